@@ -1,8 +1,9 @@
 // Bundles the Node-side entry points with esbuild. Type checking is a separate step (`npm run typecheck`).
 import { build } from 'esbuild';
-import { chmod } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 
 const production = process.argv.includes('--production');
+const { version } = JSON.parse(await readFile('package.json', 'utf8'));
 
 /** @type {import('esbuild').BuildOptions} */
 const nodeDefaults = {
@@ -14,6 +15,7 @@ const nodeDefaults = {
   sourcesContent: false,
   minify: production,
   external: ['vscode'],
+  define: { __V8_LENS_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
 };
 

@@ -1,0 +1,214 @@
+/**
+ * `v8-lens`: the command line over the same engine the editor uses.
+ *   v8-lens profile [options] -- <script.js | command> [args…]
+ *   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json]
+ */
+import { existsSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ProfileRun, type ProfileTarget } from './core/capture/profileRun';
+import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId } from './core/flags/presets';
+import { loadReport } from './core/report/loadReport';
+import { formatTextReport } from './core/report/textReport';
+import { UserError, errorMessage } from './core/util/errors';
+import { TOOL_VERSION } from './core/version';
+
+const USAGE = `V8 Lens ${TOOL_VERSION}: profile Node.js with V8 flags (CPU profile, GC trace, deopts)
+
+Usage:
+  v8-lens profile [options] -- <script.js | command> [args…]
+  v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json]
+
+profile options:
+  --out DIR         run folder to write (default: .v8-lens/runs/<time>-<name>)
+  --preset ID       what to collect: ${PRESET_IDS.join(', ')} (default ${DEFAULT_PRESET})
+  --semi-space MB   --max-semi-space-size for the target
+  --interval US     CPU sampling interval in microseconds (default ${DEFAULT_SAMPLING_INTERVAL_US})
+  --stable-deopts   add --no-concurrent-recompilation so deopts repeat run to run
+  --v8-flag FLAG    another V8 or Node flag, checked against the target's Node (repeatable)
+  --timeout S       stop the target gracefully after S seconds (servers)
+  --node PATH       the Node that runs the target (default: node on PATH)
+  --json            print summary.json instead of the text summary
+
+A JS file is started as node <flags> file; anything else (npm run start) is started as is,
+with the flags in NODE_OPTIONS. Ctrl-C stops the target and keeps its profile; twice kills it.
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'profile':
+      return profileCommand(rest);
+    case 'report':
+      return reportCommand(rest);
+    case '--version':
+    case '-v':
+      process.stdout.write(`${TOOL_VERSION}\n`);
+      return 0;
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UserError(`unknown command '${command}' (try: v8-lens --help)`, 2);
+  }
+}
+
+async function profileCommand(args: string[]): Promise<number> {
+  const dashDash = args.indexOf('--');
+  const own = dashDash === -1 ? args : args.slice(0, dashDash);
+  const targetArgv = dashDash === -1 ? [] : args.slice(dashDash + 1);
+  const { values } = parseOptions(own, {
+    out: { type: 'string' },
+    preset: { type: 'string' },
+    'semi-space': { type: 'string' },
+    interval: { type: 'string' },
+    'stable-deopts': { type: 'boolean' },
+    'v8-flag': { type: 'string', multiple: true },
+    timeout: { type: 'string' },
+    node: { type: 'string' },
+    json: { type: 'boolean' },
+    'stop-grace': { type: 'string' },
+  });
+  if (targetArgv.length === 0) throw new UserError('nothing to profile: give the script after --, e.g. v8-lens profile -- app.js', 2);
+
+  const preset = values.preset ?? DEFAULT_PRESET;
+  if (!isPresetId(preset)) throw new UserError(`unknown preset '${preset}' (choose one of ${PRESET_IDS.join(', ')})`, 2);
+  const target = classifyTarget(targetArgv);
+  const cwd = process.cwd();
+  const runDir = values.out ?? defaultRunDir(cwd, target);
+
+  const run = await ProfileRun.start(
+    {
+      target,
+      cwd,
+      node: values.node ?? 'node',
+      preset,
+      options: {
+        capture: PRESETS[preset].capture,
+        samplingIntervalUs: values.interval !== undefined ? wholeNumber('--interval', values.interval) : DEFAULT_SAMPLING_INTERVAL_US,
+        semiSpaceMB: values['semi-space'] !== undefined ? wholeNumber('--semi-space', values['semi-space']) : null,
+        stableDeopts: values['stable-deopts'] ?? false,
+        extraFlags: values['v8-flag'] ?? [],
+      },
+      runDir,
+      timeoutS: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : null,
+      stopGraceMs: values['stop-grace'] !== undefined ? positiveNumber('--stop-grace', values['stop-grace']) * 1000 : undefined,
+    },
+    {
+      stdout: (text) => process.stdout.write(text),
+      whenDrained: () => new Promise((r) => process.stdout.once('drain', () => r())),
+      stderr: (text) => void process.stderr.write(text),
+    },
+  );
+  note(`profiling pid ${run.pid} into ${run.runDir} (Ctrl-C stops it and keeps the profile)`);
+
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      note('stopping the target… (Ctrl-C again to kill it at once)');
+      run.stop();
+    } else {
+      run.cancel();
+    }
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  const result = await run.done;
+  process.off('SIGINT', onInterrupt);
+  process.off('SIGTERM', onInterrupt);
+
+  if (values.json) process.stdout.write(`${JSON.stringify(result.summary, null, 2)}\n`);
+  else process.stdout.write(`\n${formatTextReport(result.summary, { cwd })}`);
+
+  if (result.problem) {
+    note(result.problem + (result.session.stderrTail.length > 0 ? '; its last stderr lines:' : ''));
+    for (const line of result.session.stderrTail.slice(-5)) process.stderr.write(`  | ${line}\n`);
+    note(`whatever was collected is kept in ${result.layout.dir}`);
+    return 1;
+  }
+  note(`run folder: ${result.layout.dir} (${result.outcome})`);
+  return 0;
+}
+
+async function reportCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true);
+  if (positionals.length !== 1) throw new UserError('report needs one run folder or file, e.g. v8-lens report .v8-lens/runs/…', 2);
+  const summary = await loadReport(positionals[0]!);
+  if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else process.stdout.write(formatTextReport(summary, { cwd: process.cwd() }));
+  return 0;
+}
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+
+function parseOptions<T extends OptionSpec>(args: string[], options: T, allowPositionals = false) {
+  // `--v8-flag --max-old-space-size=64` is how people write it; parseArgs wants `--v8-flag=…`.
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const spec = a.startsWith('--') && !a.includes('=') ? options[a.slice(2)] : undefined;
+    if (spec?.type === 'string' && i + 1 < args.length) joined.push(`${a}=${args[++i]}`);
+    else joined.push(a);
+  }
+  try {
+    return parseArgs({ args: joined, options, allowPositionals, strict: true });
+  } catch (err) {
+    throw new UserError(`${errorMessage(err).replace(/\. To specify.*$/, '')} (try: v8-lens --help)`, 2);
+  }
+}
+
+const SCRIPT_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']);
+
+function classifyTarget([first, ...rest]: string[]): ProfileTarget {
+  const looksLikeScript = SCRIPT_EXTENSIONS.has(extname(first!)) || (existsSync(first!) && statSync(first!).isFile() && !isExecutable(first!));
+  return looksLikeScript ? { kind: 'script', script: first!, args: rest } : { kind: 'command', command: first!, args: rest };
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    return (statSync(path).mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+function defaultRunDir(cwd: string, target: ProfileTarget): string {
+  const name = basename(target.kind === 'script' ? target.script : target.command).replace(/\.[^.]+$/, '').replace(/[^\w.-]+/g, '_');
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-');
+  return join(cwd, '.v8-lens', 'runs', `${stamp}-${name}`);
+}
+
+function wholeNumber(option: string, text: string): number {
+  if (!/^\d+$/.test(text)) throw new UserError(`${option} needs a whole number (got '${text}')`, 2);
+  return Number(text);
+}
+
+function positiveNumber(option: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new UserError(`${option} needs a positive number of seconds (got '${text}')`, 2);
+  return n;
+}
+
+function note(message: string): void {
+  process.stderr.write(`v8-lens: ${message}\n`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UserError) {
+      note(err.message);
+      process.exitCode = err.exitCode;
+    } else {
+      note(`internal error: ${errorMessage(err)}${process.env.V8_LENS_DEBUG ? '' : ' (set V8_LENS_DEBUG=1 for the stack trace)'}`);
+      if (process.env.V8_LENS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+      process.exitCode = 70;
+    }
+  },
+);

@@ -1,0 +1,261 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { planDirectLaunch, planNodeOptionsLaunch, type CaptureOptions, type LaunchPlan } from '../flags/launchPlan';
+import { probeNodeRuntime } from '../flags/nodeRuntime';
+import type { PresetId } from '../flags/presets';
+import { GcTraceCollector } from '../gc/gcTraceCollector';
+import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
+import { analyzeRun } from '../run/analyzeRun';
+import { runLayout, type RunLayout } from '../run/runLayout';
+import type { SessionRecord } from '../run/session';
+import type { Summary } from '../summary/types';
+import { UserError, errorMessage } from '../util/errors';
+import { LineSplitter } from '../util/lineSplitter';
+import { TOOL_VERSION } from '../version';
+import { preloadAgentPath } from './preloadPath';
+
+export type ProfileTarget =
+  /** A JS file we start with `node <flags> file`. */
+  | { kind: 'script'; script: string; args: string[] }
+  /** Anything else (`npm run start`): started as is, flags through NODE_OPTIONS. */
+  | { kind: 'command'; command: string; args: string[] };
+
+export interface ProfileRequest {
+  target: ProfileTarget;
+  cwd: string;
+  /** The target's environment; defaults to ours. */
+  env?: NodeJS.ProcessEnv;
+  /** The target's Node: a path, or `node` on PATH. */
+  node: string;
+  preset: PresetId | null;
+  options: CaptureOptions;
+  runDir: string;
+  /** Stop the target gracefully after this many seconds. */
+  timeoutS: number | null;
+  stopGraceMs?: number;
+}
+
+/** Where the app's own output goes, unchanged (a terminal, an output channel). */
+export interface AppOutput {
+  /** Returns false when the consumer is full; the target's output is paused until `whenDrained`. */
+  stdout(text: string): boolean;
+  whenDrained(): Promise<void>;
+  stderr(text: string): void;
+}
+
+export interface RunProgress {
+  elapsedMs: number;
+  gcCounts: Record<string, number>;
+  gcPauseMs: number;
+}
+
+export type RunOutcome = 'finished' | 'stopped' | 'cancelled' | 'crashed';
+
+export interface RunResult {
+  layout: RunLayout;
+  session: SessionRecord;
+  summary: Summary;
+  outcome: RunOutcome;
+  /** One line for the user when the target did not end as asked (a crash), else null. */
+  problem: string | null;
+}
+
+const STDERR_TAIL_LINES = 20;
+
+/**
+ * One profiled run: validates everything it can before launching (so a typo never costs a run),
+ * starts the target, separates V8's GC trace from the app's output, and on exit turns the run
+ * folder into `summary.json`. Whatever was collected is kept, whatever way the target ended.
+ */
+export class ProfileRun {
+  readonly done: Promise<RunResult>;
+  private readonly collector = new GcTraceCollector();
+  private readonly stderrTail: string[] = [];
+  private stderrPartial = '';
+
+  private constructor(
+    private readonly target: TargetProcess,
+    private readonly layout: RunLayout,
+    private session: SessionRecord,
+    private readonly gcTrace: WriteStream,
+    private readonly output: AppOutput,
+    timeoutS: number | null,
+  ) {
+    this.pipeOutput();
+    const timer = timeoutS !== null ? setTimeout(() => void this.target.stop(), timeoutS * 1000) : undefined;
+    this.done = this.target.exited.then(async (exit) => {
+      clearTimeout(timer);
+      return this.finish(exit);
+    });
+  }
+
+  static async start(request: ProfileRequest, output: AppOutput): Promise<ProfileRun> {
+    const cwd = resolve(request.cwd);
+    if (!(await isDirectory(cwd))) throw new UserError(`working directory not found: ${cwd}`, 2);
+    if (request.timeoutS !== null && !(request.timeoutS > 0)) throw new UserError(`timeout must be a positive number of seconds (got ${request.timeoutS})`, 2);
+    const env = { ...(request.env ?? process.env) };
+    const runtime = await probeNodeRuntime(request.node, env);
+    const layout = runLayout(resolve(cwd, request.runDir));
+    const preload = preloadAgentPath();
+
+    let plan: LaunchPlan;
+    if (request.target.kind === 'script') {
+      const script = resolve(cwd, request.target.script);
+      if (!(await isFile(script))) throw new UserError(`script not found: ${request.target.script}${isAbsolute(request.target.script) ? '' : ` (in ${cwd})`}`, 2);
+      plan = planDirectLaunch(runtime, request.options, layout, preload, script, request.target.args);
+    } else {
+      plan = planNodeOptionsLaunch(runtime, request.options, layout, preload, request.target.command, request.target.args, env.NODE_OPTIONS);
+    }
+
+    await prepareRunFolder(layout);
+    const session: SessionRecord = {
+      schemaVersion: 1,
+      tool: { name: 'v8-lens', version: TOOL_VERSION },
+      status: 'running',
+      node: { command: runtime.command, execPath: runtime.execPath, version: runtime.version, v8Version: runtime.v8Version },
+      target:
+        request.target.kind === 'script'
+          ? { kind: 'script', program: request.target.script, args: request.target.args, cwd }
+          : { kind: 'command', program: request.target.command, args: request.target.args, cwd },
+      launch: { mode: plan.mode, command: plan.command, argv: plan.args, env: plan.env, limitations: plan.limitations },
+      flags: {
+        preset: request.preset,
+        capture: { ...request.options.capture },
+        samplingIntervalUs: request.options.samplingIntervalUs,
+        semiSpaceMB: request.options.semiSpaceMB,
+        stableDeopts: request.options.stableDeopts,
+        extra: [...request.options.extraFlags],
+        timeoutS: request.timeoutS,
+      },
+      pid: null,
+      startedAt: new Date().toISOString(),
+      endedAt: null,
+      durationMs: null,
+      exit: null,
+      stderrTail: [],
+      machine: { platform: process.platform, cpus: cpus().length, loadavg: loadavg(), totalMemMB: Math.round(totalmem() / 2 ** 20) },
+    };
+    await writeJson(layout.session, session);
+
+    const target = await launchTarget({ command: plan.command, args: plan.args, cwd, env: { ...env, ...plan.env }, stopGraceMs: request.stopGraceMs });
+    session.pid = target.pid;
+    await writeJson(layout.session, session);
+    return new ProfileRun(target, layout, session, createWriteStream(layout.gcTrace), output, request.timeoutS);
+  }
+
+  get pid(): number {
+    return this.target.pid;
+  }
+
+  get runDir(): string {
+    return this.layout.dir;
+  }
+
+  /** Graceful: the target exits through the preload's handler, so its CPU profile is written. */
+  stop(): void {
+    void this.target.stop();
+  }
+
+  /** At once: the process group is killed; what was already written (GC trace, logs) is kept. */
+  cancel(): void {
+    void this.target.kill();
+  }
+
+  progress(): RunProgress {
+    const gcCounts = this.collector.countsByType();
+    return { elapsedMs: Date.now() - this.target.startedAt, gcCounts, gcPauseMs: this.collector.totalPauseMs };
+  }
+
+  private pipeOutput(): void {
+    const { stdout, stderr } = this.target;
+    const splitter = new LineSplitter({
+      line: (line, terminated) => {
+        const kind = this.collector.addLine(line);
+        if (kind === 'app') this.forwardStdout(terminated ? `${line}\n` : line);
+        else this.gcTrace.write(`${line}\n`);
+      },
+      passThrough: (text) => this.forwardStdout(text),
+    });
+    stdout.on('data', (chunk: Buffer) => splitter.write(chunk));
+    stdout.on('end', () => splitter.end());
+    stderr.setEncoding('utf8');
+    stderr.on('data', (text: string) => {
+      this.output.stderr(text);
+      this.rememberStderr(text);
+    });
+  }
+
+  private forwardStdout(text: string): void {
+    if (this.output.stdout(text)) return;
+    // Backpressure: the app waits for us rather than us buffering its output without bound.
+    this.target.stdout.pause();
+    void this.output.whenDrained().then(() => this.target.stdout.resume());
+  }
+
+  private rememberStderr(text: string): void {
+    const lines = (this.stderrPartial + text).split('\n');
+    this.stderrPartial = (lines.pop() ?? '').slice(-4096);
+    for (const line of lines) if (line.trim() !== '') this.stderrTail.push(line.slice(0, 500));
+    if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.splice(0, this.stderrTail.length - STDERR_TAIL_LINES);
+  }
+
+  private async finish(exit: TargetExit): Promise<RunResult> {
+    await new Promise<void>((done) => this.gcTrace.end(done));
+    if (this.stderrPartial.trim() !== '') this.stderrTail.push(this.stderrPartial.slice(0, 500));
+    const outcome = outcomeOf(exit);
+    this.session = {
+      ...this.session,
+      status: outcome,
+      endedAt: new Date().toISOString(),
+      durationMs: exit.durationMs,
+      exit: { code: exit.code, signal: exit.signal, requested: exit.requested, hardKilled: exit.hardKilled },
+      stderrTail: this.stderrTail.slice(-STDERR_TAIL_LINES),
+    };
+    await writeJson(this.layout.session, this.session);
+    const summary = await analyzeRun(this.layout, this.session, {
+      events: this.collector.events,
+      unparsedLines: this.collector.unparsedLines,
+    }).catch((err: unknown) => failedSummary(this.layout, err));
+    if (exit.hardKilled) summary.warnings.unshift(`the target did not stop within the grace time and was killed; its CPU profile may be missing`);
+    await writeJson(this.layout.summary, summary);
+    return { layout: this.layout, session: this.session, summary, outcome, problem: problemOf(exit) };
+  }
+}
+
+function outcomeOf(exit: TargetExit): RunOutcome {
+  if (exit.requested === 'kill') return 'cancelled';
+  if (exit.requested === 'stop') return 'stopped';
+  return exit.code === 0 ? 'finished' : 'crashed';
+}
+
+function problemOf(exit: TargetExit): string | null {
+  if (exit.requested !== null || exit.code === 0) return null;
+  const after = `after ${(exit.durationMs / 1000).toFixed(2)} s`;
+  return exit.signal ? `the target was killed by ${exit.signal} ${after}` : `the target exited with code ${exit.code} ${after}`;
+}
+
+function failedSummary(layout: RunLayout, err: unknown): Summary {
+  return { schemaVersion: 1, source: { kind: 'run', path: layout.dir }, cpu: null, gc: null, deopts: [], warnings: [`analysis failed: ${errorMessage(err)}`] };
+}
+
+async function prepareRunFolder(layout: RunLayout): Promise<void> {
+  const existing = await readdir(layout.dir).catch(() => null);
+  if (existing && existing.length > 0) {
+    throw new UserError(`run folder ${layout.dir} already exists and is not empty; choose another --out`, 2);
+  }
+  for (const dir of [layout.dir, layout.cpuDir, layout.v8LogDir, layout.agentDir]) await mkdir(dir, { recursive: true });
+}
+
+async function writeJson(path: string, value: unknown): Promise<void> {
+  await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isDirectory() ?? false;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isFile() ?? false;
+}

@@ -1,0 +1,122 @@
+import { UserError } from '../util/errors';
+import { AGENT_ENV, type RunLayout } from '../run/runLayout';
+import type { NodeRuntime } from './nodeRuntime';
+import type { CaptureSet } from './presets';
+import { validateUserFlags, type UserFlag } from './userFlags';
+
+export interface CaptureOptions {
+  capture: CaptureSet;
+  samplingIntervalUs: number;
+  /** `--max-semi-space-size` in MB; null leaves V8's default (which differs by Node version and memory). */
+  semiSpaceMB: number | null;
+  /** Adds `--no-concurrent-recompilation`, so the same program deopts the same way every run. */
+  stableDeopts: boolean;
+  /** Further V8/Node flags, validated against the target's Node. */
+  extraFlags: readonly string[];
+}
+
+/**
+ * How the target is started. `direct`: we own the Node command line (a script). `node-options`:
+ * something else starts Node (an npm script, a framework CLI), so flags travel in NODE_OPTIONS and
+ * the preload switches on what NODE_OPTIONS refuses.
+ */
+export type LaunchMode = 'direct' | 'node-options';
+
+export interface LaunchPlan {
+  mode: LaunchMode;
+  command: string;
+  args: string[];
+  /** Variables to add to the target's environment. */
+  env: Record<string, string>;
+  flags: UserFlag[];
+  /** What this plan cannot collect, and why; shown to the user, never silently empty. */
+  limitations: string[];
+}
+
+export function validateCaptureOptions(options: CaptureOptions, runtime: NodeRuntime): UserFlag[] {
+  if (!Number.isInteger(options.samplingIntervalUs) || options.samplingIntervalUs < 1) {
+    throw new UserError(`sampling interval must be a whole number of microseconds ≥ 1 (got ${options.samplingIntervalUs})`);
+  }
+  if (options.semiSpaceMB !== null && (!Number.isInteger(options.semiSpaceMB) || options.semiSpaceMB < 1 || options.semiSpaceMB > 65536)) {
+    throw new UserError(`semi-space size must be a whole number of MB from 1 to 65536 (got ${options.semiSpaceMB})`);
+  }
+  const flags = validateUserFlags(options.extraFlags, runtime);
+  if (options.semiSpaceMB !== null && flags.some((f) => f.name === 'max-semi-space-size')) {
+    throw new UserError('--max-semi-space-size is given twice (as the semi-space option and as an extra flag); keep one');
+  }
+  return flags;
+}
+
+export function planDirectLaunch(
+  runtime: NodeRuntime,
+  options: CaptureOptions,
+  layout: RunLayout,
+  preloadPath: string,
+  script: string,
+  scriptArgs: readonly string[],
+): LaunchPlan {
+  const flags = validateCaptureOptions(options, runtime);
+  const { capture } = options;
+  const args = [
+    ...flags.map((f) => f.raw),
+    ...(options.semiSpaceMB !== null ? [`--max-semi-space-size=${options.semiSpaceMB}`] : []),
+    ...(capture.cpu ? ['--cpu-prof', `--cpu-prof-dir=${layout.cpuDir}`, `--cpu-prof-interval=${options.samplingIntervalUs}`] : []),
+    ...(capture.gc ? ['--trace-gc'] : []),
+    ...(capture.deopts
+      ? [
+          '--log-deopt',
+          '--log-code',
+          `--logfile=${layout.v8LogFile}`,
+          // Both flags are needed to keep `[bailout …]` lines out of the app's stdout, and the target
+          // must be a real file: /dev/null makes V8 abort.
+          '--redirect-code-traces',
+          `--redirect-code-traces-to=${layout.codeTraces}`,
+        ]
+      : []),
+    ...(options.stableDeopts ? ['--no-concurrent-recompilation'] : []),
+    '--require',
+    preloadPath,
+    script,
+    ...scriptArgs,
+  ];
+  return { mode: 'direct', command: runtime.command, args, env: { [AGENT_ENV.dir]: layout.agentDir }, flags, limitations: [] };
+}
+
+export function planNodeOptionsLaunch(
+  runtime: NodeRuntime,
+  options: CaptureOptions,
+  layout: RunLayout,
+  preloadPath: string,
+  command: string,
+  commandArgs: readonly string[],
+  inheritedNodeOptions: string | undefined,
+): LaunchPlan {
+  const flags = validateCaptureOptions(options, runtime);
+  const refused = flags.find((f) => !runtime.allowedInNodeOptions.has(f.negated ? `no-${f.name}` : f.name) && !runtime.allowedInNodeOptions.has(f.name));
+  if (refused) {
+    throw new UserError(`${refused.raw} cannot be passed through NODE_OPTIONS (Node ${runtime.version} refuses it there); profile the script file directly instead`);
+  }
+  const nodeOptions = [
+    ...(inheritedNodeOptions?.trim() ? [inheritedNodeOptions.trim()] : []),
+    ...flags.map((f) => quoteForNodeOptions(f.raw)),
+    ...(options.semiSpaceMB !== null ? [`--max-semi-space-size=${options.semiSpaceMB}`] : []),
+    `--require=${quoteForNodeOptions(preloadPath)}`,
+  ].join(' ');
+  const env: Record<string, string> = { NODE_OPTIONS: nodeOptions, [AGENT_ENV.dir]: layout.agentDir };
+  if (options.capture.gc) env[AGENT_ENV.traceGc] = '1';
+  if (options.capture.cpu) {
+    env[AGENT_ENV.cpuProfileDir] = layout.cpuDir;
+    env[AGENT_ENV.cpuProfileIntervalUs] = String(options.samplingIntervalUs);
+  }
+  const limitations: string[] = [];
+  if (options.capture.deopts) {
+    limitations.push('deopts need a direct launch: Node refuses --log-deopt in NODE_OPTIONS, so no deopt log was taken');
+  }
+  if (options.capture.gc) limitations.push('GC events before the preload ran (Node start-up) are not in the trace');
+  return { mode: 'node-options', command, args: [...commandArgs], env, flags, limitations };
+}
+
+/** NODE_OPTIONS splits on spaces and understands double quotes with backslash escapes. */
+export function quoteForNodeOptions(value: string): string {
+  return /[\s"\\]/.test(value) ? `"${value.replace(/[\\"]/g, '\\$&')}"` : value;
+}

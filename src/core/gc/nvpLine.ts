@@ -1,0 +1,132 @@
+import type { GcEvent, IncrementalMarking } from './gcEvent';
+import { readIsolatePrefix, type IsolatePrefix } from './isolatePrefix';
+import { LineScanner } from './lineScanner';
+
+/*
+ * `--trace-gc-nvp` lines: `[pid:isolate(:N)?]  %8.0f ms: pause=1.3 mutator=… gc=s …`, one
+ * name=value pair per space-separated token (gc.md §2.3). Key names drift between versions
+ * (Node 20 `total_size_before`, Node 24 `start_object_size`), so every pair is kept in `nvp`.
+ */
+
+const BYTES_PER_MB = 1024 * 1024;
+
+/** `gc=` codes. Node 18's "ms" is its full GC, which its --trace-gc prints as "Mark-sweep". */
+const TYPE_BY_CODE: Record<string, string> = {
+  s: 'Scavenge',
+  mc: 'Mark-Compact',
+  mms: 'Minor Mark-Sweep',
+  mmc: 'Minor Mark-Compact',
+  ms: 'Mark-sweep',
+};
+
+const PERCENT = 37;
+const SPACE = 32;
+const EQUALS = 61;
+
+const scanner = new LineScanner();
+const prefix: IsolatePrefix = { pid: 0, isolate: '', end: 0 };
+
+export function parseNvpLine(line: string): GcEvent | null {
+  if (!readIsolatePrefix(line, prefix)) return null;
+  const s = scanner;
+  s.reset(line, prefix.end);
+  s.skipSpaces();
+  const timeMs = s.number();
+  if (Number.isNaN(timeMs) || !s.literal(' ms: ') || !s.text.startsWith('pause=', s.pos)) return null;
+
+  const nvp = readPairs(s);
+  const pauseMs = nvp.pause;
+  const code = nvp.gc;
+  if (typeof pauseMs !== 'number' || typeof code !== 'string') return null;
+  const type = TYPE_BY_CODE[code] ?? code;
+
+  return {
+    pid: prefix.pid,
+    isolate: prefix.isolate,
+    timeMs,
+    type,
+    interleaved: nvp.interleaved === 1,
+    reduce: nvp.reduce_memory === 1,
+    heapBeforeMB: megabytes(nvp.total_size_before ?? nvp.start_object_size),
+    committedBeforeMB: megabytes(nvp.start_memory_size),
+    heapAfterMB: megabytes(nvp.total_size_after ?? nvp.end_object_size),
+    committedAfterMB: megabytes(nvp.end_memory_size),
+    pooledMB: null, // NVP counts pooled pages (pool_chunks / pool_total_chunks), not MB
+    pauseMs,
+    externalMs: numberOr0(nvp['heap.external.prologue']) + numberOr0(nvp['heap.external.epilogue']),
+    incrementalMarking: incrementalMarkingOf(nvp),
+    mu: null,
+    reason: '',
+    collectorReason: '',
+    source: 'nvp',
+    nvp,
+  };
+}
+
+function readPairs(s: LineScanner): Record<string, number | string> {
+  const pairs: Record<string, number | string> = {};
+  const text = s.text;
+  while (s.pos < s.end) {
+    s.skipSpaces();
+    let tokenEnd = text.indexOf(' ', s.pos);
+    if (tokenEnd < 0 || tokenEnd > s.end) tokenEnd = s.end;
+    // A token may hold two pairs: Node 24 prints "clear.join_filter_job=0.0clear.join_job=0.0"
+    // (a missing space in V8's format string), so a number directly followed by a name starts a new pair.
+    while (s.pos < tokenEnd) {
+      const equals = text.indexOf('=', s.pos);
+      if (equals < 0 || equals >= tokenEnd) {
+        s.pos = tokenEnd; // a stray word: not a pair
+        break;
+      }
+      const key = text.slice(s.pos, equals);
+      s.pos = equals + 1;
+      if (key === '__proto__') continue; // would set the prototype, not a pair
+      const value = s.number();
+      if (!Number.isNaN(value)) {
+        if (s.pos === tokenEnd) {
+          pairs[key] = value;
+          break;
+        }
+        const next = text.charCodeAt(s.pos);
+        if (next === PERCENT && s.pos + 1 === tokenEnd) {
+          pairs[key] = value;
+          s.pos = tokenEnd;
+          break;
+        }
+        if (next !== EQUALS && next !== SPACE && text.indexOf('=', s.pos) < tokenEnd && isNameStart(next)) {
+          pairs[key] = value;
+          continue;
+        }
+      }
+      pairs[key] = text.slice(equals + 1, tokenEnd);
+      s.pos = tokenEnd;
+    }
+  }
+  return pairs;
+}
+
+function isNameStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+
+function megabytes(bytes: number | string | undefined): number {
+  return typeof bytes === 'number' ? bytes / BYTES_PER_MB : NaN;
+}
+
+function numberOr0(value: number | string | undefined): number {
+  return typeof value === 'number' ? value : 0;
+}
+
+/** Mark-compacts report their incremental marking as `incremental=` (ms) and friends. */
+function incrementalMarkingOf(nvp: Record<string, number | string>): IncrementalMarking | null {
+  const ms = numberOr0(nvp.incremental);
+  const steps = numberOr0(nvp.incremental_steps_count);
+  const wall = nvp.incremental_walltime_duration;
+  if (ms === 0 && steps === 0 && !(typeof wall === 'number' && wall > 0)) return null;
+  return {
+    ms,
+    steps,
+    biggestStepMs: numberOr0(nvp.incremental_longest_step),
+    wallMs: typeof wall === 'number' ? wall : null,
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * The preload agent: loaded with `--require` into the target's Node (any version from 18 on) by
+ * every V8 Lens launch. It must never change what the app does, so it only observes, and it never
+ * throws. Its jobs:
+ *  1. Make a stop keep the CPU profile: Node writes `--cpu-prof` output only on a normal exit, and
+ *     a SIGINT/SIGTERM with no handler kills the process first. We exit through `process.exit()`.
+ *  2. Measure what flags cannot tell: the semi-space the run really had, peak RSS, CPU time.
+ *  3. For targets started through NODE_OPTIONS (which refuses --trace-gc and --cpu-prof), switch
+ *     the GC trace on with `v8.setFlagsFromString` and take the CPU profile in-process.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
+import { isMainThread } from 'node:worker_threads';
+import { AGENT_ENV } from '../run/runLayout';
+import type { AgentRecord } from './agentRecord';
+
+const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+const SAMPLE_EVERY_MS = 250;
+const WRITE_EVERY_MS = 2000;
+
+function start(): void {
+  const dir = process.env[AGENT_ENV.dir];
+  if (!dir || !isMainThread) return;
+  // Forked children inherit the preload (execArgv) and this variable: each process writes its own record.
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    return;
+  }
+  const record = initialRecord();
+  const file = join(dir, `${process.pid}.json`);
+  let lastWritten = '';
+
+  const sampleHeap = () => {
+    try {
+      for (const space of v8.getHeapSpaceStatistics()) {
+        if (space.space_name === 'new_space' && space.space_size > record.newSpaceMaxBytes) record.newSpaceMaxBytes = space.space_size;
+      }
+    } catch (err) {
+      noteError(record, 'heap statistics', err);
+    }
+  };
+  const refresh = () => {
+    sampleHeap();
+    try {
+      const usage = process.resourceUsage();
+      record.maxRssKB = usage.maxRSS;
+      record.cpuUserUs = usage.userCPUTime;
+      record.cpuSystemUs = usage.systemCPUTime;
+    } catch (err) {
+      noteError(record, 'resource usage', err);
+    }
+    record.updatedAtMs = Date.now();
+  };
+  const write = () => {
+    const text = JSON.stringify(record);
+    if (text === lastWritten) return;
+    try {
+      // Write then rename, so a reader (or a kill mid-write) never sees half a record.
+      writeFileSync(`${file}.tmp`, text);
+      renameSync(`${file}.tmp`, file);
+      lastWritten = text;
+    } catch {
+      // The run folder may be gone (user deleted it); observing must not break the app.
+    }
+  };
+
+  if (process.env[AGENT_ENV.traceGc] === '1') {
+    try {
+      v8.setFlagsFromString('--trace-gc');
+    } catch (err) {
+      noteError(record, 'trace-gc', err);
+    }
+  }
+  const stopProfile = startInProcessProfile(record);
+
+  sampleHeap();
+  write();
+  const sampler = setInterval(sampleHeap, SAMPLE_EVERY_MS);
+  sampler.unref();
+  const writer = setInterval(() => {
+    refresh();
+    write();
+  }, WRITE_EVERY_MS);
+  writer.unref();
+
+  const graceMs = Number(process.env[AGENT_ENV.exitGraceMs] ?? 3000);
+  let fallback: NodeJS.Timeout | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    record.stopSignal = signal;
+    const code = SIGNAL_EXIT_CODES[signal] ?? 1;
+    if (process.listenerCount(signal) > 1) {
+      // The app has its own handler (a graceful server shutdown): let it run, but exit in time
+      // for the profile to be written before V8 Lens has to kill the process.
+      fallback ??= setTimeout(() => process.exit(code), graceMs);
+      fallback.unref();
+      return;
+    }
+    process.exit(code);
+  };
+  for (const signal of Object.keys(SIGNAL_EXIT_CODES) as NodeJS.Signals[]) process.on(signal, onSignal);
+
+  process.on('exit', (code) => {
+    clearInterval(sampler);
+    clearInterval(writer);
+    stopProfile?.();
+    refresh();
+    record.final = true;
+    record.exitCode = code;
+    write();
+  });
+}
+
+function initialRecord(): AgentRecord {
+  const heap = v8.getHeapStatistics();
+  return {
+    schemaVersion: 1,
+    pid: process.pid,
+    ppid: process.ppid,
+    argv: process.argv,
+    execArgv: process.execArgv,
+    nodeVersion: process.version,
+    v8Version: process.versions.v8,
+    processStartMs: performance.timeOrigin,
+    updatedAtMs: Date.now(),
+    final: false,
+    exitCode: null,
+    stopSignal: null,
+    heapSizeLimitBytes: heap.heap_size_limit,
+    newSpaceMaxBytes: 0,
+    maxRssKB: 0,
+    cpuUserUs: 0,
+    cpuSystemUs: 0,
+    machine: { cpus: cpus().length, loadavg: loadavg(), totalMemBytes: totalmem(), platform: process.platform },
+    cpuProfileFile: null,
+    errors: [],
+  };
+}
+
+/**
+ * In-process CPU profile for NODE_OPTIONS launches. On the main thread `session.post` answers
+ * synchronously, so the exit handler can stop the profiler and write the file.
+ */
+function startInProcessProfile(record: AgentRecord): (() => void) | undefined {
+  const dir = process.env[AGENT_ENV.cpuProfileDir];
+  if (!dir) return undefined;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const inspector = require('node:inspector') as typeof import('node:inspector');
+    const session = new inspector.Session();
+    session.connect();
+    const interval = Number(process.env[AGENT_ENV.cpuProfileIntervalUs] ?? 1000);
+    session.post('Profiler.enable');
+    session.post('Profiler.setSamplingInterval', { interval });
+    session.post('Profiler.start');
+    return () => {
+      session.post('Profiler.stop', (err, result) => {
+        if (err || !result) return noteError(record, 'cpu profile', err);
+        try {
+          mkdirSync(dir, { recursive: true });
+          // Named like Node's own --cpu-prof files, so one reader handles both.
+          const name = `CPU.${stamp()}.${process.pid}.0.001.cpuprofile`;
+          writeFileSync(join(dir, name), JSON.stringify(result.profile));
+          record.cpuProfileFile = name;
+        } catch (writeErr) {
+          noteError(record, 'cpu profile', writeErr);
+        }
+      });
+    };
+  } catch (err) {
+    noteError(record, 'cpu profile', err);
+    return undefined;
+  }
+}
+
+function stamp(): string {
+  const d = new Date();
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}.${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+function noteError(record: AgentRecord, what: string, err: unknown): void {
+  if (record.errors.length < 20) record.errors.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+try {
+  start();
+} catch {
+  // Never break the app we were asked to observe.
+}

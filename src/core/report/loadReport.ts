@@ -1,0 +1,119 @@
+import { open, readFile, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { CpuProfileError, parseCpuProfile } from '../cpu/cpuProfileFormat';
+import { summarizeCpu } from '../cpu/cpuSummary';
+import { summarizeGc } from '../gc/gcSummary';
+import { analyzeRun, readGcTraceFile } from '../run/analyzeRun';
+import { runLayout } from '../run/runLayout';
+import type { SessionRecord } from '../run/session';
+import { SUMMARY_SCHEMA_VERSION, type Summary } from '../summary/types';
+import { UserError, errorMessage, isErrno } from '../util/errors';
+import { readV8LogFiles } from '../v8log/v8LogReader';
+import { summarizeDeopts } from '../v8log/deoptSummary';
+
+export type ArtifactKind = 'cpuprofile' | 'gc-trace' | 'v8-log';
+
+/**
+ * The summary for what `v8-lens report` (or "Open Profile or Run Folder…") is given: a run folder,
+ * or one artifact made elsewhere. Bad input becomes a one-line UserError; partial input gives partial
+ * results with a warning.
+ */
+export async function loadReport(target: string): Promise<Summary> {
+  const path = resolve(target);
+  const info = await stat(path).catch((err: unknown) => {
+    if (isErrno(err, 'ENOENT')) throw new UserError(`no such file or folder: ${target}`, 2);
+    throw new UserError(`cannot read ${target}: ${errorMessage(err)}`, 2);
+  });
+  if (info.isDirectory()) return loadRunFolder(path, target);
+  if (info.size === 0) throw new UserError(`${target} is empty`);
+
+  const kind = await sniffArtifact(path);
+  switch (kind) {
+    case 'cpuprofile':
+      return summarizeCpuProfileFile(path);
+    case 'gc-trace':
+      return summarizeGcTraceFile(path);
+    case 'v8-log':
+      return summarizeV8LogFile(path);
+    default:
+      throw new UserError(`${target} is not a .cpuprofile, a GC trace (--trace-gc output) or a V8 log (--logfile)`);
+  }
+}
+
+async function loadRunFolder(path: string, shown: string): Promise<Summary> {
+  const layout = runLayout(path);
+  const summaryText = await readFile(layout.summary, 'utf8').catch(() => null);
+  if (summaryText !== null) {
+    try {
+      return JSON.parse(summaryText) as Summary;
+    } catch {
+      // A summary cut short (the disk filled, a crash): the raw artifacts are still there.
+    }
+  }
+  const sessionText = await readFile(layout.session, 'utf8').catch(() => null);
+  let session: SessionRecord | null = null;
+  try {
+    session = sessionText ? (JSON.parse(sessionText) as SessionRecord) : null;
+  } catch {
+    session = null;
+  }
+  const hasArtifacts = await Promise.all(
+    [layout.cpuDir, layout.gcTrace, layout.v8LogDir].map((p) => stat(p).then(() => true, () => false)),
+  );
+  if (!session && !hasArtifacts.some(Boolean)) {
+    throw new UserError(`${shown} is not a V8 Lens run folder (no session.json, summary.json or artifacts in it)`);
+  }
+  return analyzeRun(layout, session);
+}
+
+/** Decides by content, not by file name: profiles from other tools have all kinds of names. */
+export async function sniffArtifact(path: string): Promise<ArtifactKind | null> {
+  const handle = await open(path, 'r');
+  let head: string;
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    head = buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+  const trimmed = head.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) return 'cpuprofile';
+  if (/^(v8-version|code-creation|code-deopt|shared-library|profiler|tick),/m.test(head)) return 'v8-log';
+  if (/^\[\d+:0x[0-9a-fA-F]+(:\d+)?\]\s+\d+ ms: /m.test(head)) return 'gc-trace';
+  return null;
+}
+
+function singleSummary(kind: Summary['source']['kind'], path: string, parts: Partial<Summary>): Summary {
+  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind, path }, cpu: null, gc: null, deopts: [], warnings: [], ...parts };
+}
+
+async function summarizeCpuProfileFile(path: string): Promise<Summary> {
+  const text = await readFile(path, 'utf8');
+  try {
+    const profile = parseCpuProfile(text, basename(path));
+    const cpu = summarizeCpu(profile, { profileFile: basename(path) });
+    return singleSummary('cpuprofile', path, {
+      cpu: { ...cpu, profiles: [{ file: basename(path), pid: null, threadId: null, durationMs: cpu.durationMs, sampleCount: cpu.sampleCount }] },
+      warnings: profile.warnings ?? [],
+    });
+  } catch (err) {
+    if (err instanceof CpuProfileError) throw new UserError(err.message);
+    throw err;
+  }
+}
+
+async function summarizeGcTraceFile(path: string): Promise<Summary> {
+  const warnings: string[] = [];
+  const data = await readGcTraceFile(path, warnings);
+  if (data.events.length === 0) throw new UserError(`${basename(path)}: no GC events found (is it --trace-gc output?)`);
+  warnings.push('a GC trace alone has no process wall time: GC share is over the time the trace spans');
+  const gc = summarizeGc(data.events, { unparsedLines: data.unparsedLines });
+  return singleSummary('gc-trace', path, { gc, warnings });
+}
+
+async function summarizeV8LogFile(path: string): Promise<Summary> {
+  const analysis = await readV8LogFiles([path]);
+  return singleSummary('v8-log', path, { deopts: summarizeDeopts(analysis), warnings: [] });
+}
+

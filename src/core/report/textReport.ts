@@ -1,0 +1,114 @@
+import { isAbsolute, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Summary } from '../summary/types';
+
+export interface TextReportOptions {
+  /** Paths under this folder are shown relative to it. */
+  cwd: string;
+  topFunctions?: number;
+  topDeopts?: number;
+}
+
+/** The short human summary the CLI prints: top self time, GC counts and pauses, deopts. */
+export function formatTextReport(summary: Summary, options: TextReportOptions): string {
+  const out: string[] = [];
+  const place = (url: string, line: number, column?: number) => formatLocation(url, line, column, options.cwd);
+
+  const cpu = summary.cpu;
+  if (cpu) {
+    out.push(`CPU profile: ${fmtMs(cpu.durationMs)} wall, ${cpu.sampleCount.toLocaleString('en-US')} samples every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms  (${cpu.profile})`);
+    const rows = cpu.functions.slice(0, options.topFunctions ?? 10);
+    if (rows.length > 0) {
+      out.push(table(
+        ['self ms', 'self %', 'total ms', 'function', 'location'],
+        rows.map((f) => [fmtNum(f.selfMs, 1), pct(f.selfMs, cpu.durationMs), fmtNum(f.totalMs, 1), f.name, f.url ? place(f.url, f.line, f.column) : '']),
+        [true, true, true, false, false],
+      ));
+    }
+    const hot = cpu.lines[0];
+    if (hot) out.push(`Hottest line: ${place(hot.url, hot.line)}  ${fmtNum(hot.selfMs, 1)} ms self`);
+    if (cpu.profiles.length > 1) out.push(`${cpu.profiles.length} profiles in the run (worker threads or child processes); figures above are for ${cpu.profile}`);
+    out.push('');
+  }
+
+  const gc = summary.gc;
+  if (gc) {
+    const who = gc.isolate ? ` (pid ${gc.isolate.pid}${gc.otherIsolates.length > 0 ? `, main isolate; ${gc.otherIsolates.length} other isolate(s) not included` : ''})` : '';
+    out.push(`GC${who}: ${gc.eventCount} events, ${fmtNum(gc.totalPauseMs, 1)} ms paused = ${fmtNum(gc.wallShare * 100, 1)}% of ${fmtMs(gc.wallMs)} wall`);
+    const types = Object.entries(gc.byType).sort((a, b) => b[1].totalMs - a[1].totalMs);
+    if (types.length > 0) {
+      out.push(table(
+        ['type', 'count', 'total ms', 'mean ms', 'p95 ms', 'max ms'],
+        types.map(([type, s]) => [type, String(s.count), fmtNum(s.totalMs, 1), fmtNum(s.meanMs, 2), fmtNum(s.p95Ms, 2), fmtNum(s.maxMs, 2)]),
+        [false, true, true, true, true, true],
+      ));
+    }
+    if (gc.incrementalMarkingMs > 0) out.push(`Incremental marking before Mark-Compacts: ${fmtNum(gc.incrementalMarkingMs, 1)} ms more on the main thread`);
+    const requested = gc.semiSpaceRequestedMB === null ? 'V8 default' : `--max-semi-space-size=${gc.semiSpaceRequestedMB}`;
+    out.push(gc.semiSpaceMB === null ? `Semi-space: not measured (${requested})` : `Semi-space: ${fmtNum(gc.semiSpaceMB, 1)} MB reached (${requested})`);
+    out.push('');
+  }
+
+  if (summary.source.kind === 'run' || summary.deopts.length > 0) {
+    const events = summary.deopts.reduce((n, d) => n + d.count, 0);
+    out.push(summary.deopts.length === 0 ? 'Deopts: none recorded' : `Deopts: ${summary.deopts.length} site(s), ${events} event(s)`);
+    const rows = summary.deopts.slice(0, options.topDeopts ?? 10);
+    if (rows.length > 0) {
+      out.push(table(
+        ['count', 'reason', 'function', 'where', 'kind'],
+        rows.map((d) => [
+          String(d.count),
+          d.reason,
+          d.function,
+          place(d.url, d.line, d.column) + d.inlinedAt.map((p) => ` inlined at ${place(p.url, p.line, p.column)}`).join(''),
+          d.kind,
+        ]),
+        [true, false, false, false, false],
+      ));
+    }
+    out.push('');
+  }
+
+  for (const w of summary.warnings) out.push(`note: ${w}`);
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+export function formatLocation(url: string, line: number, column: number | undefined, cwd: string): string {
+  let path = url;
+  if (url.startsWith('file://')) {
+    try {
+      path = fileURLToPath(url);
+    } catch {
+      path = url;
+    }
+  }
+  if (isAbsolute(path)) {
+    const rel = relative(cwd, path);
+    if (!rel.startsWith('..') && !isAbsolute(rel)) path = rel;
+  }
+  if (line <= 0) return path;
+  return column && column > 0 ? `${path}:${line}:${column}` : `${path}:${line}`;
+}
+
+function table(header: string[], rows: string[][], rightAligned: boolean[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const last = header.length - 1;
+  const fmt = (cells: string[]) =>
+    cells
+      .map((c, i) => (rightAligned[i] ? c.padStart(widths[i]!) : i === last ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return ['  ' + fmt(header), ...rows.map((r) => '  ' + fmt(r))].join('\n');
+}
+
+function fmtNum(value: number, decimals: number): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+function fmtMs(ms: number): string {
+  return ms >= 1000 ? `${fmtNum(ms / 1000, 2)} s` : `${fmtNum(ms, 1)} ms`;
+}
+
+function pct(part: number, whole: number): string {
+  return whole > 0 ? `${fmtNum((part / whole) * 100, 1)}%` : '–';
+}

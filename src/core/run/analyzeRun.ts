@@ -1,0 +1,140 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { basename } from 'node:path';
+import { parseCpuProfile } from '../cpu/cpuProfileFormat';
+import { summarizeCpu } from '../cpu/cpuSummary';
+import { GcTraceCollector } from '../gc/gcTraceCollector';
+import { summarizeGc } from '../gc/gcSummary';
+import type { GcEvent } from '../gc/gcEvent';
+import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
+import { SUMMARY_SCHEMA_VERSION, type CpuProfileFile, type CpuSummary, type GcSummary, type Summary } from '../summary/types';
+import { errorMessage } from '../util/errors';
+import { readV8LogFiles } from '../v8log/v8LogReader';
+import { summarizeDeopts } from '../v8log/deoptSummary';
+import { chooseMainProcess, processWallMs, readAgentRecords } from './agentRecords';
+import { listCpuProfiles, listV8Logs, type CpuProfileArtifact } from './runArtifacts';
+import type { RunLayout } from './runLayout';
+import type { SessionRecord } from './session';
+
+/** GC data already in memory from a live capture, so the trace file need not be read back. */
+export interface LiveGcData {
+  events: readonly GcEvent[];
+  unparsedLines: number;
+}
+
+/**
+ * Turns a run folder's raw artifacts into the summary. Each part is independent: a missing or
+ * broken artifact becomes a warning and the other parts are still reported.
+ */
+export async function analyzeRun(layout: RunLayout, session: SessionRecord | null, liveGc?: LiveGcData): Promise<Summary> {
+  const warnings: string[] = [...(session?.launch.limitations ?? [])];
+  const records = await readAgentRecords(layout.agentDir);
+  const main = chooseMainProcess(records, session?.pid ?? null);
+  const capture = session?.flags.capture ?? { cpu: true, gc: true, deopts: true };
+
+  const cpu = await analyzeCpu(layout, main, capture.cpu, warnings);
+  const gc = await analyzeGc(layout, session, main, liveGc, capture.gc, warnings);
+  const deopts = await analyzeDeopts(layout, capture.deopts, warnings);
+
+  if (main && !main.final) {
+    warnings.push(`the target (pid ${main.pid}) did not exit normally, so its figures end at ${new Date(main.updatedAtMs).toISOString()}`);
+  }
+  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts, warnings };
+}
+
+async function analyzeCpu(layout: RunLayout, main: AgentRecord | null, wanted: boolean, warnings: string[]): Promise<CpuSummary | null> {
+  const artifacts = await listCpuProfiles(layout);
+  if (artifacts.length === 0) {
+    if (wanted) warnings.push('no CPU profile was written: Node writes it when the process exits normally, and this one was killed or crashed first');
+    return null;
+  }
+  const primary = pickMainProfile(artifacts, main?.pid ?? null);
+  const profiles: CpuProfileFile[] = [];
+  let summary: Omit<CpuSummary, 'profiles'> | null = null;
+  for (const artifact of artifacts) {
+    try {
+      const profile = parseCpuProfile(await readFile(artifact.path, 'utf8'), artifact.file);
+      const part = summarizeCpu(profile, { profileFile: artifact.file });
+      profiles.push({ file: artifact.file, pid: artifact.pid, threadId: artifact.threadId, durationMs: part.durationMs, sampleCount: part.sampleCount });
+      if (artifact === primary) summary = part;
+    } catch (err) {
+      warnings.push(errorMessage(err));
+    }
+  }
+  return summary ? { ...summary, profiles } : null;
+}
+
+function pickMainProfile(artifacts: CpuProfileArtifact[], mainPid: number | null): CpuProfileArtifact {
+  return (
+    artifacts.find((a) => a.pid === mainPid && a.threadId === 0) ??
+    artifacts.find((a) => a.threadId === 0) ??
+    artifacts[0]!
+  );
+}
+
+async function analyzeGc(
+  layout: RunLayout,
+  session: SessionRecord | null,
+  main: AgentRecord | null,
+  live: LiveGcData | undefined,
+  wanted: boolean,
+  warnings: string[],
+): Promise<GcSummary | null> {
+  let data = live;
+  if (!data) {
+    if (!existsSync(layout.gcTrace)) {
+      if (wanted) warnings.push('no GC trace was found in the run folder');
+      return null;
+    }
+    data = await readGcTraceFile(layout.gcTrace, warnings);
+  }
+  if (data.events.length === 0 && !wanted) return null;
+  return summarizeGc(data.events, {
+    wallMs: main ? processWallMs(main) : session?.durationMs ?? null,
+    semiSpaceMB: main && main.newSpaceMaxBytes > 0 ? semiSpaceMBFromNewSpace(main.newSpaceMaxBytes) : null,
+    semiSpaceRequestedMB: session?.flags.semiSpaceMB ?? null,
+    unparsedLines: data.unparsedLines,
+    mainPid: main?.pid ?? session?.pid ?? null,
+  });
+}
+
+/** Streams a saved trace (it can be large for a long-running server); a cut last line is reported. */
+export async function readGcTraceFile(path: string, warnings: string[]): Promise<LiveGcData> {
+  const collector = new GcTraceCollector();
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let lastKind: string | null = null;
+  for await (const line of lines) lastKind = collector.addLine(line);
+  if (lastKind !== null && lastKind !== 'gc' && !(await endsWithNewline(path))) {
+    warnings.push(`${basename(path)}: the last line is cut short (the file was truncated); it was skipped`);
+  }
+  return { events: collector.events, unparsedLines: collector.unparsedLines };
+}
+
+async function endsWithNewline(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const buf = Buffer.alloc(1);
+    await handle.read(buf, 0, 1, size - 1);
+    return buf[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function analyzeDeopts(layout: RunLayout, wanted: boolean, warnings: string[]) {
+  const logs = await listV8Logs(layout);
+  if (logs.length === 0) {
+    if (wanted) warnings.push('no V8 log was found, so deopts are unknown');
+    return [];
+  }
+  try {
+    const analysis = await readV8LogFiles(logs);
+    return summarizeDeopts(analysis);
+  } catch (err) {
+    warnings.push(`V8 log: ${errorMessage(err)}`);
+    return [];
+  }
+}

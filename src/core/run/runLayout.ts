@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+
+/**
+ * Where each artifact of a run lives inside its run folder. The raw artifacts keep the formats other
+ * tools read (the `.cpuprofile` opens in Chrome DevTools and speedscope; the V8 logs in V8's tools).
+ */
+export interface RunLayout {
+  dir: string;
+  session: string;
+  summary: string;
+  /** V8's `--trace-gc` lines, exactly as printed (separated from the app's own output). */
+  gcTrace: string;
+  /** `--cpu-prof-dir`: one `.cpuprofile` per thread (Node names them CPU.<date>.<time>.<pid>.<tid>.<seq>). */
+  cpuDir: string;
+  /** `--logfile` folder: V8 writes one `isolate-<address>-<pid>-v8.log` per isolate here. */
+  v8LogDir: string;
+  v8LogFile: string;
+  /** `--redirect-code-traces-to`: keeps `[bailout …]` lines out of the app's output. */
+  codeTraces: string;
+  /** The preload agent's per-process records (`<pid>.json`). */
+  agentDir: string;
+}
+
+export function runLayout(dir: string): RunLayout {
+  return {
+    dir,
+    session: join(dir, 'session.json'),
+    summary: join(dir, 'summary.json'),
+    gcTrace: join(dir, 'gc-trace.log'),
+    cpuDir: join(dir, 'cpu'),
+    v8LogDir: join(dir, 'v8'),
+    v8LogFile: join(dir, 'v8', 'v8.log'),
+    codeTraces: join(dir, 'v8', 'code-traces.asm'),
+    agentDir: join(dir, 'agent'),
+  };
+}
+
+/** Environment variables the preload agent reads. One place, so both sides agree. */
+export const AGENT_ENV = {
+  /** Folder for the agent's `<pid>.json` records; the agent does nothing without it. */
+  dir: 'V8_LENS_AGENT_DIR',
+  /** How long an app's own SIGINT/SIGTERM handler may take before the agent exits for it. */
+  exitGraceMs: 'V8_LENS_EXIT_GRACE_MS',
+  /** Set when `--trace-gc` cannot be on the command line (NODE_OPTIONS refuses it). */
+  traceGc: 'V8_LENS_TRACE_GC',
+  /** Set when `--cpu-prof` cannot be on the command line: the agent profiles in-process instead. */
+  cpuProfileDir: 'V8_LENS_CPU_PROFILE_DIR',
+  cpuProfileIntervalUs: 'V8_LENS_CPU_PROFILE_INTERVAL_US',
+} as const;

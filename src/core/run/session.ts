@@ -1,0 +1,43 @@
+import type { LaunchMode } from '../flags/launchPlan';
+import type { PresetId } from '../flags/presets';
+import type { StopKind } from '../launcher/launchTarget';
+
+/** `session.json`: how a run was made. Written when the run starts and again when it ends. */
+export interface SessionRecord {
+  schemaVersion: 1;
+  tool: { name: 'v8-lens'; version: string };
+  status: 'running' | 'finished' | 'stopped' | 'cancelled' | 'crashed' | 'failed';
+  node: { command: string; execPath: string; version: string; v8Version: string };
+  target: { kind: 'script' | 'command'; program: string; args: string[]; cwd: string };
+  launch: {
+    mode: LaunchMode;
+    /** The exact command line that was started. */
+    command: string;
+    argv: string[];
+    /** Variables V8 Lens added to the environment (not the whole environment: it may hold secrets). */
+    env: Record<string, string>;
+    limitations: string[];
+  };
+  flags: {
+    preset: PresetId | null;
+    capture: { cpu: boolean; gc: boolean; deopts: boolean };
+    samplingIntervalUs: number;
+    semiSpaceMB: number | null;
+    stableDeopts: boolean;
+    extra: string[];
+    timeoutS: number | null;
+  };
+  pid: number | null;
+  startedAt: string;
+  endedAt: string | null;
+  durationMs: number | null;
+  exit: {
+    code: number | null;
+    signal: string | null;
+    requested: StopKind | null;
+    hardKilled: boolean;
+  } | null;
+  /** The last lines the target wrote to stderr, for a crash report. */
+  stderrTail: string[];
+  machine: { platform: string; cpus: number; loadavg: number[]; totalMemMB: number };
+}
