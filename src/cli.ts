@@ -126,7 +126,7 @@ async function profileCommand(args: string[]): Promise<number> {
 
   if (result.problem) {
     note(result.problem + (result.session.stderrTail.length > 0 ? '; its last stderr lines:' : ''));
-    for (const line of result.session.stderrTail.slice(-5)) process.stderr.write(`  | ${line}\n`);
+    for (const line of crashLines(result.session.stderrTail)) process.stderr.write(`  | ${line}\n`);
     note(`whatever was collected is kept in ${result.layout.dir}`);
     return 1;
   }
@@ -191,6 +191,11 @@ function positiveNumber(option: string, text: string): number {
   const n = Number(text);
   if (!Number.isFinite(n) || n <= 0) throw new UserError(`${option} needs a positive number of seconds (got '${text}')`, 2);
   return n;
+}
+
+/** The last lines of stderr that say something: a Node crash ends in stack frames, the message is above them. */
+function crashLines(tail: string[]): string[] {
+  return tail.filter((line) => !/^\s+at /.test(line)).slice(-5);
 }
 
 function note(message: string): void {

@@ -12,7 +12,7 @@ import { runLayout, type RunLayout } from '../run/runLayout';
 import type { SessionRecord } from '../run/session';
 import type { Summary } from '../summary/types';
 import { UserError, errorMessage } from '../util/errors';
-import { LineSplitter } from '../util/lineSplitter';
+import { StdoutDemux } from '../util/stdoutDemux';
 import { TOOL_VERSION } from '../version';
 import { preloadAgentPath } from './preloadPath';
 
@@ -170,16 +170,15 @@ export class ProfileRun {
 
   private pipeOutput(): void {
     const { stdout, stderr } = this.target;
-    const splitter = new LineSplitter({
-      line: (line, terminated) => {
-        const kind = this.collector.addLine(line);
-        if (kind === 'app') this.forwardStdout(terminated ? `${line}\n` : line);
-        else this.gcTrace.write(`${line}\n`);
+    const demux = new StdoutDemux({
+      v8Line: (line) => {
+        this.collector.addLine(line);
+        this.gcTrace.write(`${line}\n`);
       },
-      passThrough: (text) => this.forwardStdout(text),
+      app: (text) => this.forwardStdout(text),
     });
-    stdout.on('data', (chunk: Buffer) => splitter.write(chunk));
-    stdout.on('end', () => splitter.end());
+    stdout.on('data', (chunk: Buffer) => demux.write(chunk));
+    stdout.on('end', () => demux.end());
     stderr.setEncoding('utf8');
     stderr.on('data', (text: string) => {
       this.output.stderr(text);

@@ -71,6 +71,9 @@ export function planDirectLaunch(
           // must be a real file: /dev/null makes V8 abort.
           '--redirect-code-traces',
           `--redirect-code-traces-to=${layout.codeTraces}`,
+          // A running CPU profiler stops V8 from logging code-deopt events (seen on Node 20-24), so
+          // with a profile the deopts are read from this trace, which has their positions.
+          ...(capture.cpu ? ['--trace-deopt-verbose'] : []),
         ]
       : []),
     ...(options.stableDeopts ? ['--no-concurrent-recompilation'] : []),

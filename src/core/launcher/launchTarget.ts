@@ -90,7 +90,7 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
       });
 
       const kill = () => {
-        requested ??= 'kill';
+        requested = 'kill'; // a kill overrides a stop still in progress
         signalGroup(pid, 'SIGKILL');
         return exited;
       };

@@ -77,10 +77,11 @@ export async function sniffArtifact(path: string): Promise<ArtifactKind | null> 
   } finally {
     await handle.close();
   }
+  // GC trace lines start with `[` too, so they are recognised before JSON.
+  if (/^\[\d+:0x[0-9a-fA-F]+(:\d+)?\] +\d+ ms: /m.test(head)) return 'gc-trace';
+  if (/^(v8-version|code-creation|code-deopt|shared-library|profiler|tick),/m.test(head)) return 'v8-log';
   const trimmed = head.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) return 'cpuprofile';
-  if (/^(v8-version|code-creation|code-deopt|shared-library|profiler|tick),/m.test(head)) return 'v8-log';
-  if (/^\[\d+:0x[0-9a-fA-F]+(:\d+)?\]\s+\d+ ms: /m.test(head)) return 'gc-trace';
   return null;
 }
 

@@ -8,8 +8,9 @@ import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { summarizeGc } from '../gc/gcSummary';
 import type { GcEvent } from '../gc/gcEvent';
 import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
-import { SUMMARY_SCHEMA_VERSION, type CpuProfileFile, type CpuSummary, type GcSummary, type Summary } from '../summary/types';
+import { SUMMARY_SCHEMA_VERSION, type CpuProfileFile, type CpuSummary, type DeoptSummaryEntry, type GcSummary, type Summary } from '../summary/types';
 import { errorMessage } from '../util/errors';
+import { readCodeTraceDeopts, tracedToV8Deopts } from '../v8log/codeTraceDeopts';
 import { readV8LogFiles } from '../v8log/v8LogReader';
 import { summarizeDeopts } from '../v8log/deoptSummary';
 import { chooseMainProcess, processWallMs, readAgentRecords } from './agentRecords';
@@ -124,7 +125,7 @@ async function endsWithNewline(path: string): Promise<boolean> {
   }
 }
 
-async function analyzeDeopts(layout: RunLayout, wanted: boolean, warnings: string[]) {
+async function analyzeDeopts(layout: RunLayout, wanted: boolean, warnings: string[]): Promise<DeoptSummaryEntry[]> {
   const logs = await listV8Logs(layout);
   if (logs.length === 0) {
     if (wanted) warnings.push('no V8 log was found, so deopts are unknown');
@@ -132,6 +133,11 @@ async function analyzeDeopts(layout: RunLayout, wanted: boolean, warnings: strin
   }
   try {
     const analysis = await readV8LogFiles(logs);
+    // With a CPU profile running, V8 logs no code-deopt events; the verbose code trace has them.
+    if (analysis.deopts.length === 0 && existsSync(layout.codeTraces)) {
+      const traced = await readCodeTraceDeopts(layout.codeTraces);
+      analysis.deopts = tracedToV8Deopts(traced, analysis.functions, layout.codeTraces);
+    }
     return summarizeDeopts(analysis);
   } catch (err) {
     warnings.push(`V8 log: ${errorMessage(err)}`);

@@ -1,0 +1,73 @@
+/**
+ * `v8-lens profile` on real Node with real V8 flags, under the machine's Node and Node 22/24: the
+ * fixtures' known behaviour must come back in summary.json.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { NODES, PROGRAMS, readSummary, runCli, tempDir } from './cliHarness';
+
+interface ExpectedDeopt {
+  line: number;
+  column: number;
+  kind: string;
+  function: string;
+  reason?: string;
+  reasons?: Record<string, string>;
+  inlinedAt: { line: number; column: number }[];
+}
+
+const expectedDeopts = JSON.parse(readFileSync(join(PROGRAMS, 'deopts.expected.json'), 'utf8')) as ExpectedDeopt[];
+
+async function profile(node: string, args: string[], script: string, scriptArgs: string[] = []) {
+  const out = join(tempDir(), 'run');
+  const result = await runCli(['profile', '--node', node, '--out', out, ...args, '--', join(PROGRAMS, script), ...scriptArgs]);
+  assert.equal(result.code, 0, `v8-lens failed: ${result.stderr}`);
+  return { out, summary: readSummary(out), result };
+}
+
+for (const node of NODES) {
+  describe(`profile on ${node.label}`, () => {
+    it('finds the known deopt sites at their 1-based lines with V8\'s reasons', async () => {
+      const { summary } = await profile(node.path, ['--stable-deopts'], 'deopts.js');
+      for (const expected of expectedDeopts) {
+        const reason = expected.reasons?.[String(node.major)] ?? expected.reason;
+        const found = summary.deopts.find((d) => d.url.endsWith('deopts.js') && d.line === expected.line && d.column === expected.column && d.reason === reason);
+        assert.ok(found, `no "${reason}" deopt at deopts.js:${expected.line}:${expected.column}; got ${JSON.stringify(summary.deopts.map((d) => `${d.line}:${d.column} ${d.reason}`))}`);
+        assert.equal(found.kind, expected.kind);
+        assert.equal(found.function, expected.function);
+        assert.deepEqual(found.inlinedAt.map((p) => [p.line, p.column]), expected.inlinedAt.map((p) => [p.line, p.column]));
+      }
+      assert.ok(summary.cpu && summary.cpu.functions.length > 0, 'cpu.functions is empty');
+      assert.ok((summary.gc?.byType.Scavenge?.count ?? 0) > 0, 'no scavenges in gc.byType');
+    });
+
+    it('sees fewer scavenges with --max-semi-space-size=64 than with 16, and measures the semi-space', async () => {
+      const small = await profile(node.path, ['--preset', 'gc', '--semi-space', '16'], 'alloc-heavy.js');
+      const large = await profile(node.path, ['--preset', 'gc', '--semi-space', '64'], 'alloc-heavy.js');
+      const scavenges = (s: typeof small) => s.summary.gc!.byType.Scavenge!.count;
+      assert.ok(scavenges(large) < scavenges(small), `64 MB: ${scavenges(large)} scavenges, 16 MB: ${scavenges(small)}`);
+      assert.equal(small.summary.gc!.semiSpaceRequestedMB, 16);
+      assert.equal(large.summary.gc!.semiSpaceRequestedMB, 64);
+      // What the run really reached: never above the limit, and the larger limit let it grow further.
+      assert.ok(small.summary.gc!.semiSpaceMB! <= 16 && small.summary.gc!.semiSpaceMB! > 0);
+      assert.ok(large.summary.gc!.semiSpaceMB! > small.summary.gc!.semiSpaceMB!);
+      assert.equal(small.summary.cpu, null, 'the gc preset takes no CPU profile');
+    });
+
+    it('names the function that really burns the CPU as the hottest', async () => {
+      const { summary, out } = await profile(node.path, ['--preset', 'cpu'], 'cpu-burn.js', ['500']);
+      const top = summary.cpu!.functions[0]!;
+      assert.equal(top.name, 'burnCycles');
+      assert.ok(top.url.endsWith('cpu-burn.js'));
+      assert.equal(top.line, 4, 'burnCycles is declared on line 4 (1-based)');
+      assert.ok(top.selfMs > 0.5 * summary.cpu!.durationMs * 0.5, `burnCycles self ${top.selfMs} ms of ${summary.cpu!.durationMs} ms`);
+      const light = summary.cpu!.functions.find((f) => f.name === 'lightWork');
+      assert.ok(!light || light.selfMs < top.selfMs / 3);
+      const hotLine = summary.cpu!.lines[0]!;
+      assert.ok(hotLine.line >= 4 && hotLine.line <= 8, `hottest line ${hotLine.line} is inside burnCycles`);
+      assert.equal(readdirSync(join(out, 'cpu')).filter((f) => f.endsWith('.cpuprofile')).length, 1);
+    });
+  });
+}

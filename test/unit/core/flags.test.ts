@@ -1,0 +1,128 @@
+/**
+ * The flag model against what real Node binaries report about themselves (the machine's Node and
+ * Node 24), not against hand-written option lists.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { planDirectLaunch, planNodeOptionsLaunch, quoteForNodeOptions, type CaptureOptions } from '../../../src/core/flags/launchPlan';
+import { probeNodeRuntime, type NodeRuntime } from '../../../src/core/flags/nodeRuntime';
+import { PRESETS } from '../../../src/core/flags/presets';
+import { validateUserFlag } from '../../../src/core/flags/userFlags';
+import { runLayout } from '../../../src/core/run/runLayout';
+import { UserError } from '../../../src/core/util/errors';
+
+const NODE24 = join(__dirname, '..', '..', 'node-versions', 'node_modules', 'node24', 'bin', 'node');
+
+let node: NodeRuntime;
+before(async () => {
+  node = await probeNodeRuntime('node');
+});
+
+function rejects(fn: () => unknown, pattern: RegExp) {
+  assert.throws(fn, (err: unknown) => err instanceof UserError && pattern.test(err.message) && !err.message.includes('\n'));
+}
+
+const options = (over: Partial<CaptureOptions> = {}): CaptureOptions => ({
+  capture: PRESETS['cpu-gc-deopts'].capture,
+  samplingIntervalUs: 500,
+  semiSpaceMB: 64,
+  stableDeopts: false,
+  extraFlags: [],
+  ...over,
+});
+
+describe('probing the target Node', () => {
+  it('reads the version and the option lists of the binary itself', () => {
+    assert.equal(node.version, process.version);
+    assert.equal(node.v8Flags.get('max-semi-space-size')?.type, 'size_t');
+    assert.equal(node.v8Flags.get('trace-gc')?.type, 'bool');
+    assert.ok(node.nodeFlags.has('cpu-prof'));
+    assert.ok(node.allowedInNodeOptions.has('max-semi-space-size'));
+    assert.ok(!node.allowedInNodeOptions.has('trace-gc'), 'Node refuses --trace-gc in NODE_OPTIONS');
+    assert.ok(!node.allowedInNodeOptions.has('cpu-prof'), 'Node refuses --cpu-prof in NODE_OPTIONS');
+  });
+
+  it('reports a missing binary in one line', async () => {
+    await assert.rejects(probeNodeRuntime('/no/such/node'), (e: unknown) => e instanceof UserError && /Node\.js not found/.test(e.message));
+  });
+});
+
+describe('validating user flags', () => {
+  it('accepts V8 flags in both spellings, negated booleans and Node flags', () => {
+    assert.equal(validateUserFlag('--max_old_space_size=512', node).name, 'max-old-space-size');
+    assert.deepEqual(
+      (({ name, negated, origin }) => ({ name, negated, origin }))(validateUserFlag('--no-concurrent-recompilation', node)),
+      { name: 'concurrent-recompilation', negated: true, origin: 'v8' },
+    );
+    assert.equal(validateUserFlag('--enable-source-maps', node).origin, 'node');
+  });
+
+  it('refuses typos, wrong values and flags V8 Lens owns, each in one line', () => {
+    rejects(() => validateUserFlag('--max-semi-space-sise=64', node), /unknown flag .* did you mean --max-semi-space-size\?/);
+    rejects(() => validateUserFlag('--max-semi-space-size', node), /needs a number/);
+    rejects(() => validateUserFlag('--max-semi-space-size=big', node), /whole number/);
+    rejects(() => validateUserFlag('--trace-gc=1', node), /takes no value/);
+    rejects(() => validateUserFlag('--logfile=x.log', node), /set by V8 Lens itself/);
+    rejects(() => validateUserFlag('max-old-space-size=5', node), /is not a flag/);
+  });
+});
+
+describe('launch plans', () => {
+  const layout = runLayout('/tmp/run with space');
+
+  it('direct: every capture flag on the command line, the redirect to a real file, the preload last', () => {
+    const plan = planDirectLaunch(node, options({ stableDeopts: true, extraFlags: ['--max-old-space-size=256'] }), layout, '/x/preload.js', '/app/server.js', ['--port', '1']);
+    assert.deepEqual(plan.args, [
+      '--max-old-space-size=256',
+      '--max-semi-space-size=64',
+      '--cpu-prof',
+      '--cpu-prof-dir=/tmp/run with space/cpu',
+      '--cpu-prof-interval=500',
+      '--trace-gc',
+      '--log-deopt',
+      '--log-code',
+      '--logfile=/tmp/run with space/v8/v8.log',
+      '--redirect-code-traces',
+      '--redirect-code-traces-to=/tmp/run with space/v8/code-traces.asm',
+      '--trace-deopt-verbose',
+      '--no-concurrent-recompilation',
+      '--require',
+      '/x/preload.js',
+      '/app/server.js',
+      '--port',
+      '1',
+    ]);
+    assert.equal(plan.env.V8_LENS_AGENT_DIR, '/tmp/run with space/agent');
+  });
+
+  it('refuses a semi-space given twice and impossible numbers', () => {
+    rejects(() => planDirectLaunch(node, options({ extraFlags: ['--max-semi-space-size=8'] }), layout, 'p', 's', []), /given twice/);
+    rejects(() => planDirectLaunch(node, options({ samplingIntervalUs: 0 }), layout, 'p', 's', []), /sampling interval/);
+    rejects(() => planDirectLaunch(node, options({ semiSpaceMB: 1.5 }), layout, 'p', 's', []), /semi-space size/);
+  });
+
+  it('NODE_OPTIONS: only what Node accepts there; the preload switches on the rest; deopts are named as missing', () => {
+    const plan = planNodeOptionsLaunch(node, options(), layout, '/x/pre load.js', 'npm', ['run', 'start'], '--enable-source-maps');
+    assert.equal(plan.env.NODE_OPTIONS, '--enable-source-maps --max-semi-space-size=64 --require="/x/pre load.js"');
+    assert.equal(plan.env.V8_LENS_TRACE_GC, '1');
+    assert.equal(plan.env.V8_LENS_CPU_PROFILE_DIR, '/tmp/run with space/cpu');
+    assert.deepEqual(plan.args, ['run', 'start']);
+    assert.ok(plan.limitations.some((l) => /deopts need a direct launch/.test(l)));
+    rejects(() => planNodeOptionsLaunch(node, options({ extraFlags: ['--min-semi-space-size=16'] }), layout, 'p', 'npm', [], undefined), /cannot be passed through NODE_OPTIONS/);
+  });
+
+  it('quotes NODE_OPTIONS values the way Node parses them', () => {
+    assert.equal(quoteForNodeOptions('/plain/path.js'), '/plain/path.js');
+    assert.equal(quoteForNodeOptions('C:\\Users\\a b\\p.js'), '"C:\\\\Users\\\\a b\\\\p.js"');
+    assert.equal(quoteForNodeOptions('say "hi"'), '"say \\"hi\\""');
+  });
+
+  it('validates against the target Node, not ours (Node 24 knows flags Node 20 does not)', async () => {
+    const node24 = await probeNodeRuntime(NODE24);
+    assert.equal(node24.major, 24);
+    assert.ok(node24.v8Flags.has('scavenger-max-new-space-capacity-mb'));
+    if (node.major < 22) rejects(() => validateUserFlag('--scavenger-max-new-space-capacity-mb=16', node), /unknown flag/);
+    assert.equal(validateUserFlag('--scavenger-max-new-space-capacity-mb=16', node24).origin, 'v8');
+  });
+});

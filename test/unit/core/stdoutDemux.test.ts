@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { StdoutDemux } from '../../../src/core/util/stdoutDemux';
+
+const GC = '[4242:0x3a1b2c0]       41 ms: Scavenge 4.4 (4.5) -> 3.7 (5.5) MB, 0.94 / 0.00 ms  (average mu = 1.000, current mu = 1.000) allocation failure; ';
+
+function demux(chunks: (string | Buffer)[], max?: number) {
+  const v8: [string, boolean][] = [];
+  let app = '';
+  const d = new StdoutDemux({ v8Line: (t, term) => v8.push([t, term]), app: (t) => (app += t) }, max);
+  for (const c of chunks) d.write(c);
+  d.end();
+  return { v8, app };
+}
+
+describe('StdoutDemux', () => {
+  it('takes whole V8 lines out and leaves the app output byte for byte', () => {
+    const { v8, app } = demux([`hello\r\n${GC}\n[INFO] ok\n[1, 2, 3]\n`]);
+    assert.deepEqual(v8, [[GC, true]]);
+    assert.equal(app, 'hello\r\n[INFO] ok\n[1, 2, 3]\n');
+  });
+
+  it('finds a V8 line printed in the middle of an app line, and the app line continues after it', () => {
+    const { v8, app } = demux(['progress: #', `${GC}\n#`, `${GC}\n#\n`]);
+    assert.deepEqual(v8, [[GC, true], [GC, true]]);
+    assert.equal(app, 'progress: ###\n');
+  });
+
+  it('joins a V8 line split across chunks, even inside its prefix', () => {
+    const { v8, app } = demux(['a\n[42', '42:0x3a1b2c0]     ', '  41 ms: Scav', 'enge …\nb\n']);
+    assert.deepEqual(v8, [['[4242:0x3a1b2c0]       41 ms: Scavenge …', true]]);
+    assert.equal(app, 'a\nb\n');
+  });
+
+  it('passes app text that only looks like a V8 prefix, and never holds it past the next chunk', () => {
+    const { v8, app } = demux(['[12:0xabc] not a gc line\n[', 'x]\n']);
+    assert.deepEqual(v8, []);
+    assert.equal(app, '[12:0xabc] not a gc line\n[x]\n');
+  });
+
+  it('gives a runaway "V8 line" back to the app output instead of growing without bound', () => {
+    const start = '[1:0x1] 5 ms: ';
+    const { v8, app } = demux([start + 'x'.repeat(200), 'y\nz\n'], 100);
+    assert.deepEqual(v8, []);
+    assert.equal(app, `${start}${'x'.repeat(200)}y\nz\n`);
+  });
+
+  it('offers a last V8 line without newline as cut short', () => {
+    assert.deepEqual(demux([`ok\n${GC.slice(0, 60)}`]).v8, [[GC.slice(0, 60), false]]);
+  });
+
+  it('decodes UTF-8 split across chunks', () => {
+    const bytes = Buffer.from('ü日本\n', 'utf8');
+    assert.equal(demux([bytes.subarray(0, 1), bytes.subarray(1, 4), bytes.subarray(4)]).app, 'ü日本\n');
+  });
+});
