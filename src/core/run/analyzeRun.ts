@@ -10,7 +10,7 @@ import type { GcEvent } from '../gc/gcEvent';
 import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
 import { SUMMARY_SCHEMA_VERSION, type CpuProfileFile, type CpuSummary, type DeoptSummaryEntry, type GcSummary, type Summary } from '../summary/types';
 import { errorMessage } from '../util/errors';
-import { readCodeTraceDeopts, tracedToV8Deopts } from '../v8log/codeTraceDeopts';
+import { functionsFromProfile, readCodeTraceDeopts, tracedToV8Deopts } from '../v8log/codeTraceDeopts';
 import { readV8LogFiles } from '../v8log/v8LogReader';
 import { summarizeDeopts } from '../v8log/deoptSummary';
 import { chooseMainProcess, processWallMs, readAgentRecords } from './agentRecords';
@@ -36,7 +36,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
 
   const cpu = await analyzeCpu(layout, main, capture.cpu, warnings);
   const gc = await analyzeGc(layout, session, main, liveGc, capture.gc, warnings);
-  const deopts = await analyzeDeopts(layout, capture.deopts, warnings);
+  const deopts = await analyzeDeopts(layout, capture.deopts, cpu?.functions ?? [], warnings);
 
   if (main && !main.final) {
     warnings.push(`the target (pid ${main.pid}) did not exit normally, so its figures end at ${new Date(main.updatedAtMs).toISOString()}`);
@@ -125,7 +125,12 @@ async function endsWithNewline(path: string): Promise<boolean> {
   }
 }
 
-async function analyzeDeopts(layout: RunLayout, wanted: boolean, warnings: string[]): Promise<DeoptSummaryEntry[]> {
+async function analyzeDeopts(
+  layout: RunLayout,
+  wanted: boolean,
+  profiledFunctions: CpuSummary['functions'],
+  warnings: string[],
+): Promise<DeoptSummaryEntry[]> {
   const logs = await listV8Logs(layout);
   if (logs.length === 0) {
     if (wanted) warnings.push('no V8 log was found, so deopts are unknown');
@@ -136,7 +141,7 @@ async function analyzeDeopts(layout: RunLayout, wanted: boolean, warnings: strin
     // With a CPU profile running, V8 logs no code-deopt events; the verbose code trace has them.
     if (analysis.deopts.length === 0 && existsSync(layout.codeTraces)) {
       const traced = await readCodeTraceDeopts(layout.codeTraces);
-      analysis.deopts = tracedToV8Deopts(traced, analysis.functions, layout.codeTraces);
+      analysis.deopts = tracedToV8Deopts(traced, [...analysis.functions, ...functionsFromProfile(profiledFunctions)], layout.codeTraces);
     }
     return summarizeDeopts(analysis);
   } catch (err) {

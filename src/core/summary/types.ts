@@ -131,9 +131,12 @@ export interface DeoptSummaryEntry extends SourcePosition {
   count: number;
   /** Call sites the position was inlined at, innermost first. */
   inlinedAt: SourcePosition[];
-  /** Time of the first and last occurrence, ms since the isolate's log started. */
-  firstMs: number;
-  lastMs: number;
+  /**
+   * Time of the first and last occurrence, ms since the isolate's log started; null when the source
+   * has no times (deopts read from the code trace, which is what runs with a CPU profile give).
+   */
+  firstMs: number | null;
+  lastMs: number | null;
   /** Optimization tier of the code that deopted ("TurboFan", "Maglev", …), when known. */
   tier: string | null;
 }

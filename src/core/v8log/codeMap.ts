@@ -1,30 +1,51 @@
 /**
- * The code objects alive in one isolate, from `code-creation` (start..start+size), `code-move` and
- * `code-delete`, so a `code-deopt`'s code start address can be resolved to the optimized function
- * and its tier. Addresses are bigints: x64 user space fits a double today, tagged or arm64 pointers
- * need not.
+ * The optimized code alive in one isolate, from `code-creation` (start..start+size), `code-move`
+ * and `code-delete`, so a `code-deopt`'s code start address resolves to the optimized function and
+ * its tier. Addresses are kept as V8's hex strings (cheap, exact Map keys) and turned into bigints
+ * only for the rare range lookup; never into doubles, which tagged or arm64 pointers may not fit.
  */
-import type { CodeState, FunctionRef } from './types';
+import type { CodeState, V8Function } from './types';
 
 export interface CodeEntry {
-  start: bigint;
+  /** Normalized hex address (see normalizeAddress). */
+  start: string;
   size: number;
-  /** The `code-creation` type as V8 wrote it (`JS`, `LazyCompile`, `Builtin`, …). */
+  /** The `code-creation` type as V8 wrote it (`JS`, `LazyCompile`, …). */
   type: string;
-  /** The JS function the code belongs to; null for builtins, stubs, regexps, … */
-  fn: FunctionRef | null;
+  /** The JS function the code belongs to; null when its name could not be read. */
+  fn: V8Function | null;
   state: CodeState | null;
 }
 
-export function parseAddress(text: string): bigint | null {
+const CANONICAL = /^0x(?:0|[1-9a-f][0-9a-f]*)$/;
+
+/** V8 writes `0x` + lowercase hex without leading zeros; other spellings are brought to that form. */
+export function normalizeAddress(text: string): string | null {
+  if (CANONICAL.test(text)) return text;
   if (!/^0x[0-9a-fA-F]+$/.test(text)) return null;
-  return BigInt(text);
+  return `0x${BigInt(text).toString(16)}`;
+}
+
+/** How many new entries a range lookup scans one by one before it merges them into the index. */
+const MAX_UNSORTED = 4096;
+
+/** An entry as stored: `live` turns false when the code is moved, deleted or replaced. */
+interface Slot {
+  entry: CodeEntry;
+  live: boolean;
+  /** The start as a number, computed when a range lookup first needs it. */
+  value: bigint | null;
 }
 
 export class CodeMap {
-  private readonly byStart = new Map<bigint, CodeEntry>();
-  /** Starts sorted ascending, rebuilt only when a range lookup needs it (exact hits are the norm). */
-  private sortedStarts: bigint[] | null = null;
+  private readonly byStart = new Map<string, Slot>();
+  /**
+   * Index for range lookups, which are rare (code-deopt addresses normally hit a start exactly):
+   * slots sorted by address, plus the slots added since the last merge. Both may hold dead slots;
+   * lookups skip those and the next merge drops them.
+   */
+  private sorted: Slot[] = [];
+  private unsorted: Slot[] = [];
 
   get size(): number {
     return this.byStart.size;
@@ -32,44 +53,79 @@ export class CodeMap {
 
   /** A new entry at an existing start replaces the old one: V8 does not log every code-delete. */
   add(entry: CodeEntry): void {
-    if (!this.byStart.has(entry.start)) this.sortedStarts = null;
-    this.byStart.set(entry.start, entry);
+    const slot: Slot = { entry, live: true, value: null };
+    this.kill(entry.start);
+    this.byStart.set(entry.start, slot);
+    this.unsorted.push(slot);
   }
 
-  move(from: bigint, to: bigint): boolean {
-    const entry = this.byStart.get(from);
-    if (entry === undefined) return false;
-    this.byStart.delete(from);
-    this.add({ ...entry, start: to });
-    this.sortedStarts = null;
+  move(from: string, to: string): boolean {
+    const slot = this.byStart.get(from);
+    if (slot === undefined) return false;
+    this.kill(from);
+    this.add({ ...slot.entry, start: to });
     return true;
   }
 
-  delete(start: bigint): boolean {
-    const deleted = this.byStart.delete(start);
-    if (deleted) this.sortedStarts = null;
-    return deleted;
+  delete(start: string): boolean {
+    return this.kill(start);
   }
 
-  /** The entry starting at `address`, else the one whose range contains it. */
-  find(address: bigint): CodeEntry | null {
+  /** The entry starting at `address` (normalized), else the one whose range contains it. */
+  find(address: string): CodeEntry | null {
     const exact = this.byStart.get(address);
-    if (exact !== undefined) return exact;
-    const starts = (this.sortedStarts ??= [...this.byStart.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    if (exact !== undefined) return exact.entry;
+    if (this.unsorted.length > MAX_UNSORTED) this.mergeIndex();
+    const value = BigInt(address);
+    let best = this.greatestSortedNotAfter(value);
+    for (const slot of this.unsorted) {
+      if (slot.live && valueOf(slot) <= value && (best === null || valueOf(slot) > valueOf(best))) best = slot;
+    }
+    return best !== null && value < valueOf(best) + BigInt(best.entry.size) ? best.entry : null;
+  }
+
+  private kill(start: string): boolean {
+    const slot = this.byStart.get(start);
+    if (slot === undefined) return false;
+    slot.live = false;
+    this.byStart.delete(start);
+    return true;
+  }
+
+  private greatestSortedNotAfter(value: bigint): Slot | null {
+    const slots = this.sorted;
     let lo = 0;
-    let hi = starts.length - 1;
-    let best = -1;
+    let hi = slots.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (starts[mid]! <= address) {
-        best = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
+      if (valueOf(slots[mid]!) <= value) lo = mid + 1;
+      else hi = mid - 1;
     }
-    if (best < 0) return null;
-    const entry = this.byStart.get(starts[best]!);
-    return entry !== undefined && address < entry.start + BigInt(entry.size) ? entry : null;
+    for (let i = hi; i >= 0; i--) if (slots[i]!.live) return slots[i]!;
+    return null;
   }
+
+  /** Sorts the new slots and merges them in (linear in the index), dropping dead ones. */
+  private mergeIndex(): void {
+    const fresh = this.unsorted.filter((s) => s.live).sort((a, b) => compare(valueOf(a), valueOf(b)));
+    const merged: Slot[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < this.sorted.length || j < fresh.length) {
+      const a = this.sorted[i];
+      const b = fresh[j];
+      const next = b === undefined || (a !== undefined && valueOf(a) <= valueOf(b)) ? (i++, a!) : (j++, b);
+      if (next.live) merged.push(next);
+    }
+    this.sorted = merged;
+    this.unsorted = [];
+  }
+}
+
+function valueOf(slot: Slot): bigint {
+  return (slot.value ??= BigInt(slot.entry.start));
+}
+
+function compare(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

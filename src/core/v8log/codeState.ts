@@ -14,7 +14,19 @@ const TIER_BY_MARKER: Record<string, Tier> = {
   '*': 'turbofan',
 };
 
+/** States are shared (there are only a handful of markers): a log has a million code objects. */
+const interned = new Map<string, CodeState>();
+
 export function parseCodeState(marker: string): CodeState {
+  let state = interned.get(marker);
+  if (state === undefined) {
+    state = readMarker(marker);
+    if (interned.size < 64) interned.set(marker, state);
+  }
+  return state;
+}
+
+function readMarker(marker: string): CodeState {
   const m = /^([~^+*]?)(')?$/.exec(marker);
   if (m === null) return { marker, tier: 'unknown', optimizationDisabled: false, contextSpecialized: false };
   const base = m[1] ?? '';
@@ -41,4 +53,11 @@ const TIER_LABELS: Record<Tier, string> = {
 /** The name we show for a tier ("TurboFan", "Maglev", …). */
 export function tierLabel(tier: Tier): string {
   return TIER_LABELS[tier];
+}
+
+const TIER_ORDER: Tier[] = ['interpreted', 'sparkplug', 'maglev', 'turbofan', 'unknown'];
+
+/** Lowest tier first. */
+export function sortTiers(tiers: readonly Tier[]): Tier[] {
+  return [...tiers].sort((a, b) => TIER_ORDER.indexOf(a) - TIER_ORDER.indexOf(b));
 }

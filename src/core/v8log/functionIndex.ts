@@ -13,6 +13,16 @@
  */
 import type { FunctionRef, V8Function } from './types';
 
+/** Functions are identified by script, start position and name (SFI addresses move and differ per isolate). */
+export function functionKey(fn: FunctionRef): string {
+  return `${fn.sourceUrl}\u0000${fn.line}\u0000${fn.column}\u0000${fn.name}`;
+}
+
+/** A plain copy, so a deopt does not drag the function's timeline along when serialized. */
+export function toFunctionRef(fn: FunctionRef): FunctionRef {
+  return { name: fn.name, url: fn.url, sourceUrl: fn.sourceUrl, line: fn.line, column: fn.column };
+}
+
 export class FunctionIndex {
   private readonly byUrl = new Map<string, V8Function[]>();
 
@@ -28,11 +38,10 @@ export class FunctionIndex {
   functionAt(sourceUrl: string, line: number, column: number, scriptOffset: number): FunctionRef | null {
     const candidates = this.byUrl.get(sourceUrl);
     if (candidates === undefined) return null;
-    if (scriptOffset >= 0) {
-      const byRange = smallestRangeContaining(candidates, scriptOffset);
-      if (byRange !== null) return byRange;
-    }
-    return greatestStartNotAfter(candidates, line, column);
+    const fn =
+      (scriptOffset >= 0 ? smallestRangeContaining(candidates, scriptOffset) : null) ??
+      greatestStartNotAfter(candidates, line, column);
+    return fn === null ? null : toFunctionRef(fn);
   }
 }
 

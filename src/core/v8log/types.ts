@@ -15,14 +15,15 @@ export interface LogPosition extends SourcePosition {
  */
 export type Tier = 'interpreted' | 'sparkplug' | 'maglev' | 'turbofan' | 'unknown';
 
+/** Shared between code objects: never modify one. */
 export interface CodeState {
   /** The marker as V8 wrote it: `~`, `^`, `+`, `*`, `''` (empty), Node 24's `+'`/`*'`, or anything new. */
-  marker: string;
-  tier: Tier;
+  readonly marker: string;
+  readonly tier: Tier;
   /** The empty marker: interpreted code of a function V8 will no longer optimize. */
-  optimizationDisabled: boolean;
+  readonly optimizationDisabled: boolean;
   /** Node 24's `'` suffix: code specialized to one function context (V8's `context_specialized`). */
-  contextSpecialized: boolean;
+  readonly contextSpecialized: boolean;
 }
 
 /** Identifies a JS function by what `code-creation` says about it: name and start position. */
@@ -32,7 +33,7 @@ export interface FunctionRef extends LogPosition {
 }
 
 export interface V8Function extends FunctionRef {
-  /** Tiers reached, in the order they were first reached. */
+  /** Tiers reached, lowest first. */
   tiers: Tier[];
   /** Every Maglev/TurboFan `code-creation` of the function (re-optimizations included). */
   optimizations: Array<{ isolate: string; timeMs: number; tier: Tier }>;
@@ -66,6 +67,8 @@ export interface V8Deopt {
   optimizedFunction: FunctionRef | null;
   /** Tier of the code that deopted; null when its code was not logged. */
   tier: Tier | null;
+  /** Its `code-creation` state marker as V8 wrote it (`*`, `+'`, …); null when its code was not logged. */
+  marker: string | null;
   /** The function the innermost position belongs to (see functionIndex.ts); null when unknown. */
   function: FunctionRef | null;
 }
