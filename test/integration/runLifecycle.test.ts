@@ -43,20 +43,31 @@ describe('stopping a server', () => {
   });
 
   it('Ctrl-C twice cancels at once and leaves no process behind', async () => {
-    const out = join(tempDir(), 'run');
-    const cli = startCli(['profile', '--out', out, '--', join(PROGRAMS, 'http-server.js')], { env: { SPAWN_CHILD: '1' } });
+    const dir = tempDir();
+    // A target whose own SIGINT handler never finishes: only the second Ctrl-C can end it.
+    const script = join(dir, 'slow-to-stop.js');
+    writeFileSync(
+      script,
+      "const { spawn } = require('node:child_process');\n" +
+        "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });\n" +
+        "process.on('SIGINT', () => console.log('shutting down slowly'));\n" +
+        "setInterval(() => {}, 1000);\n" +
+        "console.log(`child pid ${child.pid}`);\n",
+    );
+    const out = join(dir, 'run');
+    const cli = startCli(['profile', '--out', out, '--', script], { env: { V8_LENS_EXIT_GRACE_MS: '60000' } });
     const done = collect(cli, 30_000);
     const [, childPid] = await waitForOutput(cli, /child pid (\d+)/);
-    const serverPid = readSession(out).pid!;
-    // A target that ignores the polite signal must still be gone after the second Ctrl-C.
+    const targetPid = readSession(out).pid!;
     cli.kill('SIGINT');
+    // Signals sent back to back can merge into one: wait until the first was handled.
+    await waitForOutput(cli, /shutting down slowly/);
     cli.kill('SIGINT');
     const r = await done;
     assert.equal(r.code, 0, r.stderr);
     assert.equal(readSession(out).status, 'cancelled');
-    assert.deepEqual(await waitUntilGone([serverPid, Number(childPid)]), []);
-    const summary = readSummary(out);
-    assert.ok(summary.gc, 'the GC trace collected before the kill is kept');
+    assert.deepEqual(await waitUntilGone([targetPid, Number(childPid)]), []);
+    assert.ok(readSummary(out).gc, 'the GC trace collected before the kill is kept');
   });
 
   it('a target that ignores SIGINT is killed after the grace time', async () => {

@@ -1,10 +1,13 @@
 /**
  * The `.cpuprofile` as V8 writes it (raw, loosely typed: it comes from disk) and the normalised form
- * the rest of V8 Lens works on. Parsing lives in `parseCpuProfile.ts`.
+ * the rest of V8 Lens works on. Parsing lives in `parseCpuProfile.ts` and is re-exported here.
  *
  * Raw positions: `callFrame.lineNumber`/`columnNumber` are 0-based (-1 = none, for VM frames), while
  * `positionTicks[].line` is already 1-based. The normalised form is 1-based everywhere (0 = none).
  */
+
+export { parseCpuProfile } from './parseCpuProfile';
+export { CpuProfileError } from './cpuProfileError';
 
 // ---------------------------------------------------------------------------------------------- raw
 
@@ -99,6 +102,12 @@ export interface CpuProfileNode {
   positionTicks: readonly CpuPositionTick[];
 }
 
+/**
+ * Indexable and iterable numbers: a plain array (what `JSON.parse` gave, rewritten in place) or a
+ * typed array (what the fast path for big files scanned). Either way, never copied.
+ */
+export type NumberList = ArrayLike<number> & Iterable<number>;
+
 export interface CpuProfile {
   /** The name used in messages (usually the file name). */
   sourceName: string;
@@ -110,13 +119,19 @@ export interface CpuProfile {
   nodes: CpuProfileNode[];
   /** Index of each node's parent in `nodes`; -1 for a root. */
   parents: Int32Array;
+  /**
+   * The distinct call frames (nodes share these objects: `nodes[i].callFrame === frames[nodeFrames[i]]`),
+   * for grouping by index instead of by string.
+   */
+  frames: CpuCallFrame[];
+  nodeFrames: Int32Array;
   /** Index in `nodes` of each sample's leaf node. */
-  samples: Int32Array;
+  samples: NumberList;
   /**
    * µs from the previous sample (for `[0]`: from `startTimeUs`), as in the file, so possibly negative.
    * Same length as `samples`. Legacy absolute timestamps are converted to this form.
    */
-  timeDeltasUs: Float64Array;
+  timeDeltasUs: NumberList;
   startTimeUs: number;
   /** End of profiling; the last sample lasts until here when it is later than that sample. */
   endTimeUs: number;

@@ -25,7 +25,10 @@ export interface GcEvent {
   externalMs: number;
   /** Mark-Compact only: work done before the pause, not included in `pauseMs`. */
   incrementalMarking: IncrementalMarking | null;
-  /** Mutator utilisation; null when not printed (NVP). */
+  /**
+   * Mutator utilisation; null when not printed (NVP). It changes only at Mark-Compacts, so one
+   * object is shared by consecutive events with the same values: treat events as read-only.
+   */
   mu: { average: number; current: number } | null;
   /** "allocation failure", "task", … (open set); "" for NVP, which has none. */
   reason: string;

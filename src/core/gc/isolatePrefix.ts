@@ -1,3 +1,5 @@
+import { StringInterner } from './stringInterner';
+
 /**
  * The prefix V8 puts on its trace lines: `[pid:isolate]`, or `[pid:isolate:N]` (Node 24's NVP and
  * heap-controller lines). The isolate is printed with C's `%p`: `0x2ee1fc00` on Linux and macOS,
@@ -23,9 +25,9 @@ const LOWER_X = 120;
 let pidScanned = 0;
 let addressStart = 0;
 let addressEnd = 0;
-// The isolate string of the previous line: consecutive lines almost always share it, so reusing it
-// saves an allocation per line and lets callers compare isolates by identity.
-let lastIsolate = '';
+// Isolate strings seen so far (a process has a few: main thread, workers): reusing them saves an
+// allocation per line and lets callers compare isolates by identity. Bounded for odd input.
+const knownIsolates = new StringInterner(64);
 
 function isDigit(c: number): boolean {
   return c >= ZERO && c <= NINE;
@@ -78,12 +80,8 @@ export function isolatePrefixEnd(line: string): number {
 export function readIsolatePrefix(line: string, out: IsolatePrefix): boolean {
   const end = isolatePrefixEnd(line);
   if (end < 0) return false;
-  const length = addressEnd - addressStart;
-  if (lastIsolate.length !== length || !line.startsWith(lastIsolate, addressStart)) {
-    lastIsolate = line.slice(addressStart, addressEnd);
-  }
   out.pid = pidScanned;
-  out.isolate = lastIsolate;
+  out.isolate = knownIsolates.intern(line.slice(addressStart, addressEnd));
   out.end = end;
   return true;
 }

@@ -1,31 +1,35 @@
 /**
- * Returns one shared string for each distinct piece of a line (reasons, types). A plain `slice`
- * of a long line is a view that keeps the whole line alive, so a million events would retain a
- * million trace lines; the handful of distinct reasons V8 prints fit in a small table.
+ * One shared, independent string per distinct value (reasons, types, isolate addresses). Pieces
+ * cut from a line (a regex capture, a `slice`) of 13+ characters are views that keep the whole
+ * line alive in V8, so a million events would retain a million trace lines; the handful of
+ * distinct values V8 prints fit in a small table.
  */
 export class StringInterner {
-  private readonly known: string[] = [];
+  private readonly known = new Map<string, string>();
+  private readonly capacity: number;
 
-  constructor(private readonly capacity = 256) {}
+  constructor(capacity = 256) {
+    this.capacity = capacity;
+  }
 
-  /** The string `text.slice(start, end)`, shared with earlier calls for the same characters. */
-  intern(text: string, start: number, end: number): string {
-    const length = end - start;
-    if (length === 0) return '';
-    for (const s of this.known) {
-      if (s.length === length && text.startsWith(s, start)) return s;
-    }
-    // Copy instead of keeping a view on `text` (see above): a round trip through a char-code
-    // array is the portable way to get a flat, independent string.
-    const copy = flatCopy(text, start, end);
-    if (this.known.length < this.capacity) this.known.push(copy);
+  intern(s: string): string {
+    const known = this.known.get(s);
+    if (known !== undefined) return known;
+    // Past capacity (odd input), values are returned as they are rather than growing the table.
+    if (this.known.size >= this.capacity) return s;
+    const copy = flatCopy(s);
+    this.known.set(copy, copy);
     return copy;
   }
 }
 
-function flatCopy(text: string, start: number, end: number): string {
-  if (end - start > 1024) return text.slice(start, end); // odd input: not worth a huge argument list
-  const codes = new Array<number>(end - start);
-  for (let i = start; i < end; i++) codes[i - start] = text.charCodeAt(i);
+/**
+ * `s` as an independent string: a round trip through char codes is the portable way to get a
+ * flat copy that does not point into a larger string.
+ */
+function flatCopy(s: string): string {
+  if (s.length > 1024) return s; // odd input: not worth a huge argument list
+  const codes = new Array<number>(s.length);
+  for (let i = 0; i < s.length; i++) codes[i] = s.charCodeAt(i);
   return String.fromCharCode(...codes);
 }

@@ -1,6 +1,4 @@
 import type { GcEvent, IncrementalMarking } from './gcEvent';
-import { readIsolatePrefix, type IsolatePrefix } from './isolatePrefix';
-import { LineScanner } from './lineScanner';
 import { StringInterner } from './stringInterner';
 
 /*
@@ -9,161 +7,93 @@ import { StringInterner } from './stringInterner';
  *     [(+ A ms in N steps since start of marking, biggest step B ms, walltime since start of marking W ms) ]
  *     (average mu = M, current mu = C) reason; collectorReason
  * Node 18 prints "Mark-sweep" for the full GC and one decimal for the pause ("9.5 / 0.0 ms").
- * Parsed in place (see LineScanner); any deviation from the shape returns null, never throws.
+ *
+ * One regular expression, because traces reach millions of lines: V8 runs it as native code,
+ * several times faster than reading the fields with charCodeAt in JavaScript. Captured numbers
+ * are converted by `decimal` (Number() on a string is the slow, general path).
  */
 
-const KNOWN_TYPES = ['Scavenge', 'Mark-Compact', 'Minor Mark-Sweep', 'Minor Mark-Compact', 'Mark-sweep'];
+const N = String.raw`(\d+(?:\.\d*)?)`;
+const TRACE_GC_LINE = new RegExp(
+  // [1] pid, [2] isolate (0x… or Windows' upper-case %p), Node 24's ":N", [3] ms since isolate start
+  String.raw`^\[(\d{1,10}):(0x[0-9a-fA-F]+|[0-9A-F]{8}|[0-9A-F]{16})(?::\d+)?\] *${N} ms: ` +
+    // [4] type: the known ones first (fast), then any capitalised words, for future types
+    String.raw`(Scavenge|Mark-Compact|Minor Mark-Sweep|Minor Mark-Compact|Mark-sweep|[A-Z][A-Za-z -]*?)` +
+    // [5] suffixes: Node 22 can print both
+    String.raw`((?: \((?:interleaved|reduce)\))*) ` +
+    // [6]–[9] heap and committed MB before -> after, [10] pooled (Node 22+), [11] pause, [12] external
+    String.raw`${N} \(${N}\) -> ${N} \(${N}\) MB, (?:pooled: ${N} MB, )?${N} \/ ${N} ms *` +
+    // [13]–[16] incremental marking (Mark-Compact only)
+    String.raw`(?:\(\+ ${N} ms in (\d+) steps since start of marking, biggest step ${N} ms(?:, walltime since start of marking ${N} ms)?\) *)?` +
+    // [17], [18] mutator utilisation: printed by every Node since 2017, and requiring it rejects
+    // most lines cut short
+    String.raw`\(average mu = ${N}, current mu = ${N}\) *` +
+    // [19] reason; [20] collector reason (often empty: "allocation failure; "). Greedy, so the
+    // engine does not retry the rest of the pattern at every character; trailing spaces are
+    // trimmed below.
+    String.raw`([^;\r]*)(?:; *([^\r]*))?\r?$`,
+);
 
-const scanner = new LineScanner();
-const prefix: IsolatePrefix = { pid: 0, isolate: '', end: 0 };
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/** A number the regex captured (digits, optional "." and digits). */
+function decimal(s: string): number {
+  if (s.length > 15) return Number(s); // beyond exact integers: let V8 round
+  let value = 0;
+  let decimals = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46 /* . */) decimals = 0;
+    else {
+      value = value * 10 + (c - 48);
+      if (decimals >= 0) decimals++;
+    }
+  }
+  // An integer below 2^53 divided by an exact power of ten is correctly rounded: the same double
+  // as Number("136.9").
+  return decimals > 0 ? value / POW10[decimals]! : value;
+}
+
+/** Trailing spaces are rare ("allocation failure " in old output); trimEnd would copy every time. */
+function trimEnd(s: string): string {
+  return s.length > 0 && s.charCodeAt(s.length - 1) === 32 ? s.trimEnd() : s;
+}
+
 const strings = new StringInterner();
+// Mutator utilisation changes only at Mark-Compacts, so consecutive events share one object.
+let lastMu: { average: number; current: number } = { average: NaN, current: NaN };
 
 export function parseTraceGcLine(line: string): GcEvent | null {
-  if (!readIsolatePrefix(line, prefix)) return null;
-  const s = scanner;
-  s.reset(line, prefix.end);
-  s.skipSpaces();
-  const timeMs = s.number();
-  if (!s.literal(' ms: ')) return null;
-
-  const type = readType(s);
-  if (type === null) return null;
-  let interleaved = false;
-  let reduce = false;
-  // Suffixes: v22 can print both " (interleaved)" and " (reduce)".
-  for (;;) {
-    if (s.literal(' (interleaved)')) interleaved = true;
-    else if (s.literal(' (reduce)')) reduce = true;
-    else break;
-  }
-
-  if (!s.literal(' ')) return null;
-  const heapBeforeMB = s.number();
-  if (!s.literal(' (')) return null;
-  const committedBeforeMB = s.number();
-  if (!s.literal(') -> ')) return null;
-  const heapAfterMB = s.number();
-  if (!s.literal(' (')) return null;
-  const committedAfterMB = s.number();
-  if (!s.literal(') MB, ')) return null;
-
-  let pooledMB: number | null = null;
-  if (s.literal('pooled: ')) {
-    pooledMB = s.number();
-    if (!s.literal(' MB, ')) return null;
-  }
-
-  const pauseMs = s.number();
-  if (!s.literal(' / ')) return null;
-  const externalMs = s.number();
-  if (!s.literal(' ms')) return null;
-  // A missing number leaves NaN (the literals around it may still match): one sum checks them all.
-  const checksum = timeMs + heapBeforeMB + committedBeforeMB + heapAfterMB + committedAfterMB + pauseMs + externalMs;
-  if (Number.isNaN(checksum) || (pooledMB !== null && Number.isNaN(pooledMB))) return null;
-  s.skipSpaces();
-
-  let incrementalMarking: IncrementalMarking | null = null;
-  if (s.literal('(+ ')) {
-    incrementalMarking = readIncrementalMarking(s);
-    if (incrementalMarking === null) return null;
-    s.skipSpaces();
-  }
-
-  let mu: GcEvent['mu'] = null;
-  if (s.literal('(average mu = ')) {
-    const average = s.number();
-    if (!s.literal(', current mu = ')) return null;
-    const current = s.number();
-    if (!s.literal(')') || Number.isNaN(average + current)) return null;
-    mu = { average, current };
-    s.skipSpaces();
-  }
-
-  // "reason; collectorReason", where the collector reason is often empty ("allocation failure; ").
-  let reason: string;
-  let collectorReason = '';
-  const semicolon = s.indexOf(';');
-  if (semicolon < 0) {
-    reason = internTrimmed(s, s.end);
-  } else {
-    reason = internTrimmed(s, semicolon);
-    s.pos = semicolon + 1;
-    s.skipSpaces();
-    collectorReason = internTrimmed(s, s.end);
-  }
-
+  const m = TRACE_GC_LINE.exec(line);
+  if (m === null) return null;
+  const suffixes = m[5]!;
+  const marking = m[13];
+  const incrementalMarking: IncrementalMarking | null =
+    marking === undefined
+      ? null
+      : { ms: decimal(marking), steps: decimal(m[14]!), biggestStepMs: decimal(m[15]!), wallMs: m[16] === undefined ? null : decimal(m[16]) };
+  const average = decimal(m[17]!);
+  const current = decimal(m[18]!);
+  if (lastMu.average !== average || lastMu.current !== current) lastMu = { average, current };
+  const pooled = m[10];
   return {
-    pid: prefix.pid,
-    isolate: prefix.isolate,
-    timeMs,
-    type,
-    interleaved,
-    reduce,
-    heapBeforeMB,
-    committedBeforeMB,
-    heapAfterMB,
-    committedAfterMB,
-    pooledMB,
-    pauseMs,
-    externalMs,
+    pid: decimal(m[1]!),
+    isolate: strings.intern(m[2]!),
+    timeMs: decimal(m[3]!),
+    type: strings.intern(m[4]!),
+    interleaved: suffixes.length > 0 && suffixes.includes('(interleaved)'),
+    reduce: suffixes.length > 0 && suffixes.includes('(reduce)'),
+    heapBeforeMB: decimal(m[6]!),
+    committedBeforeMB: decimal(m[7]!),
+    heapAfterMB: decimal(m[8]!),
+    committedAfterMB: decimal(m[9]!),
+    pooledMB: pooled === undefined ? null : decimal(pooled),
+    pauseMs: decimal(m[11]!),
+    externalMs: decimal(m[12]!),
     incrementalMarking,
-    mu,
-    reason,
-    collectorReason,
+    mu: lastMu,
+    reason: strings.intern(trimEnd(m[19]!)),
+    collectorReason: m[20] === undefined ? '' : strings.intern(trimEnd(m[20])),
     source: 'trace-gc',
   };
-}
-
-/** The GC type: a known one without allocating, else the words up to the sizes or a " (" suffix. */
-function readType(s: LineScanner): string | null {
-  for (const known of KNOWN_TYPES) {
-    if (s.text.startsWith(known, s.pos)) {
-      const next = s.text.charCodeAt(s.pos + known.length);
-      if (next === 32 /* space */) {
-        s.pos += known.length;
-        return known;
-      }
-    }
-  }
-  // An unknown (future) type: must start with a capital letter, like every V8 type so far; that
-  // keeps "[HeapController] …" and NVP's "pause=…" out.
-  const first = s.peek();
-  if (first < 65 || first > 90) return null;
-  const start = s.pos;
-  let i = start;
-  const text = s.text;
-  while (i < s.end) {
-    if (text.charCodeAt(i) === 32) {
-      const next = text.charCodeAt(i + 1);
-      if ((next >= 48 && next <= 57) || next === 40 /* ( */) break;
-    }
-    i++;
-  }
-  if (i >= s.end) return null;
-  s.pos = i;
-  return strings.intern(text, start, i);
-}
-
-/** After "(+ ": "A ms in N steps since start of marking, biggest step B ms[, walltime since start of marking W ms])". */
-function readIncrementalMarking(s: LineScanner): IncrementalMarking | null {
-  const ms = s.number();
-  if (!s.literal(' ms in ')) return null;
-  const steps = s.number();
-  if (!s.literal(' steps since start of marking, biggest step ')) return null;
-  const biggestStepMs = s.number();
-  if (!s.literal(' ms')) return null;
-  let wallMs: number | null = null;
-  if (s.literal(', walltime since start of marking ')) {
-    wallMs = s.number();
-    if (!s.literal(' ms')) return null;
-  }
-  if (!s.literal(')')) return null;
-  if (Number.isNaN(ms + steps + biggestStepMs) || (wallMs !== null && Number.isNaN(wallMs))) return null;
-  return { ms, steps, biggestStepMs, wallMs };
-}
-
-function internTrimmed(s: LineScanner, to: number): string {
-  let stop = to;
-  while (stop > s.pos && s.text.charCodeAt(stop - 1) === 32) stop--;
-  return strings.intern(s.text, s.pos, stop);
 }

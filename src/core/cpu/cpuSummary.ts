@@ -1,0 +1,81 @@
+import type { CpuFunctionSummary, CpuLineSummary, CpuSummary } from '../summary/types';
+import { round } from '../util/stats';
+import { buildCpuModel, type CpuFunctionTime, type CpuModel } from './cpuModel';
+import type { CpuProfile } from './cpuProfileFormat';
+import type { CpuLineTime } from './lineSelfTimes';
+
+export interface CpuSummaryOptions {
+  /** File name written to `CpuSummary.profile`. */
+  profileFile: string;
+  /** Keep only the N functions with the most self time. Default: all (the editor annotates every one). */
+  topFunctions?: number;
+  /** Keep only the N lines with the most self time. Default: all. */
+  topLines?: number;
+}
+
+/** The pseudo-frames V8 adds for time spent outside JavaScript; they have no url. */
+const PSEUDO = { gc: '(garbage collector)', idle: '(idle)', program: '(program)', root: '(root)' } as const;
+
+export function summarizeCpu(profile: CpuProfile, options: CpuSummaryOptions): Omit<CpuSummary, 'profiles'> {
+  return summarizeCpuModel(buildCpuModel(profile), options);
+}
+
+/** For callers that keep the model (flame graph, lenses) and want the summary of the same numbers. */
+export function summarizeCpuModel(model: CpuModel, options: CpuSummaryOptions): Omit<CpuSummary, 'profiles'> {
+  const isRoot = (f: CpuFunctionTime): boolean => f.url === '' && f.name === PSEUDO.root;
+  const functions = model.functions
+    .filter((f) => f.totalUs > 0 && !isRoot(f))
+    .sort(byFunctionTime)
+    .slice(0, options.topFunctions ?? Infinity)
+    .map(toFunctionSummary);
+  const lines = model.lines
+    .filter((l) => l.selfUs > 0)
+    .sort(byLineTime)
+    .slice(0, options.topLines ?? Infinity)
+    .map(toLineSummary);
+
+  const pseudoUs = (name: string): number =>
+    model.functions.reduce((sum, f) => (f.url === '' && f.name === name ? sum + f.selfUs : sum), 0);
+  return {
+    profile: options.profileFile,
+    durationMs: ms(model.durationUs),
+    sampleCount: model.profile.samples.length,
+    sampleIntervalMs: ms(model.sampleIntervalUs),
+    functions,
+    lines,
+    pseudo: { gcMs: ms(pseudoUs(PSEUDO.gc)), idleMs: ms(pseudoUs(PSEUDO.idle)), programMs: ms(pseudoUs(PSEUDO.program)) },
+  };
+}
+
+/** Most self time first; ties broken by total, then by position, so the output is stable. */
+function byFunctionTime(a: CpuFunctionTime, b: CpuFunctionTime): number {
+  return (
+    b.selfUs - a.selfUs ||
+    b.totalUs - a.totalUs ||
+    compareText(a.url, b.url) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    compareText(a.name, b.name)
+  );
+}
+
+function byLineTime(a: CpuLineTime, b: CpuLineTime): number {
+  return b.selfUs - a.selfUs || compareText(a.url, b.url) || a.line - b.line;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function toFunctionSummary(f: CpuFunctionTime): CpuFunctionSummary {
+  return { name: f.name, url: f.url, line: f.line, column: f.column, selfMs: ms(f.selfUs), totalMs: ms(f.totalUs) };
+}
+
+function toLineSummary(l: CpuLineTime): CpuLineSummary {
+  return { url: l.url, line: l.line, selfMs: ms(l.selfUs) };
+}
+
+/** µs → ms, rounded only here, at output (3 decimals = 1 µs). */
+function ms(us: number): number {
+  return round(us / 1000, 3);
+}

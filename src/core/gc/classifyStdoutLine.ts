@@ -1,0 +1,51 @@
+import type { GcEvent } from './gcEvent';
+import { isolatePrefixEnd } from './isolatePrefix';
+import { parseNvpLine } from './nvpLine';
+import { parseTraceGcLine } from './traceGcLine';
+
+/**
+ * What a line of the traced process's stdout is. Only `app` lines are passed through to the user,
+ * so a line is V8's only when it starts with V8's `[pid:isolate]` prefix (see isolatePrefix.ts).
+ */
+export type StdoutLineClass =
+  | { kind: 'gc'; event: GcEvent }
+  /**
+   * V8 output that is not a GC event: `--trace-gc-verbose` blocks, `[HeapController]` lines,
+   * "Shrinking page …". `looksLikeGcEvent` is true when it has " ms: " and a GC type word but did
+   * not parse: a format we do not know, to be counted as unparsed.
+   */
+  | { kind: 'v8'; looksLikeGcEvent: boolean }
+  | { kind: 'app' };
+
+// Shared results: classifying must not allocate for the (many) lines that are not GC events.
+const APP: StdoutLineClass = Object.freeze({ kind: 'app' });
+const V8_OTHER: StdoutLineClass = Object.freeze({ kind: 'v8', looksLikeGcEvent: false });
+const V8_UNPARSED: StdoutLineClass = Object.freeze({ kind: 'v8', looksLikeGcEvent: true });
+
+const GC_TYPE_WORD = /Scavenge|Mark-Compact|Mark-sweep|Mark-Sweep|Minor M/;
+
+export function classifyStdoutLine(line: string): StdoutLineClass {
+  if (line.charCodeAt(0) !== 91 /* [ */) return APP;
+  // Most V8 lines in a trace are --trace-gc events: try that first; it rejects app lines such as
+  // "[INFO] …" within a few characters.
+  const event = parseTraceGcLine(line);
+  if (event !== null) return { kind: 'gc', event };
+
+  const prefixEnd = isolatePrefixEnd(line);
+  if (prefixEnd < 0) return APP;
+  // "   1234 ms: " follows the prefix on GC lines (and on heap-controller lines).
+  let i = prefixEnd;
+  while (line.charCodeAt(i) === 32) i++;
+  const digitsStart = i;
+  for (let c = line.charCodeAt(i); (c >= 48 && c <= 57) || c === 46; c = line.charCodeAt(++i));
+  if (i === digitsStart || !line.startsWith(' ms: ', i)) return V8_OTHER;
+  const body = i + 5;
+
+  if (line.startsWith('pause=', body)) {
+    const nvpEvent = parseNvpLine(line);
+    return nvpEvent === null ? V8_UNPARSED : { kind: 'gc', event: nvpEvent };
+  }
+  // "[HeapController] …", "[GlobalMemoryController] …" and the like are not GC events.
+  if (line.charCodeAt(body) === 91 /* [ */) return V8_OTHER;
+  return GC_TYPE_WORD.test(line.slice(body, body + 80)) ? V8_UNPARSED : V8_OTHER;
+}
