@@ -7,19 +7,30 @@
 export class StringInterner {
   private readonly known = new Map<string, string>();
   private readonly capacity: number;
+  private lastKey = '';
+  private lastValue = '';
 
   constructor(capacity = 256) {
     this.capacity = capacity;
   }
 
   intern(s: string): string {
+    // Consecutive lines mostly repeat the previous value: a string comparison is cheaper than
+    // hashing `s` for the map.
+    if (s === this.lastKey) return this.lastValue;
     const known = this.known.get(s);
-    if (known !== undefined) return known;
+    if (known !== undefined) return this.remember(s, known);
     // Past capacity (odd input), values are returned as they are rather than growing the table.
     if (this.known.size >= this.capacity) return s;
     const copy = flatCopy(s);
     this.known.set(copy, copy);
-    return copy;
+    return this.remember(s, copy);
+  }
+
+  private remember(key: string, value: string): string {
+    this.lastKey = key;
+    this.lastValue = value;
+    return value;
   }
 }
 

@@ -59,9 +59,28 @@ function trimEnd(s: string): string {
   return s.length > 0 && s.charCodeAt(s.length - 1) === 32 ? s.trimEnd() : s;
 }
 
-const strings = new StringInterner();
-// Mutator utilisation changes only at Mark-Compacts, so consecutive events share one object.
+/** The known types as constants, without a table lookup; others are interned. */
+function typeName(s: string): string {
+  switch (s) {
+    case 'Scavenge':
+      return 'Scavenge';
+    case 'Mark-Compact':
+      return 'Mark-Compact';
+    case 'Minor Mark-Sweep':
+      return 'Minor Mark-Sweep';
+    default:
+      return types.intern(s);
+  }
+}
+
+const isolates = new StringInterner(64);
+const types = new StringInterner(64);
+const reasons = new StringInterner();
+// Mutator utilisation changes only at Mark-Compacts, so consecutive events share one object
+// (and its two numbers are converted only when their text changes).
 let lastMu: { average: number; current: number } = { average: NaN, current: NaN };
+let lastMuText = '';
+let lastMuCurrentText = '';
 
 export function parseTraceGcLine(line: string): GcEvent | null {
   const m = TRACE_GC_LINE.exec(line);
@@ -72,15 +91,20 @@ export function parseTraceGcLine(line: string): GcEvent | null {
     marking === undefined
       ? null
       : { ms: decimal(marking), steps: decimal(m[14]!), biggestStepMs: decimal(m[15]!), wallMs: m[16] === undefined ? null : decimal(m[16]) };
-  const average = decimal(m[17]!);
-  const current = decimal(m[18]!);
-  if (lastMu.average !== average || lastMu.current !== current) lastMu = { average, current };
+  const averageText = m[17]!;
+  const currentText = m[18]!;
+  if (averageText !== lastMuText || currentText !== lastMuCurrentText) {
+    lastMu = { average: decimal(averageText), current: decimal(currentText) };
+    lastMuText = averageText;
+    lastMuCurrentText = currentText;
+  }
+  const collectorReason = m[20];
   const pooled = m[10];
   return {
     pid: decimal(m[1]!),
-    isolate: strings.intern(m[2]!),
+    isolate: isolates.intern(m[2]!),
     timeMs: decimal(m[3]!),
-    type: strings.intern(m[4]!),
+    type: typeName(m[4]!),
     interleaved: suffixes.length > 0 && suffixes.includes('(interleaved)'),
     reduce: suffixes.length > 0 && suffixes.includes('(reduce)'),
     heapBeforeMB: decimal(m[6]!),
@@ -92,8 +116,8 @@ export function parseTraceGcLine(line: string): GcEvent | null {
     externalMs: decimal(m[12]!),
     incrementalMarking,
     mu: lastMu,
-    reason: strings.intern(trimEnd(m[19]!)),
-    collectorReason: m[20] === undefined ? '' : strings.intern(trimEnd(m[20])),
+    reason: reasons.intern(trimEnd(m[19]!)),
+    collectorReason: collectorReason === undefined || collectorReason.length === 0 ? '' : reasons.intern(trimEnd(collectorReason)),
     source: 'trace-gc',
   };
 }
