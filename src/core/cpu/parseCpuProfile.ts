@@ -7,6 +7,7 @@ import { readLegacyHead } from './readLegacyHead';
 import { readModernNodes } from './readModernNodes';
 import { readSamples } from './readSamples';
 import { recognizeProfileShape } from './recognizeProfileShape';
+import { scanV8Nodes } from './scanV8Nodes';
 import { cutTrailingNumberArrays } from './trailingNumberArrays';
 
 /**
@@ -15,14 +16,16 @@ import { cutTrailingNumberArrays } from './trailingNumberArrays';
  * `sourceName`; oddities that still leave usable data end up in `warnings`.
  */
 export function parseCpuProfile(text: string, sourceName: string): CpuProfile {
-  const shape = recognizeProfileShape(parseText(text, sourceName));
+  const warnings: string[] = [];
+  const fast = readBigV8Profile(text, sourceName, warnings);
+  const shape = fast ? ({ kind: 'modern', value: fast.value } as const) : recognizeProfileShape(parseProfileJson(text, sourceName));
   if (shape.kind === 'other') throw new CpuProfileError(sourceName, shape.problem);
 
-  const warnings: string[] = [];
   const flat: FlatTree =
-    shape.kind === 'modern'
+    fast?.flat ??
+    (shape.kind === 'modern'
       ? readModernNodes(shape.value['nodes'] as unknown[], sourceName, warnings)
-      : readLegacyHead(shape.value['head'] as Record<string, unknown>, sourceName, warnings);
+      : readLegacyHead(shape.value['head'] as Record<string, unknown>, sourceName, warnings));
   if (flat.nodes.length === 0) throw new CpuProfileError(sourceName, 'its nodes list is empty.');
 
   const tree = orderTree(flat, warnings);
@@ -46,22 +49,35 @@ export function parseCpuProfile(text: string, sourceName: string): CpuProfile {
 }
 
 /**
- * The parsed JSON, with the trailing sample arrays of a big profile scanned separately (see
- * trailingNumberArrays.ts) and put back as typed arrays. If the rest does not parse, the whole text
- * is parsed again so the error describes the file, not the cut.
+ * The fast paths for big files as V8 writes them: the trailing sample arrays scanned into typed
+ * arrays (trailingNumberArrays.ts), then the nodes read from the bytes (scanV8Nodes.ts), or failing
+ * that, `JSON.parse` of what is left. Null when the file is not laid out that way, or is damaged: the
+ * caller then parses the whole text, so errors always describe the file as a whole.
  */
-function parseText(text: string, sourceName: string): unknown {
+function readBigV8Profile(
+  text: string,
+  sourceName: string,
+  warnings: string[],
+): { value: Record<string, unknown>; flat?: FlatTree } | null {
   const cut = cutTrailingNumberArrays(text);
-  if (!cut) return parseProfileJson(text, sourceName);
-  let rest: unknown;
-  try {
-    rest = JSON.parse(cut.rest);
-  } catch {
-    return parseProfileJson(text, sourceName);
+  if (!cut) return null;
+  let value: Record<string, unknown>;
+  let flat: FlatTree | undefined;
+  const scanned = scanV8Nodes(text, cut.restEnd, sourceName, warnings);
+  if (scanned) {
+    value = scanned.members;
+    flat = scanned.flat;
+  } else {
+    let rest: unknown;
+    try {
+      rest = JSON.parse(cut.rest);
+    } catch {
+      return null;
+    }
+    if (recognizeProfileShape(rest).kind !== 'modern') return null;
+    value = rest as Record<string, unknown>;
   }
-  if (typeof rest !== 'object' || rest === null || Array.isArray(rest)) return parseProfileJson(text, sourceName);
-  const value = rest as Record<string, unknown>;
   if (cut.samples) value['samples'] = cut.samples;
   if (cut.timeDeltas) value['timeDeltas'] = cut.timeDeltas;
-  return value;
+  return { value, ...(flat ? { flat } : {}) };
 }

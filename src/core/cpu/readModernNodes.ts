@@ -3,13 +3,14 @@ import { CpuProfileError } from './cpuProfileError';
 import type { CpuProfileNode } from './cpuProfileFormat';
 import type { FlatTree } from './flatTree';
 import { NodeIdIndex } from './nodeIdIndex';
+import { NodeLinks } from './nodeLinks';
 import { readPositionTicks } from './readPositionTicks';
 
 type RawNode = { id?: unknown; callFrame?: unknown; children?: unknown; parent?: unknown; positionTicks?: unknown };
 
 /**
- * The CDP `nodes` array. Links may come as `children` (Node, DevTools), as `parent` (Chrome trace
- * `ProfileChunk`s), or both; the first link found for a child wins and conflicts become a warning.
+ * The CDP `nodes` array, as `JSON.parse` gave it. Links may come as `children` (Node, DevTools), as
+ * `parent` (Chrome trace `ProfileChunk`s), or both.
  */
 export function readModernNodes(rawNodes: unknown[], sourceName: string, warnings: string[]): FlatTree {
   const count = rawNodes.length;
@@ -31,40 +32,37 @@ export function readModernNodes(rawNodes: unknown[], sourceName: string, warning
     const raw = rawNodes[i] as RawNode;
     const id = raw.id as number;
     const frame = frames.read(raw.callFrame);
-    if (frame < 0) throw new CpuProfileError(sourceName, `node id ${id} has a missing or malformed callFrame.`);
-    if (!ids.add(id, i)) throw new CpuProfileError(sourceName, `node id ${id} appears twice in the nodes list.`);
+    if (frame < 0) throw malformedCallFrame(sourceName, id);
+    if (!ids.add(id, i)) throw duplicateId(sourceName, id);
     nodeFrames[i] = frame;
     nodes.push({ id, callFrame: frames.frames[frame]!, positionTicks: readPositionTicks(raw.positionTicks, dropped) });
   }
 
-  const parent = new Int32Array(count).fill(-1);
-  const edgeParent = new Int32Array(count);
-  const edgeChild = new Int32Array(count);
-  let edgeCount = 0;
-  let unknownLinks = 0;
-  let conflictingLinks = 0;
-  const link = (p: number, c: number): void => {
-    if (c < 0 || p < 0) unknownLinks++;
-    else if (parent[c] === -1) {
-      parent[c] = p;
-      edgeParent[edgeCount] = p;
-      edgeChild[edgeCount++] = c;
-    } else if (parent[c] !== p) conflictingLinks++;
-  };
+  const links = new NodeLinks(count, ids);
   for (let i = 0; i < count; i++) {
     const raw = rawNodes[i] as RawNode;
     const children = raw.children;
-    if (Array.isArray(children)) {
-      for (let k = 0; k < children.length; k++) {
-        const childId: unknown = children[k];
-        link(i, typeof childId === 'number' ? ids.get(childId) : -1);
-      }
-    }
-    if (typeof raw.parent === 'number') link(ids.get(raw.parent), i);
+    if (Array.isArray(children)) for (let k = 0; k < children.length; k++) links.addChildId(i, children[k]);
+    if (typeof raw.parent === 'number') links.addParentId(i, raw.parent);
   }
 
-  if (unknownLinks > 0) warnings.push(`${unknownLinks} parent/child link(s) name node ids that are not in the profile; ignored.`);
-  if (conflictingLinks > 0) warnings.push(`${conflictingLinks} node(s) are listed under two different parents; the first one was kept.`);
-  if (dropped.count > 0) warnings.push(`${dropped.count} malformed positionTicks entries were ignored.`);
-  return { nodes, frames: frames.frames, nodeFrames, ids, parent, edgeParent, edgeChild, edgeCount };
+  links.warnings(warnings);
+  if (dropped.count > 0) warnings.push(droppedTicksWarning(dropped.count));
+  return { nodes, frames: frames.frames, nodeFrames, ids, ...linksOf(links) };
+}
+
+export function linksOf(links: NodeLinks): Pick<FlatTree, 'parent' | 'edgeParent' | 'edgeChild' | 'edgeCount'> {
+  return { parent: links.parent, edgeParent: links.edgeParent, edgeChild: links.edgeChild, edgeCount: links.edgeCount };
+}
+
+export function malformedCallFrame(sourceName: string, id: number): CpuProfileError {
+  return new CpuProfileError(sourceName, `node id ${id} has a missing or malformed callFrame.`);
+}
+
+export function duplicateId(sourceName: string, id: number): CpuProfileError {
+  return new CpuProfileError(sourceName, `node id ${id} appears twice in the nodes list.`);
+}
+
+export function droppedTicksWarning(count: number): string {
+  return `${count} malformed positionTicks entries were ignored.`;
 }

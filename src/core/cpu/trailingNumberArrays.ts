@@ -20,6 +20,8 @@ import { Buffer } from 'node:buffer';
 export interface TrailingNumberArrays {
   /** The text without the cut members: a JSON object again. */
   rest: string;
+  /** Where the cut starts in the original text (`rest` is `text.slice(0, restEnd)` + `}`). */
+  restEnd: number;
   /** Only the members that were cut. */
   samples?: Int32Array;
   timeDeltas?: Int32Array;
@@ -58,7 +60,7 @@ export function cutTrailingNumberArrays(text: string): TrailingNumberArrays | nu
   }
   if (members.length === 0) return null;
 
-  const result: TrailingNumberArrays = { rest: `${text.slice(0, cutAt)}}` };
+  const result: TrailingNumberArrays = { rest: `${text.slice(0, cutAt)}}`, restEnd: cutAt };
   for (const { key, open, close } of members) {
     const values = scanInt32s(text, open, close);
     if (!values) return null;

@@ -1,5 +1,5 @@
 import type { GcEvent, IncrementalMarking } from './gcEvent';
-import { readIsolatePrefix, type IsolatePrefix } from './isolatePrefix';
+import { readIsolatePrefix } from './isolatePrefix';
 import { LineScanner } from './lineScanner';
 
 /*
@@ -11,23 +11,23 @@ import { LineScanner } from './lineScanner';
 const BYTES_PER_MB = 1024 * 1024;
 
 /** `gc=` codes. Node 18's "ms" is its full GC, which its --trace-gc prints as "Mark-sweep". */
-const TYPE_BY_CODE: Record<string, string> = {
-  s: 'Scavenge',
-  mc: 'Mark-Compact',
-  mms: 'Minor Mark-Sweep',
-  mmc: 'Minor Mark-Compact',
-  ms: 'Mark-sweep',
-};
+const TYPE_BY_CODE = new Map([
+  ['s', 'Scavenge'],
+  ['mc', 'Mark-Compact'],
+  ['mms', 'Minor Mark-Sweep'],
+  ['mmc', 'Minor Mark-Compact'],
+  ['ms', 'Mark-sweep'],
+]);
 
 const PERCENT = 37;
 const SPACE = 32;
 const EQUALS = 61;
 
 const scanner = new LineScanner();
-const prefix: IsolatePrefix = { pid: 0, isolate: '', end: 0 };
 
 export function parseNvpLine(line: string): GcEvent | null {
-  if (!readIsolatePrefix(line, prefix)) return null;
+  const prefix = readIsolatePrefix(line);
+  if (prefix === null) return null;
   const s = scanner;
   s.reset(line, prefix.end);
   s.skipSpaces();
@@ -38,7 +38,7 @@ export function parseNvpLine(line: string): GcEvent | null {
   const pauseMs = nvp.pause;
   const code = nvp.gc;
   if (typeof pauseMs !== 'number' || typeof code !== 'string') return null;
-  const type = TYPE_BY_CODE[code] ?? code;
+  const type = TYPE_BY_CODE.get(code) ?? code;
 
   return {
     pid: prefix.pid,

@@ -1,4 +1,5 @@
 import type { GcEvent, IncrementalMarking } from './gcEvent';
+import { ISOLATE_PREFIX_SOURCE } from './isolatePrefix';
 import { StringInterner } from './stringInterner';
 
 /*
@@ -15,8 +16,8 @@ import { StringInterner } from './stringInterner';
 
 const N = String.raw`(\d+(?:\.\d*)?)`;
 const TRACE_GC_LINE = new RegExp(
-  // [1] pid, [2] isolate (0x… or Windows' upper-case %p), Node 24's ":N", [3] ms since isolate start
-  String.raw`^\[(\d{1,10}):(0x[0-9a-fA-F]+|[0-9A-F]{8}|[0-9A-F]{16})(?::\d+)?\] *${N} ms: ` +
+  // [1] pid, [2] isolate (see isolatePrefix.ts), [3] ms since the isolate started
+  ISOLATE_PREFIX_SOURCE + String.raw` *${N} ms: ` +
     // [4] type: the known ones first (fast), then any capitalised words, for future types
     String.raw`(Scavenge|Mark-Compact|Minor Mark-Sweep|Minor Mark-Compact|Mark-sweep|[A-Z][A-Za-z -]*?)` +
     // [5] suffixes: Node 22 can print both
@@ -68,6 +69,10 @@ function typeName(s: string): string {
       return 'Mark-Compact';
     case 'Minor Mark-Sweep':
       return 'Minor Mark-Sweep';
+    case 'Minor Mark-Compact':
+      return 'Minor Mark-Compact';
+    case 'Mark-sweep':
+      return 'Mark-sweep';
     default:
       return types.intern(s);
   }

@@ -105,6 +105,7 @@ describe('parseNvpLine: tolerance', () => {
 
   it('keeps unknown gc codes and non-numeric values as printed', () => {
     const e = parseNvpLine(line.replace('gc=s', 'gc=xyz').replace('reduce_memory=0', 'mode=fast'))!;
+    assert.equal(parseNvpLine(line.replace('gc=s', 'gc=constructor'))?.type, 'constructor');
     assert.equal(e.type, 'xyz');
     assert.equal(e.nvp?.mode, 'fast');
   });
