@@ -29,7 +29,8 @@ export function summarizeCpuModel(model: CpuModel, options: CpuSummaryOptions): 
     .slice(0, options.topFunctions ?? Infinity)
     .map(toFunctionSummary);
   const lines = model.lines
-    .filter((l) => l.selfUs > 0)
+    // Split by ticks, a line can get a fraction of a microsecond: not worth a row once rounded.
+    .filter((l) => ms(l.selfUs) > 0)
     .sort(byLineTime)
     .slice(0, options.topLines ?? Infinity)
     .map(toLineSummary);

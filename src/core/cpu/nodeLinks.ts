@@ -1,3 +1,4 @@
+import type { FlatTree } from './flatTree';
 import type { NodeIdIndex } from './nodeIdIndex';
 
 /**
@@ -32,6 +33,10 @@ export class NodeLinks {
   /** `child` names its parent by id. */
   addParentId(child: number, parentId: number): void {
     this.link(this.ids.get(parentId), child);
+  }
+
+  edges(): Pick<FlatTree, 'parent' | 'edgeParent' | 'edgeChild' | 'edgeCount'> {
+    return { parent: this.parent, edgeParent: this.edgeParent, edgeChild: this.edgeChild, edgeCount: this.edgeCount };
   }
 
   warnings(into: string[]): void {

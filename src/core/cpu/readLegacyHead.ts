@@ -1,8 +1,9 @@
+import { CallFrameTable } from './callFrameTable';
 import { CpuProfileError } from './cpuProfileError';
 import type { CpuProfileNode } from './cpuProfileFormat';
 import type { FlatTree } from './flatTree';
 import { NodeIdIndex } from './nodeIdIndex';
-import { CallFrameTable } from './callFrameTable';
+import { droppedTicksWarning } from './nodeProblems';
 import { readPositionTicks } from './readPositionTicks';
 
 /**
@@ -63,6 +64,6 @@ export function readLegacyHead(head: Record<string, unknown>, sourceName: string
       edgeChild[edgeCount++] = i;
     }
   }
-  if (dropped.count > 0) warnings.push(`${dropped.count} malformed positionTicks entries were ignored.`);
+  if (dropped.count > 0) warnings.push(droppedTicksWarning(dropped.count));
   return { nodes, frames: frames.frames, nodeFrames, ids, parent, edgeParent, edgeChild, edgeCount };
 }

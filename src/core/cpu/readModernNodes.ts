@@ -4,6 +4,7 @@ import type { CpuProfileNode } from './cpuProfileFormat';
 import type { FlatTree } from './flatTree';
 import { NodeIdIndex } from './nodeIdIndex';
 import { NodeLinks } from './nodeLinks';
+import { droppedTicksWarning, duplicateId, malformedCallFrame } from './nodeProblems';
 import { readPositionTicks } from './readPositionTicks';
 
 type RawNode = { id?: unknown; callFrame?: unknown; children?: unknown; parent?: unknown; positionTicks?: unknown };
@@ -48,21 +49,5 @@ export function readModernNodes(rawNodes: unknown[], sourceName: string, warning
 
   links.warnings(warnings);
   if (dropped.count > 0) warnings.push(droppedTicksWarning(dropped.count));
-  return { nodes, frames: frames.frames, nodeFrames, ids, ...linksOf(links) };
-}
-
-export function linksOf(links: NodeLinks): Pick<FlatTree, 'parent' | 'edgeParent' | 'edgeChild' | 'edgeCount'> {
-  return { parent: links.parent, edgeParent: links.edgeParent, edgeChild: links.edgeChild, edgeCount: links.edgeCount };
-}
-
-export function malformedCallFrame(sourceName: string, id: number): CpuProfileError {
-  return new CpuProfileError(sourceName, `node id ${id} has a missing or malformed callFrame.`);
-}
-
-export function duplicateId(sourceName: string, id: number): CpuProfileError {
-  return new CpuProfileError(sourceName, `node id ${id} appears twice in the nodes list.`);
-}
-
-export function droppedTicksWarning(count: number): string {
-  return `${count} malformed positionTicks entries were ignored.`;
+  return { nodes, frames: frames.frames, nodeFrames, ids, ...links.edges() };
 }

@@ -21,8 +21,9 @@ export function recognizeProfileShape(value: unknown): ProfileShape {
   }
   if ('traceEvents' in value) return other('it is a Chrome trace (trace events), not a .cpuprofile.');
   const head = value['head'];
-  // A heap sampling profile also has a `head` tree, with sizes and call frames but no timestamps.
-  if (isObject(head) && ('selfSize' in head || (isObject(head['callFrame']) && !('timestamps' in value)))) {
+  // A heap sampling profile also has a `head` tree, but with sizes, and samples that are objects.
+  const samples = value['samples'];
+  if (isObject(head) && ('selfSize' in head || (Array.isArray(samples) && isObject(samples[0])))) {
     return other('it is a heap profile (.heapprofile), not a CPU profile.');
   }
   const nodes = value['nodes'];

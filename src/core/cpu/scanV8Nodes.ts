@@ -5,9 +5,9 @@ import type { FlatTree } from './flatTree';
 import { NodeIdIndex } from './nodeIdIndex';
 import { NodeLinks } from './nodeLinks';
 import { NO_POSITION_TICKS } from './readPositionTicks';
-import { droppedTicksWarning, duplicateId, linksOf, malformedCallFrame } from './readModernNodes';
+import { droppedTicksWarning, duplicateId, malformedCallFrame } from './nodeProblems';
 
-/**
+/*
  * Fast path for the `nodes` of a big profile written by V8 itself (Node's `--cpu-prof`, DevTools):
  * the exact compact layout below is read straight from the bytes, so `JSON.parse` never builds the
  * hundreds of thousands of little objects and arrays (nodes, call frames, children, ticks) that the
@@ -23,6 +23,7 @@ import { droppedTicksWarning, duplicateId, linksOf, malformedCallFrame } from '.
  * matched exactly, integers in JSON syntax, and call frames and the remaining members are parsed
  * by `JSON.parse` itself.
  */
+
 export interface ScannedNodes {
   flat: FlatTree;
   /** The profile's other top-level members before the cut (startTime, endTime, …). */
@@ -31,10 +32,12 @@ export interface ScannedNodes {
 
 /** Reads the nodes from `text[0, end)`, which must be `{"nodes":[…]` followed by other members. */
 export function scanV8Nodes(text: string, end: number, sourceName: string, warnings: string[]): ScannedNodes | null {
-  // One byte per character only for ASCII; a zero after the end stops every loop below.
-  const bytes = Buffer.allocUnsafe(end + 1);
-  if (bytes.write(text.slice(0, end), 0, 'utf8') !== end) return null;
-  bytes[end] = 0;
+  // Byte offsets equal string offsets only for ASCII. With 4 bytes to spare, a partial write cannot
+  // stop at exactly `end`, so `end` bytes written means every character was one byte.
+  const buffer = Buffer.allocUnsafe(end + 4);
+  if (buffer.write(text.slice(0, end), 0, 'utf8') !== end) return null;
+  buffer[end] = 0; // stops every loop below
+  const bytes = buffer.subarray(0, end + 1);
 
   const s = new ByteScanner(bytes);
   if (!s.literal(NODES_OPEN) || bytes[s.at] === CLOSE_BRACKET) return null;
@@ -43,8 +46,7 @@ export function scanV8Nodes(text: string, end: number, sourceName: string, warni
   const ticks: Array<readonly CpuPositionTick[]> = [];
   const childOwners: number[] = [];
   const childIds: number[] = [];
-  const keyIndex = new Map<string, number>();
-  const keys: string[] = [];
+  const frames = new FrameTexts(text, bytes);
   let dropped = 0;
 
   for (;;) {
@@ -54,13 +56,7 @@ export function scanV8Nodes(text: string, end: number, sourceName: string, warni
     if (Number.isNaN(id) || !s.literal(CALL_FRAME)) return null;
     const frameStart = s.at;
     if (!s.flatObject()) return null;
-    const frameText = text.slice(frameStart, s.at);
-    let key = keyIndex.get(frameText);
-    if (key === undefined) {
-      key = keys.length;
-      keyIndex.set(frameText, key);
-      keys.push(frameText);
-    }
+    const key = frames.key(frameStart, s.at, s.hash);
     if (!s.literal(HIT_COUNT) || Number.isNaN(s.integer())) return null;
 
     let nodeTicks: readonly CpuPositionTick[] = NO_POSITION_TICKS;
@@ -112,7 +108,7 @@ export function scanV8Nodes(text: string, end: number, sourceName: string, warni
   let parsedFrames: unknown;
   try {
     members = s.at === end ? {} : bytes[s.at] === COMMA ? JSON.parse(`{${text.slice(s.at + 1, end)}}`) : null;
-    parsedFrames = JSON.parse(`[${keys.join(',')}]`);
+    parsedFrames = JSON.parse(`[${frames.texts.join(',')}]`);
   } catch {
     return null;
   }
@@ -140,7 +136,7 @@ export function scanV8Nodes(text: string, end: number, sourceName: string, warni
     for (let k = 0; k < childIds.length; k++) links.addChildId(childOwners[k]!, childIds[k]);
     links.warnings(warnings);
     if (dropped > 0) warnings.push(droppedTicksWarning(dropped));
-    return { nodes, frames: table.frames, nodeFrames, ids: idIndex, ...linksOf(links) };
+    return { nodes, frames: table.frames, nodeFrames, ids: idIndex, ...links.edges() };
   }
 }
 
@@ -214,6 +210,9 @@ class ByteScanner {
     return true;
   }
 
+  /** FNV-1a hash of the bytes of the last `flatObject`, for spotting repeated call frames. */
+  hash = 0;
+
   /**
    * Skips a `{…}` without nested objects or arrays (a call frame), honouring strings; its contents
    * are checked later by `JSON.parse`.
@@ -223,16 +222,85 @@ class ByteScanner {
     let i = this.at;
     if (bytes[i] !== OPEN_BRACE) return false;
     const last = bytes.length - 1; // the zero byte
+    let hash = 0x811c9dc5;
     for (i++; i < last; i++) {
       const c = bytes[i]!;
+      hash = Math.imul(hash ^ c, 0x01000193);
       if (c === QUOTE) {
-        for (i++; i < last && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
+        for (i++; i < last && bytes[i] !== QUOTE; i++) {
+          hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+          if (bytes[i] === BACKSLASH) hash = Math.imul(hash ^ bytes[++i]!, 0x01000193);
+        }
         if (i >= last) return false;
       } else if (c === CLOSE_BRACE) {
         this.at = i + 1;
+        this.hash = hash >>> 2; // a small integer: a cheap Map key
         return true;
       } else if (c === OPEN_BRACE || c === OPEN_BRACKET || c === 0) return false;
     }
     return false;
+  }
+}
+
+/**
+ * The distinct call-frame texts, found by hash and confirmed byte by byte: comparing raw bytes just
+ * scanned is far cheaper than hashing a fresh 100-character string per node for a string-keyed Map.
+ * The first occurrence of each frame is copied to a compact store, so the comparison reads memory
+ * that stays in cache instead of a random spot of a 20 MB text.
+ */
+class FrameTexts {
+  readonly texts: string[] = [];
+  private readonly offsets: number[] = [0];
+  private store = new Uint8Array(1 << 16);
+  private storeView = new DataView(this.store.buffer);
+  private readonly view: DataView;
+  private readonly byHash = new Map<number, number>();
+  /** Frames whose hash was taken by a different frame (rare): keyed by their text. */
+  private readonly collided = new Map<string, number>();
+
+  constructor(
+    private readonly text: string,
+    private readonly bytes: Uint8Array,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** The index of the frame text `[start, end)`, added if new. */
+  key(start: number, end: number, hash: number): number {
+    const known = this.byHash.get(hash);
+    if (known === undefined) {
+      this.byHash.set(hash, this.texts.length);
+      return this.add(start, end);
+    }
+    if (this.sameBytes(known, start, end)) return known;
+    const text = this.text.slice(start, end);
+    let other = this.collided.get(text);
+    if (other === undefined) this.collided.set(text, (other = this.add(start, end)));
+    return other;
+  }
+
+  private add(start: number, end: number): number {
+    this.texts.push(this.text.slice(start, end));
+    const at = this.offsets[this.offsets.length - 1]!;
+    if (at + (end - start) > this.store.length) {
+      const grown = new Uint8Array(Math.max(this.store.length * 2, at + (end - start)));
+      grown.set(this.store);
+      this.store = grown;
+      this.storeView = new DataView(grown.buffer);
+    }
+    this.store.set(this.bytes.subarray(start, end), at);
+    this.offsets.push(at + (end - start));
+    return this.texts.length - 1;
+  }
+
+  private sameBytes(index: number, start: number, end: number): boolean {
+    const from = this.offsets[index]!;
+    const length = end - start;
+    if (this.offsets[index + 1]! - from !== length) return false;
+    const { view, storeView } = this;
+    let k = 0;
+    for (; k + 4 <= length; k += 4) if (storeView.getUint32(from + k) !== view.getUint32(start + k)) return false;
+    for (; k < length; k++) if (this.store[from + k] !== this.bytes[start + k]) return false;
+    return true;
   }
 }
