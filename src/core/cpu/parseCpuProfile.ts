@@ -31,7 +31,7 @@ export function parseCpuProfile(text: string, sourceName: string): CpuProfile {
   const tree = orderTree(flat, warnings);
   flat.ids.remap(tree.newIndex);
   const timeline = readSamples(shape.value, flat.ids, sourceName, warnings);
-  if (timeline.samples.length === 0) warnings.push(`${sourceName} has no samples: the profile recorded no time.`);
+  if (timeline.samples.length === 0) warnings.push(`it has no samples: the profile recorded no time.`);
 
   return {
     sourceName,

@@ -96,7 +96,7 @@ async function summarizeCpuProfileFile(path: string): Promise<Summary> {
     const cpu = summarizeCpu(profile, { profileFile: basename(path) });
     return singleSummary('cpuprofile', path, {
       cpu: { ...cpu, profiles: [{ file: basename(path), pid: null, threadId: null, durationMs: cpu.durationMs, sampleCount: cpu.sampleCount }] },
-      warnings: profile.warnings ?? [],
+      warnings: profile.warnings,
     });
   } catch (err) {
     if (err instanceof CpuProfileError) throw new UserError(err.message);

@@ -57,6 +57,7 @@ async function analyzeCpu(layout: RunLayout, main: AgentRecord | null, wanted: b
     try {
       const profile = parseCpuProfile(await readFile(artifact.path, 'utf8'), artifact.file);
       const part = summarizeCpu(profile, { profileFile: artifact.file });
+      for (const w of profile.warnings) warnings.push(`${artifact.file}: ${w}`);
       profiles.push({ file: artifact.file, pid: artifact.pid, threadId: artifact.threadId, durationMs: part.durationMs, sampleCount: part.sampleCount });
       if (artifact === primary) summary = part;
     } catch (err) {
