@@ -1,5 +1,5 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { basename } from 'node:path';
 import { parseCpuProfile } from '../cpu/cpuProfileFormat';
@@ -17,6 +17,7 @@ import { chooseMainProcess, processWallMs, readAgentRecords } from './agentRecor
 import { listCpuProfiles, listV8Logs, type CpuProfileArtifact } from './runArtifacts';
 import type { RunLayout } from './runLayout';
 import type { SessionRecord } from './session';
+import { endsWithNewline } from '../util/files';
 
 /** GC data already in memory from a live capture, so the trace file need not be read back. */
 export interface LiveGcData {
@@ -113,18 +114,6 @@ export async function readGcTraceFile(path: string, warnings: string[]): Promise
   return { events: collector.events, unparsedLines: collector.unparsedLines };
 }
 
-async function endsWithNewline(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    if (size === 0) return true;
-    const buf = Buffer.alloc(1);
-    await handle.read(buf, 0, 1, size - 1);
-    return buf[0] === 0x0a;
-  } finally {
-    await handle.close();
-  }
-}
 
 async function analyzeDeopts(
   layout: RunLayout,

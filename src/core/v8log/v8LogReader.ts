@@ -6,7 +6,7 @@
  * Nothing here throws on log content: unknown events are counted, bad lines counted and skipped.
  */
 import { createReadStream } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { CodeMap } from './codeMap';
@@ -24,6 +24,7 @@ import {
 import { splitLogLine } from './logLine';
 import { emptyCounters, mergeAnalyses } from './mergeAnalyses';
 import type { FunctionRef, Tier, V8Deopt, V8Function, V8LogAnalysis } from './types';
+import { endsWithNewline } from '../util/files';
 
 export class V8LogReader {
   private readonly isolate: string;
@@ -242,18 +243,6 @@ export function analyzeV8LogText(text: string, isolate = 'v8.log'): V8LogAnalysi
   return reader.finish();
 }
 
-async function endsWithNewline(path: string): Promise<boolean> {
-  const file = await open(path, 'r');
-  try {
-    const { size } = await file.stat();
-    if (size === 0) return true;
-    const byte = Buffer.alloc(1);
-    await file.read(byte, 0, 1, size - 1);
-    return byte[0] === 0x0a;
-  } finally {
-    await file.close();
-  }
-}
 
 /**
  * The log files one run wrote into `dir` for `--logfile=<dir>/<logfileName>`: the per-isolate files
