@@ -74,6 +74,7 @@ export class ProfileRun {
   private readonly collector = new GcTraceCollector();
   private readonly stderrTail: string[] = [];
   private stderrPartial = '';
+  private stdoutPaused = false;
 
   private constructor(
     private readonly target: TargetProcess,
@@ -187,10 +188,14 @@ export class ProfileRun {
   }
 
   private forwardStdout(text: string): void {
-    if (this.output.stdout(text)) return;
+    if (this.output.stdout(text) || this.stdoutPaused) return;
     // Backpressure: the app waits for us rather than us buffering its output without bound.
+    this.stdoutPaused = true;
     this.target.stdout.pause();
-    void this.output.whenDrained().then(() => this.target.stdout.resume());
+    void this.output.whenDrained().then(() => {
+      this.stdoutPaused = false;
+      this.target.stdout.resume();
+    });
   }
 
   private rememberStderr(text: string): void {
