@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path';
 import { CpuProfileError, parseCpuProfile } from '../cpu/cpuProfileFormat';
 import { summarizeCpu } from '../cpu/cpuSummary';
 import { summarizeGc } from '../gc/gcSummary';
+import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
 import { analyzeRun, readGcTraceFile } from '../run/analyzeRun';
 import { runLayout } from '../run/runLayout';
 import type { SessionRecord } from '../run/session';
@@ -66,6 +67,8 @@ async function loadRunFolder(path: string, shown: string): Promise<Summary> {
   return analyzeRun(layout, session);
 }
 
+const GC_TRACE_LINE = new RegExp(`${ISOLATE_PREFIX_SOURCE} +\\d+ ms: `, 'm');
+
 /** Decides by content, not by file name: profiles from other tools have all kinds of names. */
 export async function sniffArtifact(path: string): Promise<ArtifactKind | null> {
   const handle = await open(path, 'r');
@@ -78,7 +81,7 @@ export async function sniffArtifact(path: string): Promise<ArtifactKind | null> 
     await handle.close();
   }
   // GC trace lines start with `[` too, so they are recognised before JSON.
-  if (/^\[\d+:0x[0-9a-fA-F]+(:\d+)?\] +\d+ ms: /m.test(head)) return 'gc-trace';
+  if (GC_TRACE_LINE.test(head)) return 'gc-trace';
   if (/^(v8-version|code-creation|code-deopt|shared-library|profiler|tick),/m.test(head)) return 'v8-log';
   const trimmed = head.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) return 'cpuprofile';

@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
 
 /**
  * Separates V8's trace lines from the app's own output on the stdout they share.
@@ -16,10 +17,13 @@ export interface StdoutDemuxSink {
   app(text: string): void;
 }
 
-/** The start of every timed V8 trace line: `--trace-gc` and `--trace-gc-nvp`, Node 18–24. */
-const V8_LINE_START = /\[\d+:0x[0-9a-fA-F]+(?::\d+)?\] +\d+ ms: /y;
+/**
+ * The start of every timed V8 trace line (`--trace-gc`, `--trace-gc-nvp`, Node 18–24): the isolate
+ * prefix the GC parser also uses (Windows prints the address without `0x`), then `   N ms: `.
+ */
+const V8_LINE_START = new RegExp(`${ISOLATE_PREFIX_SOURCE.replace(/^\^/, '')} +\\d+ ms: `, 'y');
 /** What a V8 line start cut at the end of a chunk can look like so far; held until the next chunk. */
-const PARTIAL_START = /^\[[\d:xXa-fA-F\] ms]{0,40}$/;
+const PARTIAL_START = /^\[[\d:xXa-fA-F\] ms]{0,48}$/;
 
 export class StdoutDemux {
   private readonly decoder = new StringDecoder('utf8');
