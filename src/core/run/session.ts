@@ -1,8 +1,7 @@
-import type { LaunchMode } from '../flags/launchPlan';
-import type { PresetId } from '../flags/presets';
-import type { StopKind } from '../launcher/launchTarget';
-
-/** `session.json`: how a run was made. Written when the run starts and again when it ends. */
+/**
+ * `session.json`: how a run was made. Written when the run starts and again when it ends. Kept free of
+ * imports so the webview can use the type too (the literal unions mirror LaunchMode, PresetId, StopKind).
+ */
 export interface SessionRecord {
   schemaVersion: 1;
   tool: { name: 'v8-lens'; version: string };
@@ -10,7 +9,7 @@ export interface SessionRecord {
   node: { command: string; execPath: string; version: string; v8Version: string };
   target: { kind: 'script' | 'command'; program: string; args: string[]; cwd: string };
   launch: {
-    mode: LaunchMode;
+    mode: 'direct' | 'node-options';
     /** The exact command line that was started. */
     command: string;
     argv: string[];
@@ -19,7 +18,7 @@ export interface SessionRecord {
     limitations: string[];
   };
   flags: {
-    preset: PresetId | null;
+    preset: string | null;
     capture: { cpu: boolean; gc: boolean; deopts: boolean };
     samplingIntervalUs: number;
     semiSpaceMB: number | null;
@@ -34,7 +33,7 @@ export interface SessionRecord {
   exit: {
     code: number | null;
     signal: string | null;
-    requested: StopKind | null;
+    requested: 'stop' | 'kill' | null;
     hardKilled: boolean;
   } | null;
   /** The last lines the target wrote to stderr, for a crash report. */
