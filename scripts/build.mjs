@@ -21,7 +21,24 @@ const nodeDefaults = {
 
 await Promise.all([
   build({ ...nodeDefaults, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...nodeDefaults, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' }),
   // The preload runs inside the *target's* Node (any version from 18 on), so it must stay dependency-free and small.
   build({ ...nodeDefaults, entryPoints: ['src/core/preload/agent.ts'], outfile: 'dist/preload.js', sourcemap: false }),
+  // The report webview: one browser IIFE plus its CSS (d3-flame-graph's ES build imports its CSS,
+  // which esbuild writes to report.css: nothing injects a <style>, so a strict CSP holds). Always
+  // minified: the same files are inlined into the standalone HTML export.
+  build({
+    entryPoints: ['webview/report/main.ts'],
+    outfile: 'dist/webview/report.js',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: ['chrome120'],
+    minify: true,
+    sourcemap: production ? false : 'linked',
+    sourcesContent: false,
+    legalComments: 'eof', // the libraries' licence notices travel with the bundle, also into the HTML export
+    logLevel: 'warning',
+  }),
 ]);
 await chmod('dist/cli.js', 0o755);

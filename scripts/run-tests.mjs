@@ -1,4 +1,4 @@
-// Runs the test files under the given folders (default: test/unit and test/integration) with Node's
+// Runs the test files under the given folders (default: test/unit, test/integration, test/browser) with Node's
 // built-in test runner; TypeScript is loaded through tsx. Node 20's `--test` has no glob support,
 // so the files are listed here.
 import { spawnSync } from 'node:child_process';
@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 
 const roots = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const passThrough = process.argv.slice(2).filter((a) => a.startsWith('--'));
-const folders = roots.length > 0 ? roots : ['test/unit', 'test/integration'];
+const folders = roots.length > 0 ? roots : ['test/unit', 'test/integration', 'test/browser'];
 
 function collect(dir, out) {
   if (!existsSync(dir)) return out;

@@ -1,14 +1,17 @@
 /**
  * `v8-lens`: the command line over the same engine the editor uses.
  *   v8-lens profile [options] -- <script.js | command> [args…]
- *   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json]
+ *   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
  */
 import { existsSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ProfileRun, type ProfileTarget } from './core/capture/profileRun';
 import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId } from './core/flags/presets';
 import { loadReport } from './core/report/loadReport';
+import { buildReportModel } from './core/report/reportModel';
+import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
 import { UserError, errorMessage } from './core/util/errors';
 import { TOOL_VERSION } from './core/version';
@@ -17,7 +20,7 @@ const USAGE = `V8 Lens ${TOOL_VERSION}: profile Node.js with V8 flags (CPU profi
 
 Usage:
   v8-lens profile [options] -- <script.js | command> [args…]
-  v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json]
+  v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
 
 profile options:
   --out DIR         run folder to write (default: .v8-lens/runs/<time>-<name>)
@@ -29,6 +32,11 @@ profile options:
   --timeout S       stop the target gracefully after S seconds (servers)
   --node PATH       the Node that runs the target (default: node on PATH)
   --json            print summary.json instead of the text summary
+
+report options:
+  --json            print summary.json instead of the text summary
+  --html FILE       write the report (flame graph, GC timeline, tables) as one self-contained
+                    HTML file, e.g. to attach to a ticket
 
 A JS file is started as node <flags> file; anything else (npm run start) is started as is,
 with the flags in NODE_OPTIONS. Ctrl-C stops the target and keeps its profile; twice kills it.
@@ -135,8 +143,16 @@ async function profileCommand(args: string[]): Promise<number> {
 }
 
 async function reportCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true);
+  const { values, positionals } = parseOptions(args, { json: { type: 'boolean' }, html: { type: 'string' } }, true);
   if (positionals.length !== 1) throw new UserError('report needs one run folder or file, e.g. v8-lens report .v8-lens/runs/…', 2);
+  if (values.html !== undefined) {
+    if (values.html === '') throw new UserError('--html needs a file name, e.g. --html report.html', 2);
+    const model = await buildReportModel(positionals[0]!);
+    await writeFile(values.html, standaloneReportHtml(model, await readReportAssets()));
+    note(`report written to ${values.html}`);
+    if (values.json) process.stdout.write(`${JSON.stringify(model.summary, null, 2)}\n`);
+    return 0;
+  }
   const summary = await loadReport(positionals[0]!);
   if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else process.stdout.write(formatTextReport(summary, { cwd: process.cwd() }));

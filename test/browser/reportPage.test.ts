@@ -1,0 +1,76 @@
+/**
+ * The report page builders, without a browser: the CSPs, and that no model data can end the
+ * embedded JSON's <script> element.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { jsonForScript, reportWebviewHtml, standaloneReportHtml } from '../../src/core/report/reportPage';
+import type { ReportModel } from '../../src/core/report/reportModel';
+import type { Summary } from '../../src/core/summary/types';
+
+const NONCE = 'abcdefghijklmnopqrstuv==';
+
+function model(title: string): ReportModel {
+  const summary: Summary = { schemaVersion: 1, source: { kind: 'cpuprofile', path: '/x' }, cpu: null, gc: null, deopts: [], warnings: [] };
+  return { title, source: '/x', summary, session: null, flame: null, gcEvents: [] };
+}
+
+describe('reportWebviewHtml', () => {
+  it('has the strict CSP with the nonce and no unsafe-inline', () => {
+    const html = reportWebviewHtml({ cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: NONCE, scriptUri: 'https://x/report.js', styleUris: ['https://x/report.css'] });
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net;/);
+    assert.match(csp, new RegExp(`script-src 'nonce-${NONCE}'`));
+    assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
+    assert.match(html, /<script nonce="abcdefghijklmnopqrstuv==" src="https:\/\/x\/report.js"><\/script>/);
+    assert.match(html, /<link rel="stylesheet" href="https:\/\/x\/report.css">/);
+  });
+
+  it('refuses a weak nonce', () => {
+    assert.throws(() => reportWebviewHtml({ cspSource: 'x', nonce: 'short', scriptUri: 'a', styleUris: [] }));
+    assert.throws(() => reportWebviewHtml({ cspSource: 'x', nonce: `${NONCE}" onload="x`, scriptUri: 'a', styleUris: [] }));
+  });
+});
+
+describe('standaloneReportHtml', () => {
+  const hostile = '</script><script>alert(1)</script><!-- \u2028\u2029 & <img src=x onerror=alert(2)>';
+
+  it('embeds the model so that no data can close the script element', () => {
+    const html = standaloneReportHtml(model(hostile), { script: 'console.log("</script>")', styles: ['a{}</style><b>'] }, NONCE);
+    const json = /<script type="application\/json" id="report-model">([^]*?)<\/script>/.exec(html)?.[1];
+    assert.ok(json, 'the model element is there');
+    assert.doesNotMatch(json, /[<>&\u2028\u2029]/);
+    assert.equal((JSON.parse(json) as ReportModel).title, hostile);
+    // Exactly the three scripts we put there, and the inlined bundle's "</script>" is escaped.
+    assert.equal(html.match(/<script\b/g)?.length, 3);
+    assert.equal(html.match(/<\/script>/g)?.length, 3);
+    assert.equal(html.match(/<\/style>/g)?.length, 2);
+    assert.match(html, /<title>V8 Lens · &lt;\/script&gt;/);
+    assert.match(html, /<html lang="en" data-standalone>/);
+  });
+
+  it('has a nonce CSP without unsafe-inline and a palette for both colour schemes', () => {
+    const html = standaloneReportHtml(model('t'), { script: '', styles: [] }, NONCE);
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, new RegExp(`style-src 'nonce-${NONCE}'`));
+    assert.match(csp, new RegExp(`script-src 'nonce-${NONCE}'`));
+    assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
+    assert.match(html, /@media \(prefers-color-scheme: dark\)/);
+    for (const tag of html.match(/<(script|style)\b(?![^>]*type="application\/json")[^>]*>/g) ?? []) assert.match(tag, new RegExp(`nonce="${NONCE}"`));
+  });
+
+  it('makes a fresh nonce per file by default', () => {
+    const a = standaloneReportHtml(model('t'), { script: '', styles: [] });
+    const b = standaloneReportHtml(model('t'), { script: '', styles: [] });
+    const nonceOf = (html: string) => /script-src 'nonce-([^']+)'/.exec(html)?.[1];
+    assert.ok(nonceOf(a));
+    assert.notEqual(nonceOf(a), nonceOf(b));
+  });
+
+  it('jsonForScript round-trips', () => {
+    const value = { a: '<>&\u2028\u2029', b: [1, 2, { c: '</script>' }] };
+    assert.deepEqual(JSON.parse(jsonForScript(value)), value);
+  });
+});

@@ -1,0 +1,312 @@
+/**
+ * The report webview in a real headless Chromium: the standalone exports the CLI writes
+ * (`v8-lens report … --html`) of a real run, of a third-party profile and of a hostile one, and the
+ * VS Code panel page with a stand-in for the webview API. Every page must draw without a single
+ * CSP violation, console error or dialog.
+ *
+ * UPDATE_SCREENSHOTS=1 writes the screenshots to docs/screenshots/ (otherwise to a temp folder).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { buildReportModel, type ReportModel } from '../../src/core/report/reportModel';
+import { reportWebviewHtml } from '../../src/core/report/reportPage';
+import { parseFromReportWebview } from '../../src/shared/reportProtocol';
+import { REPO, SPEEDSCOPE, launchBrowser, openReport, profileServerUnderLoad, runCli, tempDir, writeXssProfile, type PageProblems } from './browserHarness';
+
+// Browser globals used inside page.evaluate / addInitScript callbacks, which run in the page. This
+// file is type-checked with the Node libs only, so they are declared here (no code is emitted).
+declare const document: any;
+declare const window: any;
+declare function getComputedStyle(element: unknown): { backgroundColor: string };
+interface CspEvent { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }
+
+const WEBVIEW_DIR = join(REPO, 'dist', 'webview');
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(REPO, 'docs', 'screenshots') : null;
+
+function assertClean(problems: PageProblems): void {
+  assert.deepEqual(problems.cspViolations, [], 'no CSP violations');
+  assert.deepEqual(problems.pageErrors, [], 'no uncaught errors');
+  assert.deepEqual(problems.consoleErrors, [], 'no console errors');
+  assert.deepEqual(problems.dialogs, [], 'no dialogs');
+}
+
+async function exportHtml(source: string, out: string): Promise<string> {
+  const result = await runCli(['report', source, '--html', out]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /report written to/);
+  return out;
+}
+
+async function frameFills(page: Page): Promise<{ highlighted: string[]; other: string[]; wrongMatches: string[] }> {
+  return page.$$eval('#flame-graph svg g', (gs) => {
+    const highlighted = new Set<string>();
+    const other = new Set<string>();
+    const wrongMatches: string[] = [];
+    for (const g of gs) {
+      const d = (g as unknown as { __data__: { highlight?: boolean; data: { name: string; url: string } } }).__data__;
+      const fill = g.querySelector('rect')!.getAttribute('fill')!;
+      if (d.highlight) {
+        highlighted.add(fill);
+        if (!`${d.data.name}\n${d.data.url}`.toLowerCase().includes('emit')) wrongMatches.push(d.data.name);
+      } else other.add(fill);
+    }
+    return { highlighted: [...highlighted], other: [...other], wrongMatches };
+  });
+}
+
+async function search(page: Page, text: string): Promise<void> {
+  await page.locator('#flame-search').click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Backspace');
+  if (text) await page.keyboard.type(text);
+  await page.waitForTimeout(400); // the search is debounced
+}
+
+describe('report webview in Chromium', { timeout: 180_000 }, () => {
+  let browser: Browser;
+  let dir: string;
+  let runDir: string;
+  let runHtml: string;
+  let sucraseHtml: string;
+  let xssHtml: string;
+
+  before(async () => {
+    assert.ok(existsSync(join(WEBVIEW_DIR, 'report.js')), 'dist/webview/report.js is built (npm run build)');
+    dir = tempDir();
+    runDir = join(dir, 'run');
+    await profileServerUnderLoad(runDir, 3);
+    writeXssProfile(join(dir, 'xss.cpuprofile'));
+    [runHtml, sucraseHtml, xssHtml] = await Promise.all([
+      exportHtml(runDir, join(dir, 'run.html')),
+      exportHtml(join(SPEEDSCOPE, 'chrome65-sucrase.cpuprofile'), join(dir, 'sucrase.html')),
+      exportHtml(join(dir, 'xss.cpuprofile'), join(dir, 'xss.html')),
+    ]);
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (dir && process.env.KEEP_BROWSER_TEST_FILES !== '1') rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('draws a real run: header, flame graph, GC points and cards, tables, and no host buttons', async () => {
+    const { page, problems } = await openReport(browser, runHtml);
+    const model = await page.evaluate(() => JSON.parse(document.getElementById('report-model')!.textContent!) as ReportModel);
+    assert.ok(model.gcEvents.length > 0, 'the run traced GC');
+
+    const meta = await page.locator('#run-meta').innerText();
+    assert.ok(meta.includes(model.session!.node.version), meta);
+    assert.match(meta, /http-server\.js/);
+    assert.equal(await page.locator('#export-html').count(), 0, 'no Export button without a host');
+    assert.equal(await page.locator('#reveal-folder').count(), 0, 'no Reveal button without a host');
+
+    assert.ok(Number(await page.locator('#flame-graph').getAttribute('data-frame-count')) > 10);
+    assert.equal(Number(await page.locator('#gc-timeline').getAttribute('data-event-count')), model.gcEvents.length);
+    assert.equal(await page.locator('#gc-timeline canvas').count(), 1);
+    const cards = await page.locator('#gc-cards').innerText();
+    assert.match(cards, /GC share of wall time/);
+    assert.match(cards, /Scavenge/);
+    assert.match(cards, /MB reached|not measured/);
+    assert.match(cards, /V8 default/);
+
+    assert.ok((await page.locator('#hot-functions tbody tr').count()) > 5);
+    // Sorting by a header flips the order.
+    const firstSelf = await page.locator('#hot-functions tbody tr').first().locator('td').first().innerText();
+    await page.locator('#hot-functions th[data-key="self"] button').click();
+    assert.equal(await page.locator('#hot-functions th[data-key="self"]').getAttribute('aria-sort'), 'ascending');
+    assert.notEqual(await page.locator('#hot-functions tbody tr').first().locator('td').first().innerText(), firstSelf);
+    assertClean(problems);
+    await page.context().close();
+  });
+
+  it('shows name, location and times in the tooltip, zooms on click, and resets', async () => {
+    const { page, problems } = await openReport(browser, runHtml);
+    const frame = page.locator('#flame-graph g[name="handle"]').first();
+    await frame.hover();
+    const tip = page.locator('#flame-tooltip');
+    await tip.waitFor({ state: 'visible' });
+    const text = await tip.innerText();
+    assert.match(text, /^handle$/m);
+    assert.match(text, /http-server\.js:8:\d+/);
+    assert.match(text, /self\s+[\d.,]+ ms · [\d.]+% of the profile/);
+    assert.match(text, /total\s+[\d.,]+ ms · [\d.]+% of the profile/);
+
+    const before = Number(await page.locator('#flame-graph').getAttribute('data-frame-count'));
+    await frame.click();
+    await page.waitForTimeout(400);
+    assert.match(await page.locator('#flame-zoomed').innerText(), /Zoomed into handle/);
+    const zoomed = Number(await page.locator('#flame-graph').getAttribute('data-frame-count'));
+    assert.notEqual(zoomed, before);
+    await page.locator('#flame-reset').click();
+    await page.waitForTimeout(400);
+    assert.equal(Number(await page.locator('#flame-graph').getAttribute('data-frame-count')), before);
+
+    // A server's profile is mostly (idle): hidden by default, one click shows it.
+    assert.equal(await page.locator('#flame-graph g[name="(idle)"]').count(), 0);
+    await page.locator('#flame-show-idle').click();
+    await page.waitForTimeout(400);
+    assert.equal(await page.locator('#flame-graph g[name="(idle)"]').count(), 1);
+
+    // The width follows the panel.
+    const svgWidth = () => page.$eval('#flame-graph svg', (svg: { getAttribute(n: string): string | null }) => Number(svg.getAttribute('width')));
+    const wide = await svgWidth();
+    await page.setViewportSize({ width: 900, height: 900 });
+    await page.waitForFunction((w: number) => Number(document.querySelector('#flame-graph svg').getAttribute('width')) < w, wide);
+    assert.ok((await svgWidth()) < wide - 300);
+
+    // Switching to the dark scheme recolours the frames.
+    const fill = () => page.$eval('#flame-graph g[name="handle"] rect', (r: { getAttribute(n: string): string | null }) => r.getAttribute('fill'));
+    const light = await fill();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction((f: string | null) => document.querySelector('#flame-graph g[name="handle"] rect').getAttribute('fill') !== f, light);
+    assertClean(problems);
+    await page.context().close();
+  });
+
+  it('searches as plain text: "foo(" and ".*" are harmless, a real name is highlighted', async () => {
+    const { page, problems } = await openReport(browser, runHtml);
+    await search(page, 'foo(');
+    assert.equal(await page.locator('#flame-search-info').innerText(), 'no frame matches');
+    await search(page, '.*');
+    assert.equal(await page.locator('#flame-search-info').innerText(), 'no frame matches');
+    await search(page, 'EMIT');
+    const matches = Number(await page.locator('#flame-graph').getAttribute('data-search-matches'));
+    assert.ok(matches > 0, 'emit is found, case-insensitively');
+    assert.match(await page.locator('#flame-search-info').innerText(), /frames? match · [\d.,]+ ms = [\d.]+% of the profile/);
+    const fills = await frameFills(page);
+    assert.deepEqual(fills.wrongMatches, []);
+    assert.ok(fills.highlighted.length > 0);
+    assert.deepEqual(fills.highlighted.filter((f) => fills.other.includes(f)), [], 'matches are coloured apart from the rest');
+    await search(page, '');
+    assert.equal(await page.locator('#flame-graph').getAttribute('data-search-matches'), null);
+    assertClean(problems);
+    await page.context().close();
+  });
+
+  it('takes light and dark screenshots of the flame graph and the GC timeline', async () => {
+    const out = SCREENSHOTS ?? join(dir, 'screenshots');
+    mkdirSync(out, { recursive: true });
+    const backgrounds: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page, problems } = await openReport(browser, runHtml, { colorScheme, width: 1400, height: 900 });
+      backgrounds.push(await page.evaluate(() => getComputedStyle(document.body).backgroundColor));
+      await page.waitForTimeout(300);
+      await page.locator('#flame-graph g[name="handle"]').first().hover();
+      await page.locator('#flame-tooltip').waitFor({ state: 'visible' });
+      const flameShot = join(out, `report-flame-${colorScheme}.png`);
+      await page.screenshot({ path: flameShot });
+      await page.mouse.move(0, 0);
+      await page.locator('#flame-tooltip').waitFor({ state: 'hidden' });
+      const gcShot = join(out, `report-gc-${colorScheme}.png`);
+      await page.locator('#gc-section').screenshot({ path: gcShot });
+      for (const shot of [flameShot, gcShot]) assert.ok(statSync(shot).size > 20_000, `${shot} has content`);
+      assertClean(problems);
+      await page.context().close();
+    }
+    assert.notEqual(backgrounds[0], backgrounds[1], 'the dark scheme has its own palette');
+  });
+
+  it('draws a third-party profile: many frames, one line for the missing GC and deopts', async () => {
+    const { page, problems } = await openReport(browser, sucraseHtml);
+    assert.ok(Number(await page.locator('#flame-graph').getAttribute('data-frame-count')) > 50);
+    assert.equal(await page.locator('#gc-timeline').getAttribute('data-event-count'), '0');
+    assert.match(await page.locator('#gc-timeline').innerText(), /No GC events: a \.cpuprofile has no GC trace/);
+    assert.equal(await page.locator('#gc-timeline canvas').count(), 0);
+    assert.match(await page.locator('#deopt-table').innerText(), /No deopt data/);
+    await page.locator('#flame-graph g[name="parseStatement"]').first().hover();
+    assert.match(await page.locator('#flame-tooltip').innerText(), /parseStatement[^]*self\s+[\d.,]+ ms/);
+    assertClean(problems);
+    await page.context().close();
+  });
+
+  it('shows hostile function names as text and runs none of them', async () => {
+    const { page, problems } = await openReport(browser, xssHtml);
+    await page.waitForTimeout(500); // labels are written after the (short) transition
+    const labels = await page.$$eval('#flame-graph .d3-flame-graph-label', (els) => els.map((e) => e.textContent));
+    assert.ok(labels.includes('<img src=x onerror=alert(1)>'), labels.join(' | '));
+    assert.ok(labels.includes('</script><script>alert(2)</script>'), labels.join(' | '));
+    const table = await page.locator('#hot-functions').innerText();
+    assert.ok(table.includes('<img src=x onerror=alert(1)>'));
+    assert.ok(table.includes('</script><script>alert(2)</script>'));
+    assert.equal(await page.locator('img').count(), 0, 'no element was made from the names');
+    assert.equal(await page.locator('script').count(), 3, 'only the page’s own scripts');
+    await page.locator('#flame-graph g[name="<img src=x onerror=alert(1)>"]').hover();
+    assert.match(await page.locator('#flame-tooltip').innerText(), /<img src=x onerror=alert\(1\)>/);
+    await search(page, '<script>');
+    assert.equal(await page.locator('#flame-graph').getAttribute('data-search-matches'), '1');
+    assertClean(problems);
+    await page.context().close();
+  });
+
+  it('in the VS Code panel page, posts openSource, exportHtml and revealRunFolder through the protocol', async () => {
+    const model = await buildReportModel(runDir);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const cspViolations: string[] = [];
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.exposeBinding('__reportCsp', (_s, text: string) => void cspViolations.push(text));
+    // A stand-in for VS Code's webview API that records what the page posts. A string, not a
+    // function: tsx would wrap named functions in a helper that does not exist in the page.
+    await page.addInitScript(`
+      window.__sent = [];
+      window.acquireVsCodeApi = function () {
+        return { postMessage: function (m) { window.__sent.push(m); }, getState: function () {}, setState: function () {} };
+      };
+      document.addEventListener('securitypolicyviolation', function (e) { window.__reportCsp(e.violatedDirective + ' ' + e.blockedURI); });
+    `);
+    const htmlFile = join(dir, 'panel.html');
+    writeFileSync(
+      htmlFile,
+      reportWebviewHtml({
+        cspSource: 'file:',
+        nonce: 'bm9uY2Vub25jZW5vbmNlbm9uY2U=',
+        scriptUri: pathToFileURL(join(WEBVIEW_DIR, 'report.js')).href,
+        styleUris: [pathToFileURL(join(WEBVIEW_DIR, 'report.css')).href],
+      }),
+    );
+    await page.goto(pathToFileURL(htmlFile).href);
+    await page.waitForFunction(() => (window as unknown as { __sent: { type: string }[] }).__sent.some((m) => m.type === 'ready'));
+    await page.evaluate((m) => window.postMessage({ type: 'model', model: m }, '*'), JSON.parse(JSON.stringify(model)) as ReportModel);
+    await page.waitForSelector('html[data-report-ready="true"]');
+
+    await page.locator('#export-html').click();
+    await page.locator('#reveal-folder').click();
+    await page.locator('#flame-graph g[name="handle"]').first().click({ modifiers: ['Control'] });
+    assert.equal(await page.locator('#flame-zoomed').innerText(), '', 'Ctrl-click opens, it does not zoom');
+    await page.locator('#hot-functions tbody tr.clickable').first().click();
+
+    const sent = await page.evaluate(() => (window as unknown as { __sent: unknown[] }).__sent);
+    const parsed = sent.map((m) => parseFromReportWebview(m));
+    assert.ok(parsed.every((m) => m !== null), `every message passes the host's check: ${JSON.stringify(sent)}`);
+    assert.deepEqual(parsed.slice(0, 3).map((m) => m!.type), ['ready', 'exportHtml', 'revealRunFolder']);
+    const open = parsed.filter((m) => m!.type === 'openSource') as { url: string; line: number; column: number }[];
+    assert.equal(open.length, 2);
+    assert.match(open[0]!.url, /http-server\.js$/);
+    assert.equal(open[0]!.line, 8);
+    assert.ok(open[0]!.column >= 1);
+    const hottest = model.summary.cpu!.functions.find((f) => f.url !== '' && f.line >= 1);
+    assert.equal(open[1]!.url, hottest!.url);
+    assert.equal(open[1]!.line, hottest!.line);
+
+    assert.deepEqual(cspViolations, []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('embeds the same model the CLI builds', async () => {
+    const html = readFileSync(runHtml, 'utf8');
+    const json = /<script type="application\/json" id="report-model">([^]*?)<\/script>/.exec(html)![1]!;
+    const embedded = JSON.parse(json) as ReportModel;
+    const fresh = await buildReportModel(runDir);
+    assert.equal(embedded.title, fresh.title);
+    assert.equal(embedded.gcEvents.length, fresh.gcEvents.length);
+    assert.equal(embedded.summary.cpu?.sampleCount, fresh.summary.cpu?.sampleCount);
+  });
+});

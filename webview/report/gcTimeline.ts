@@ -1,0 +1,237 @@
+/**
+ * The GC section: cards with the summary's figures, and a timeline (chart.js v4 +
+ * chartjs-plugin-zoom) with every GC event as a point (x: seconds since the process started,
+ * y: pause ms, colour: type) and the heap before/after each event as a sawtooth on a second axis.
+ */
+import {
+  Chart,
+  Legend,
+  LineController,
+  LineElement,
+  LinearScale,
+  PointElement,
+  ScatterController,
+  Tooltip,
+  type ChartDataset,
+  type TooltipItem,
+} from 'chart.js';
+import zoomPlugin from 'chartjs-plugin-zoom';
+import type { GcPoint } from '../../src/shared/reportProtocol';
+import type { GcSummary } from '../../src/core/summary/types';
+import { el, emptyNote } from './dom';
+import { fmtDuration, fmtMB, fmtMs, fmtNum, fmtPct, plural } from './format';
+import { toCss, type Palette } from './theme';
+
+Chart.register(ScatterController, LineController, PointElement, LineElement, LinearScale, Tooltip, Legend, zoomPlugin);
+
+interface GcXY {
+  x: number;
+  y: number;
+  /** Index into the events. */
+  i: number;
+  /** Heap line only: the point before or after the collection. */
+  phase?: 'before' | 'after';
+}
+
+type GcChart = Chart<'scatter' | 'line', GcXY[]>;
+
+export interface GcView {
+  applyTheme(palette: Palette): void;
+}
+
+export function renderGcSection(section: HTMLElement, gc: GcSummary | null, events: GcPoint[], missing: string, palette: Palette): GcView | null {
+  section.append(el('h2', { text: 'Garbage collection' }));
+  if (!gc && events.length === 0) {
+    section.append(el('div', { id: 'gc-timeline', className: 'gc-timeline is-empty', attrs: { 'data-event-count': 0 } }, emptyNote('No GC events:', missing)));
+    return null;
+  }
+
+  const types = typesByCount(gc, events);
+  const cards = gc ? renderCards(gc, events, types, palette) : null;
+  if (cards) section.append(cards.root);
+
+  if (events.length === 0) {
+    section.append(el('div', { id: 'gc-timeline', className: 'gc-timeline is-empty', attrs: { 'data-event-count': 0 } }, emptyNote('No timeline:', 'the GC trace has no events with times for this isolate.')));
+    return cards ? { applyTheme: (p) => cards.applyTheme(p) } : null;
+  }
+
+  const reset = el('vscode-button', { id: 'gc-reset', attrs: { secondary: true, title: 'Show the whole run again' }, text: 'Reset zoom' });
+  const hint = el('span', { className: 'toolbar-note', text: 'Drag across the chart to zoom into a time range · Ctrl+wheel zooms · Shift+drag pans' });
+  const canvas = el('canvas', { attrs: { role: 'img', 'aria-label': `GC timeline: ${plural(events.length, 'event')}` } });
+  const box = el('div', { id: 'gc-timeline', className: 'gc-timeline', attrs: { 'data-event-count': 0 } }, canvas);
+  section.append(el('div', { className: 'toolbar' }, hint, el('span', { className: 'spacer' }), reset), box);
+
+  // One scatter dataset per type, most frequent first; the heap sawtooth underneath.
+  const byType = new Map<string, GcXY[]>(types.map((t) => [t, []]));
+  const heap: GcXY[] = [];
+  events.forEach((e, i) => {
+    const x = e.timeMs / 1000;
+    let list = byType.get(e.type);
+    if (!list) byType.set(e.type, (list = []));
+    list.push({ x, y: e.pauseMs, i });
+    heap.push({ x, y: e.heapBeforeMB, i, phase: 'before' }, { x, y: e.heapAfterMB, i, phase: 'after' });
+  });
+  const typeNames = [...byType.keys()].filter((t) => byType.get(t)!.length > 0);
+  const datasets: ChartDataset<'scatter' | 'line', GcXY[]>[] = typeNames.map((type) => ({
+    type: 'scatter' as const,
+    label: `${type} pause`,
+    data: byType.get(type)!,
+    yAxisID: 'y',
+    pointRadius: events.length > 2000 ? 2 : 3.5,
+    pointHoverRadius: 6,
+    pointHitRadius: 6,
+    order: 1,
+  }));
+  datasets.push({
+    type: 'line' as const,
+    label: 'heap used before → after each GC (MB)',
+    data: heap,
+    yAxisID: 'y2',
+    borderWidth: 1,
+    pointRadius: 0,
+    pointHitRadius: 0,
+    pointHoverRadius: 0,
+    tension: 0,
+    order: 2,
+  });
+
+  const chart: GcChart = new Chart<'scatter' | 'line', GcXY[]>(canvas, {
+    type: 'scatter',
+    data: { datasets },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      parsing: false,
+      normalized: true,
+      interaction: { mode: 'nearest', intersect: true },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: 'time since the process started (s)' } },
+        y: { type: 'linear', position: 'left', beginAtZero: true, title: { display: true, text: 'GC pause (ms)' } },
+        y2: { type: 'linear', position: 'right', beginAtZero: true, title: { display: true, text: 'heap used (MB)' }, grid: { drawOnChartArea: false } },
+      },
+      plugins: {
+        legend: { position: 'top', align: 'start', labels: { usePointStyle: true, boxWidth: 8, boxHeight: 8 } },
+        tooltip: {
+          callbacks: {
+            title: (items) => tooltipTitle(items, events),
+            label: (item) => tooltipLines(item, events),
+          },
+        },
+        zoom: {
+          zoom: { mode: 'x', wheel: { enabled: true, modifierKey: 'ctrl' }, drag: { enabled: true, threshold: 4 } },
+          pan: { enabled: true, mode: 'x', modifierKey: 'shift' },
+          limits: { x: { min: 'original', max: 'original' } },
+        },
+      },
+    },
+  });
+  box.setAttribute('data-event-count', String(typeNames.reduce((n, t) => n + byType.get(t)!.length, 0)));
+  reset.addEventListener('click', () => chart.resetZoom());
+
+  const applyTheme = (p: Palette) => {
+    Chart.defaults.font.family = p.fontFamily;
+    const text = toCss(p.muted);
+    const grid = toCss(p.grid);
+    chart.data.datasets.forEach((ds, i) => {
+      if (ds.type === 'line') {
+        ds.borderColor = toCss(p.heap, 0.6);
+        ds.backgroundColor = toCss(p.heap, 0.6);
+      } else {
+        const c = p.gcType(typeNames[i]!, i);
+        ds.backgroundColor = toCss(c, 0.85);
+        ds.borderColor = toCss(c);
+      }
+    });
+    const opts = chart.options;
+    for (const id of ['x', 'y', 'y2'] as const) {
+      const scale = opts.scales?.[id];
+      if (!scale) continue;
+      scale.ticks = { ...scale.ticks, color: text };
+      scale.grid = { ...scale.grid, color: grid };
+      scale.border = { ...scale.border, color: grid };
+      if ('title' in scale && scale.title) scale.title = { ...scale.title, color: toCss(p.foreground) };
+    }
+    if (opts.plugins?.legend?.labels) opts.plugins.legend.labels.color = toCss(p.foreground);
+    const zoomDrag = opts.plugins?.zoom?.zoom?.drag;
+    if (zoomDrag) {
+      zoomDrag.backgroundColor = toCss(p.foreground, 0.12);
+      zoomDrag.borderColor = toCss(p.foreground, 0.5);
+      zoomDrag.borderWidth = 1;
+    }
+    chart.update('none');
+    cards?.applyTheme(p);
+  };
+  applyTheme(palette);
+  return { applyTheme };
+}
+
+function typesByCount(gc: GcSummary | null, events: GcPoint[]): string[] {
+  const counts = new Map<string, number>();
+  if (gc) for (const [t, s] of Object.entries(gc.byType)) counts.set(t, s.count);
+  else for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([t]) => t);
+}
+
+function tooltipTitle(items: TooltipItem<'scatter' | 'line'>[], events: GcPoint[]): string {
+  const raw = items[0]?.raw as GcXY | undefined;
+  const e = raw ? events[raw.i] : undefined;
+  return e ? `${e.type} at ${fmtNum(e.timeMs / 1000, 3)} s` : '';
+}
+
+function tooltipLines(item: TooltipItem<'scatter' | 'line'>, events: GcPoint[]): string[] {
+  const raw = item.raw as GcXY;
+  const e = events[raw.i];
+  if (!e) return [];
+  return [`pause ${fmtMs(e.pauseMs)}`, `heap ${fmtMB(e.heapBeforeMB)} → ${fmtMB(e.heapAfterMB)}`, `reason: ${e.reason || 'not given'}`];
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx]!;
+}
+
+function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette: Palette) {
+  const pauses = events.map((e) => e.pauseMs).sort((a, b) => a - b);
+  const all = Object.values(gc.byType);
+  const count = gc.eventCount || all.reduce((n, s) => n + s.count, 0);
+  const mean = count > 0 ? gc.totalPauseMs / count : NaN;
+  const p95 = pauses.length > 0 ? percentile(pauses, 95) : NaN;
+  const max = pauses.length > 0 ? pauses[pauses.length - 1]! : Math.max(...all.map((s) => s.maxMs), NaN);
+
+  const card = (label: string, value: string, detail: string, extra?: Record<string, string>) =>
+    el('div', { className: 'card', attrs: extra }, el('div', { className: 'card-label', text: label }), el('div', { className: 'card-value', text: value }), el('div', { className: 'card-detail', text: detail }));
+
+  const root = el('div', { id: 'gc-cards', className: 'cards' });
+  root.append(
+    card('GC share of wall time', fmtPct(gc.totalPauseMs, gc.wallMs), `${fmtMs(gc.totalPauseMs)} paused in ${fmtDuration(gc.wallMs)}`, { 'data-card': 'share' }),
+    card('Total pause', fmtMs(gc.totalPauseMs), `${plural(count, 'event')}${gc.incrementalMarkingMs > 0 ? ` · +${fmtMs(gc.incrementalMarkingMs)} incremental marking` : ''}`, { 'data-card': 'total' }),
+    card('Pause mean / p95 / max', `${fmtMs(mean)}`, `p95 ${fmtMs(p95)} · max ${fmtMs(max)}`, { 'data-card': 'pauses' }),
+    card('Semi-space (young generation)', gc.semiSpaceMB === null ? 'not measured' : `${fmtNum(gc.semiSpaceMB, gc.semiSpaceMB >= 10 ? 0 : 1)} MB reached`, gc.semiSpaceRequestedMB === null ? '(V8 default)' : `(--max-semi-space-size=${gc.semiSpaceRequestedMB} requested)`, { 'data-card': 'semi-space' }),
+  );
+  const swatches: [HTMLElement, string, number][] = [];
+  types.forEach((type, i) => {
+    const s = gc.byType[type];
+    if (!s) return;
+    const swatch = el('span', { className: 'swatch' });
+    swatches.push([swatch, type, i]);
+    root.append(
+      el(
+        'div',
+        { className: 'card card-type', attrs: { 'data-card': 'type', 'data-gc-type': type } },
+        el('div', { className: 'card-label' }, swatch, el('span', { text: type })),
+        el('div', { className: 'card-value', text: `${s.count.toLocaleString('en-US')} ×` }),
+        el('div', { className: 'card-detail', text: `${fmtMs(s.totalMs)} total · mean ${fmtMs(s.meanMs)} · p95 ${fmtMs(s.p95Ms)} · max ${fmtMs(s.maxMs)}` }),
+      ),
+    );
+  });
+  if (gc.otherIsolates.length > 0 && gc.isolate) {
+    root.append(el('p', { className: 'card-note', text: `Figures are for the main isolate (pid ${gc.isolate.pid}); ${plural(gc.otherIsolates.length, 'other isolate')} (workers, child processes) not included.` }));
+  }
+  const applyTheme = (p: Palette) => {
+    for (const [swatch, type, i] of swatches) swatch.style.backgroundColor = toCss(p.gcType(type, i));
+  };
+  applyTheme(palette);
+  return { root, applyTheme };
+}

@@ -1,0 +1,100 @@
+/**
+ * The V8 Lens report webview (bundled to dist/webview/report.js + report.css). It posts `ready`,
+ * receives `{ type: 'model' }` (src/shared/reportProtocol.ts) and renders one run: header, flame
+ * graph, GC timeline, hot functions and deopts. Everything from the model reaches the page as
+ * text (textContent / setAttribute); see dom.ts.
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { ReportModel, ToReportWebview } from '../../src/shared/reportProtocol';
+import { clear, el } from './dom';
+import { renderFlameSection, type FlameView } from './flameGraph';
+import type { LocationContext } from './format';
+import { renderGcSection, type GcView } from './gcTimeline';
+import { renderHeader } from './header';
+import { connectHost } from './host';
+import { missingDeopts, missingFlame, missingGc } from './missing';
+import { renderDeopts, renderHotFunctions } from './tables';
+import { onThemeChange, readPalette } from './theme';
+// Our stylesheet comes after d3-flame-graph's (imported by flameGraph.ts) so it overrides it.
+import './report.css';
+
+const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
+const status = el('p', { id: 'report-status', attrs: { 'aria-live': 'polite' }, text: 'Loading report…' });
+app.append(status);
+
+let views: { flame: FlameView | null; gc: GcView | null } = { flame: null, gc: null };
+let themeHooked = false;
+
+const host = connectHost((message: ToReportWebview) => {
+  if (message.type === 'status') {
+    status.textContent = message.text;
+    return;
+  }
+  try {
+    const received = performance.now();
+    render(message.model);
+    // First paint after the model arrived (two frames: layout, then paint), for measurements and tests.
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => document.documentElement.setAttribute('data-first-paint-ms', String(Math.round(performance.now() - received)))),
+    );
+  } catch (err) {
+    showError(err);
+  }
+});
+document.documentElement.toggleAttribute('data-connected', host.connected);
+host.post({ type: 'ready' });
+
+function render(model: ReportModel): void {
+  clear(app);
+  const loc: LocationContext = { cwd: model.session?.target.cwd ?? null };
+  const header = el('header', { id: 'report-header' });
+  app.append(header);
+  renderHeader(header, model, host);
+  app.append(status);
+  status.textContent = '';
+
+  const flameSection = el('section', { id: 'flame-section', className: 'panel', attrs: { 'aria-label': 'CPU flame graph' } });
+  const gcSection = el('section', { id: 'gc-section', className: 'panel', attrs: { 'aria-label': 'Garbage collection' } });
+  const hotSection = el('section', { id: 'hot-section', className: 'panel', attrs: { 'aria-label': 'Hot functions' } });
+  const deoptSection = el('section', { id: 'deopt-section', className: 'panel', attrs: { 'aria-label': 'Deopts' } });
+  app.append(el('main', {}, flameSection, gcSection, hotSection, deoptSection));
+
+  const palette = readPalette();
+  views = {
+    flame: timed('v8-lens:flame', () => renderFlameSection(flameSection, model.flame, missingFlame(model), host, loc, palette)),
+    gc: timed('v8-lens:gc', () => renderGcSection(gcSection, model.summary.gc, model.gcEvents, missingGc(model), palette)),
+  };
+  timed('v8-lens:tables', () => {
+    renderHotFunctions(hotSection, model.summary.cpu, missingFlame(model), host, loc);
+    renderDeopts(deoptSection, model.summary.deopts, missingDeopts(model), host, loc);
+  });
+  document.documentElement.setAttribute('data-report-ready', 'true');
+
+  if (!themeHooked) {
+    themeHooked = true;
+    onThemeChange(() => {
+      const next = readPalette();
+      views.flame?.applyTheme(next);
+      views.gc?.applyTheme(next);
+    });
+  }
+}
+
+/** Runs a render step under a performance measure (visible in the webview's devtools, read by tests). */
+function timed<T>(name: string, fn: () => T): T {
+  const start = performance.now();
+  try {
+    return fn();
+  } finally {
+    performance.measure(name, { start, end: performance.now() });
+  }
+}
+
+function showError(err: unknown): void {
+  const text = err instanceof Error ? `${err.message}` : String(err);
+  status.textContent = `The report could not be drawn: ${text}`;
+  status.classList.add('error');
+  console.error(err);
+}

@@ -1,0 +1,46 @@
+/** One line for each part of the report that has no data: what is missing and why. */
+import type { ReportModel } from '../../src/shared/reportProtocol';
+
+function matching(model: ReportModel, pattern: RegExp): string | null {
+  const hits = [...model.summary.warnings, ...(model.session?.launch.limitations ?? [])].filter((w) => pattern.test(w));
+  return hits.length > 0 ? hits.join(' ') : null;
+}
+
+function capture(model: ReportModel): { cpu: boolean; gc: boolean; deopts: boolean; preset: string | null } | null {
+  const s = model.session;
+  return s ? { ...s.flags.capture, preset: s.flags.preset } : null;
+}
+
+export function missingFlame(model: ReportModel): string {
+  const kind = model.summary.source.kind;
+  if (kind === 'gc-trace') return 'a GC trace has no CPU samples. Profile with a CPU preset (cpu-gc-deopts, cpu-gc or cpu) to get one.';
+  if (kind === 'v8-log') return 'a V8 log has no CPU samples. Profile with a CPU preset (cpu-gc-deopts, cpu-gc or cpu) to get one.';
+  const why = matching(model, /flame graph|cpu|profile/i);
+  if (why) return why;
+  const c = capture(model);
+  if (c && !c.cpu) return `this run did not collect a CPU profile (preset ${c.preset ?? 'custom'}).`;
+  return 'the profile has no samples.';
+}
+
+export function missingGc(model: ReportModel): string {
+  const kind = model.summary.source.kind;
+  if (kind === 'cpuprofile') return 'a .cpuprofile has no GC trace. Profile with the cpu-gc-deopts or cpu-gc preset (--trace-gc) to see every collection.';
+  if (kind === 'v8-log') return 'a V8 log has no GC trace. Profile with a GC preset (--trace-gc) to see every collection.';
+  const why = matching(model, /\bGC\b|garbage/i);
+  if (why) return why;
+  const c = capture(model);
+  if (c && !c.gc) return `this run did not trace GC (preset ${c.preset ?? 'custom'}).`;
+  return 'the program finished before V8 collected any garbage.';
+}
+
+/** Null when deopts were collected and there simply were none. */
+export function missingDeopts(model: ReportModel): string | null {
+  const kind = model.summary.source.kind;
+  if (kind === 'cpuprofile') return 'deopts come from a V8 log (--log-deopt); a .cpuprofile does not record them.';
+  if (kind === 'gc-trace') return 'deopts come from a V8 log (--log-deopt); a GC trace does not record them.';
+  const why = matching(model, /deopt|V8 log/i);
+  if (why) return why;
+  const c = capture(model);
+  if (c && !c.deopts) return `this run did not collect deopts (preset ${c.preset ?? 'custom'}).`;
+  return null;
+}

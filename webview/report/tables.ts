@@ -1,0 +1,230 @@
+/** Sortable tables: hot functions and deopts. Cells are text; a row opens its source when the host can. */
+import type { CpuSummary, DeoptSummaryEntry, SourcePosition } from '../../src/core/summary/types';
+import { el, emptyNote } from './dom';
+import { fmtDuration, fmtNum, fmtPct, formatLocation, plural, type LocationContext } from './format';
+import { canOpen, type Host } from './host';
+
+interface Column<R> {
+  key: string;
+  label: string;
+  numeric?: boolean;
+  /** Sort key; numbers sort descending first, text ascending. */
+  value: (row: R) => number | string;
+  cell: (row: R) => Node | string;
+  title?: string;
+}
+
+interface TableSpec<R> {
+  id: string;
+  caption: string;
+  columns: Column<R>[];
+  rows: R[];
+  initialSort: string;
+  position: (row: R) => SourcePosition | null;
+  /** Rows shown until "Show all" is pressed. */
+  limit?: number;
+}
+
+function sortableTable<R>(spec: TableSpec<R>, host: Host): HTMLElement {
+  const table = el('table', { id: spec.id, className: 'data-table' });
+  table.append(el('caption', { className: 'visually-hidden', text: spec.caption }));
+  const headRow = el('tr');
+  const tbody = el('tbody');
+  table.append(el('thead', {}, headRow), tbody);
+
+  let sortKey = spec.initialSort;
+  let descending = spec.columns.find((c) => c.key === sortKey)?.numeric ?? false;
+  const headers = new Map<string, HTMLTableCellElement>();
+
+  for (const col of spec.columns) {
+    const button = el('button', { className: 'sort-button', attrs: { type: 'button' }, text: col.label, title: col.title ?? `Sort by ${col.label}` });
+    const th = el('th', { className: col.numeric ? 'num' : '', attrs: { scope: 'col', 'data-key': col.key } }, button);
+    button.addEventListener('click', () => {
+      if (sortKey === col.key) descending = !descending;
+      else {
+        sortKey = col.key;
+        descending = col.numeric ?? false;
+      }
+      render();
+    });
+    headers.set(col.key, th);
+    headRow.append(th);
+  }
+
+  const rowsWithNodes = spec.rows.map((row) => {
+    const tr = el('tr');
+    for (const col of spec.columns) tr.append(el('td', { className: col.numeric ? 'num' : '' }, col.cell(row)));
+    const pos = spec.position(row);
+    if (host.connected && pos && canOpen(pos.url, pos.line)) {
+      tr.classList.add('clickable');
+      tr.tabIndex = 0;
+      tr.setAttribute('title', 'Open in the editor');
+      const open = () => host.openSource(pos.url, pos.line, pos.column);
+      tr.addEventListener('click', (event) => {
+        if ((event.target as Element).closest('.inline-link')) return;
+        open();
+      });
+      tr.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') open();
+      });
+    }
+    return { row, tr };
+  });
+
+  let limit = spec.limit ?? Infinity;
+  const more = el('vscode-button', { className: 'show-all', attrs: { secondary: true }, text: `Show all ${spec.rows.length} rows` });
+  more.hidden = spec.rows.length <= limit;
+  more.addEventListener('click', () => {
+    limit = Infinity;
+    more.hidden = true;
+    render();
+  });
+
+  function render(): void {
+    const col = spec.columns.find((c) => c.key === sortKey)!;
+    const sorted = [...rowsWithNodes].sort((a, b) => {
+      const va = col.value(a.row);
+      const vb = col.value(b.row);
+      const cmp = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));
+      return descending ? -cmp : cmp;
+    });
+    for (const [key, th] of headers) th.setAttribute('aria-sort', key === sortKey ? (descending ? 'descending' : 'ascending') : 'none');
+    tbody.replaceChildren(...sorted.slice(0, limit).map((r) => r.tr));
+  }
+  render();
+  return el('div', { className: 'table-wrap' }, table, more);
+}
+
+const HOT_ROWS = 200;
+
+export function renderHotFunctions(section: HTMLElement, cpu: CpuSummary | null, missing: string, host: Host, loc: LocationContext): void {
+  section.append(el('h2', { text: 'Hot functions' }));
+  if (!cpu || cpu.functions.length === 0) {
+    section.append(el('div', { id: 'hot-functions', className: 'is-empty' }, emptyNote('No CPU profile:', missing)));
+    return;
+  }
+  const rows = cpu.functions.slice(0, HOT_ROWS);
+  const wall = cpu.durationMs;
+  section.append(
+    el('p', {
+      className: 'hint',
+      text:
+        `${cpu.functions.length > HOT_ROWS ? `Top ${HOT_ROWS} of ${plural(cpu.functions.length, 'function')}` : plural(cpu.functions.length, 'function')} by self time, ` +
+        `${fmtDuration(wall)} profiled, ${plural(cpu.sampleCount, 'sample')} every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms.` +
+        (host.connected ? ' Click a row to open the function.' : ''),
+    }),
+  );
+  const table = sortableTable(
+    {
+      id: 'hot-functions',
+      caption: 'Hot functions',
+      initialSort: 'self',
+      rows,
+      limit: 25,
+      position: (f) => (f.url ? { url: f.url, line: f.line, column: f.column } : null),
+      columns: [
+        { key: 'self', label: 'Self ms', numeric: true, value: (f) => f.selfMs, cell: (f) => fmtNum(f.selfMs, 1) },
+        {
+          key: 'selfPct',
+          label: 'Self %',
+          numeric: true,
+          value: (f) => f.selfMs,
+          cell: (f) => {
+            const bar = el('span', { className: 'bar' });
+            bar.style.width = `${Math.min(100, wall > 0 ? (f.selfMs / wall) * 100 : 0)}%`;
+            return el('span', { className: 'pct' }, el('span', { className: 'bar-track' }, bar), el('span', { text: fmtPct(f.selfMs, wall) }));
+          },
+        },
+        { key: 'total', label: 'Total ms', numeric: true, value: (f) => f.totalMs, cell: (f) => fmtNum(f.totalMs, 1) },
+        { key: 'name', label: 'Function', value: (f) => f.name, cell: (f) => el('span', { className: 'fn-name', text: f.name }) },
+        {
+          key: 'location',
+          label: 'Location',
+          value: (f) => `${f.url}:${String(f.line).padStart(8, '0')}`,
+          cell: (f) => {
+            if (!f.url) return el('span', { className: 'muted', text: 'native / VM' });
+            const l = formatLocation(f.url, f.line, f.column, loc);
+            return el('span', { className: 'location', text: l.text, title: l.full });
+          },
+        },
+      ],
+    },
+    host,
+  );
+  section.append(table);
+}
+
+export function renderDeopts(section: HTMLElement, deopts: DeoptSummaryEntry[], missing: string | null, host: Host, loc: LocationContext): void {
+  section.append(el('h2', { text: 'Deopts' }));
+  if (deopts.length === 0) {
+    section.append(el('div', { id: 'deopt-table', className: 'is-empty' }, missing ? emptyNote('No deopt data:', missing) : emptyNote('No deopts recorded:', 'V8 kept every optimized function it compiled in this run.')));
+    return;
+  }
+  const events = deopts.reduce((n, d) => n + d.count, 0);
+  section.append(
+    el('p', {
+      className: 'hint',
+      text: `${plural(deopts.length, 'site')}, ${plural(events, 'event')}: where V8 threw optimized code away, and why.${host.connected ? ' Click a row to open the position.' : ''}`,
+    }),
+  );
+  const place = (p: SourcePosition) => formatLocation(p.url, p.line, p.column, loc);
+  const table = sortableTable(
+    {
+      id: 'deopt-table',
+      caption: 'Deopts',
+      initialSort: 'count',
+      rows: deopts,
+      limit: 50,
+      position: (d) => (d.url ? { url: d.url, line: d.line, column: d.column } : null),
+      columns: [
+        { key: 'count', label: 'Count', numeric: true, value: (d) => d.count, cell: (d) => d.count.toLocaleString('en-US') },
+        { key: 'reason', label: 'Reason', value: (d) => d.reason, cell: (d) => el('span', { className: 'reason', text: d.reason }) },
+        {
+          key: 'function',
+          label: 'Function',
+          value: (d) => d.function,
+          cell: (d) =>
+            el(
+              'span',
+              {},
+              el('span', { className: 'fn-name', text: d.function || '(anonymous)' }),
+              d.optimizedFunction && d.optimizedFunction !== d.function ? el('span', { className: 'muted', text: ` in optimized ${d.optimizedFunction}` }) : null,
+            ),
+        },
+        {
+          key: 'location',
+          label: 'Location',
+          value: (d) => `${d.url}:${String(d.line).padStart(8, '0')}`,
+          cell: (d) => {
+            const main = place(d);
+            const wrap = el('span', { className: 'location' }, el('span', { text: main.text, title: main.full }));
+            for (const at of d.inlinedAt) {
+              const l = place(at);
+              const link = el('span', { className: 'inlined-at' }, el('span', { className: 'muted', text: ' inlined at ' }));
+              const target = el('span', { text: l.text, title: l.full });
+              if (host.connected && canOpen(at.url, at.line)) {
+                target.className = 'inline-link';
+                target.tabIndex = 0;
+                target.setAttribute('role', 'link');
+                const open = () => host.openSource(at.url, at.line, at.column);
+                target.addEventListener('click', open);
+                target.addEventListener('keydown', (event) => {
+                  if (event.key === 'Enter') {
+                    event.stopPropagation();
+                    open();
+                  }
+                });
+              }
+              link.append(target);
+              wrap.append(link);
+            }
+            return wrap;
+          },
+        },
+        { key: 'kind', label: 'Kind', value: (d) => d.kind, cell: (d) => `${d.kind}${d.tier ? ` · ${d.tier}` : ''}` },
+      ],
+    },
+    host,
+  );
+  section.append(table);
+}
