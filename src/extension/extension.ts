@@ -1,0 +1,101 @@
+/**
+ * The VS Code layer: commands, the Sessions view and report panels over the engine in src/core.
+ * Activation is implicit (commands and views in package.json) and does no work until used.
+ */
+import { rm, stat } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { UserError, errorMessage } from '../core/util/errors';
+import { Commands, OUTPUT_CHANNEL_NAME, ViewIds, registerCommand, type SessionItemArg } from './contract';
+import { pickFlags } from './profile/flagPicker';
+import { RunController } from './profile/runController';
+import { pickTarget } from './profile/targetPicker';
+import { ReportPanels, exportReport } from './report/reportPanel';
+import { SessionsView } from './sessions/sessionsView';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const output = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME);
+  const runs = new RunController(output);
+  const panels = new ReportPanels(context.extensionUri);
+  const sessions = new SessionsView();
+
+  const openReport = async (source: string) => {
+    try {
+      await panels.open(source);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`V8 Lens: ${err instanceof UserError ? err.message : `cannot open ${source}: ${errorMessage(err)}`}`);
+    }
+  };
+  const runDirOf = (item?: SessionItemArg) => item?.runDir;
+
+  context.subscriptions.push(
+    output,
+    runs,
+    panels,
+    vscode.window.registerTreeDataProvider(ViewIds.Sessions, sessions),
+    runs.onDidChangeRuns(() => sessions.refresh()),
+
+    registerCommand(Commands.Profile, async () => {
+      if (!vscode.workspace.isTrusted) {
+        void vscode.window.showWarningMessage('V8 Lens: profiling runs code, so it needs a trusted workspace. Opening existing reports works without trust.');
+        return;
+      }
+      try {
+        const target = await pickTarget(context.workspaceState);
+        if (!target) return;
+        const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(target.cwd));
+        const flags = await pickFlags(folder, target.extraFlags);
+        if (!flags) return;
+        output.show(true);
+        const result = await runs.run(target, flags, folder);
+        if (result) await openReport(result.layout.dir);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`V8 Lens: ${err instanceof UserError ? err.message : errorMessage(err)}`);
+      }
+    }),
+    registerCommand(Commands.StopRun, () => runs.stop()),
+    registerCommand(Commands.CancelRun, () => runs.cancel()),
+    registerCommand(Commands.OpenReport, async (target?: vscode.Uri) => {
+      let uri = target;
+      if (!uri) {
+        const picked = await vscode.window.showOpenDialog({
+          title: 'V8 Lens: Open a .cpuprofile, GC trace, V8 log or run folder',
+          canSelectFiles: true,
+          canSelectFolders: true,
+          canSelectMany: false,
+          filters: { 'Profiles and logs': ['cpuprofile', 'log', 'txt', 'json'], 'All files': ['*'] },
+        });
+        uri = picked?.[0];
+      }
+      if (uri) await openReport(uri.fsPath);
+    }),
+    registerCommand(Commands.ExportReport, async () => {
+      const panel = panels.activePanel;
+      if (!panel) {
+        void vscode.window.showInformationMessage('V8 Lens: open a report first, then export it.');
+        return;
+      }
+      await exportReport(context.extensionUri, panel.model);
+    }),
+    registerCommand(Commands.RefreshSessions, () => sessions.refresh()),
+    registerCommand(Commands.OpenSession, async (item) => {
+      const dir = runDirOf(item);
+      if (dir) await openReport(dir);
+    }),
+    registerCommand(Commands.RevealSession, async (item) => {
+      const dir = runDirOf(item);
+      if (dir) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(dir));
+    }),
+    registerCommand(Commands.DeleteSession, async (item) => {
+      const dir = runDirOf(item);
+      if (!dir || !(await stat(dir).catch(() => null))) return;
+      const answer = await vscode.window.showWarningMessage(`Delete the run folder ${dir}?`, { modal: true }, 'Delete');
+      if (answer !== 'Delete') return;
+      await rm(dir, { recursive: true, force: true });
+      sessions.refresh();
+    }),
+  );
+}
+
+export function deactivate(): void {
+  // Disposables (the run controller cancels a running target) are released by VS Code.
+}

@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import type { CaptureOptions } from '../../core/flags/launchPlan';
+import { PRESETS, PRESET_IDS, type PresetId } from '../../core/flags/presets';
+import { readSetting } from '../contract';
+
+export interface PickedFlags {
+  preset: PresetId;
+  options: CaptureOptions;
+}
+
+interface PresetItem extends vscode.QuickPickItem {
+  preset?: PresetId;
+  custom?: boolean;
+}
+
+/**
+ * "What to collect": a preset, with the settings' sampling interval and flags; or a custom run that
+ * also asks for the interval, the semi-space size and extra flags. The engine validates them all
+ * against the target's Node before launching, so a typo costs a message, not a run.
+ */
+export async function pickFlags(scope: vscode.ConfigurationScope | undefined, extraFlags: string[]): Promise<PickedFlags | undefined> {
+  const preferred = readSetting('defaultPreset', scope);
+  const order = [preferred, ...PRESET_IDS.filter((id) => id !== preferred)];
+  const items: PresetItem[] = order.map((id) => ({ label: PRESETS[id].label, detail: PRESETS[id].detail, preset: id }));
+  items.push({ label: '$(settings-gear) Custom…', detail: 'Choose the preset, sampling interval, semi-space size and extra V8 flags', custom: true });
+  const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: What to collect', placeHolder: 'Pick a preset' });
+  if (!picked) return undefined;
+
+  const base = {
+    samplingIntervalUs: readSetting('samplingIntervalUs', scope),
+    semiSpaceMB: null as number | null,
+    stableDeopts: false,
+    extraFlags: [...readSetting('defaultFlags', scope), ...extraFlags],
+  };
+  if (!picked.custom) return { preset: picked.preset!, options: { capture: PRESETS[picked.preset!].capture, ...base } };
+
+  const preset = await vscode.window.showQuickPick(
+    order.map((id) => ({ label: PRESETS[id].label, detail: PRESETS[id].detail, id })),
+    { title: 'V8 Lens: Custom run (1/4): what to collect' },
+  );
+  if (!preset) return undefined;
+  const interval = await vscode.window.showInputBox({
+    title: 'V8 Lens: Custom run (2/4): CPU sampling interval (µs)',
+    value: String(base.samplingIntervalUs),
+    validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= 1 ? undefined : 'A whole number of microseconds, 1 or more'),
+  });
+  if (interval === undefined) return undefined;
+  const semi = await vscode.window.showInputBox({
+    title: 'V8 Lens: Custom run (3/4): --max-semi-space-size in MB (empty: V8 default)',
+    placeHolder: '16, 32, 64, …',
+    validateInput: (v) => (v === '' || (/^\d+$/.test(v) && Number(v) >= 1) ? undefined : 'A whole number of MB, or empty for the default'),
+  });
+  if (semi === undefined) return undefined;
+  const flags = await vscode.window.showInputBox({
+    title: 'V8 Lens: Custom run (4/4): extra V8/Node flags (space-separated, optional)',
+    value: base.extraFlags.join(' '),
+    placeHolder: '--max-old-space-size=512 --no-concurrent-recompilation',
+  });
+  if (flags === undefined) return undefined;
+  const extra = flags.split(/\s+/).filter(Boolean);
+  return {
+    preset: preset.id,
+    options: {
+      capture: PRESETS[preset.id].capture,
+      samplingIntervalUs: Number(interval),
+      semiSpaceMB: semi === '' ? null : Number(semi),
+      stableDeopts: extra.includes('--no-concurrent-recompilation'),
+      extraFlags: extra.filter((f) => f !== '--no-concurrent-recompilation'),
+    },
+  };
+}

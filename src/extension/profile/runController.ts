@@ -1,0 +1,139 @@
+import * as vscode from 'vscode';
+import { ProfileRun, type RunResult } from '../../core/capture/profileRun';
+import { UserError, errorMessage } from '../../core/util/errors';
+import { Commands, ContextKeys, readSetting, setContext } from '../contract';
+import type { PickedFlags } from './flagPicker';
+import { applyRetention, newRunDir, runsFolderFor } from './runsFolder';
+import type { PickedTarget } from './targetPicker';
+
+/**
+ * Runs one profiled target at a time: progress with elapsed time and live GC counts, the app's own
+ * output in the output channel unchanged, Stop & Collect (graceful, keeps the profile) and Cancel.
+ */
+export class RunController implements vscode.Disposable {
+  private current: ProfileRun | null = null;
+  private readonly status = vscode.window.createStatusBarItem('v8Lens.run', vscode.StatusBarAlignment.Left, 100);
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** A run started or ended (the Sessions view shows running runs too). */
+  readonly onDidChangeRuns = this.changed.event;
+
+  constructor(private readonly output: vscode.OutputChannel) {
+    this.status.name = 'V8 Lens run';
+    this.status.command = Commands.StopRun;
+  }
+
+  get running(): boolean {
+    return this.current !== null;
+  }
+
+  stop(): void {
+    this.current?.stop();
+  }
+
+  cancel(): void {
+    this.current?.cancel();
+  }
+
+  /** Resolves with the finished run, or undefined when it could not start (the reason was shown). */
+  async run(target: PickedTarget, flags: PickedFlags, folder: vscode.WorkspaceFolder | undefined): Promise<RunResult | undefined> {
+    if (this.current) {
+      void vscode.window.showWarningMessage('V8 Lens is already profiling a program: stop it first (V8 Lens: Stop & Collect).');
+      return undefined;
+    }
+    const runsFolder = runsFolderFor(folder?.uri.fsPath ?? target.cwd, folder);
+    const runDir = newRunDir(runsFolder, target.label);
+    this.output.appendLine(`[V8 Lens] profiling ${target.label} (${flags.preset}) into ${runDir}`);
+    let run: ProfileRun;
+    try {
+      run = await ProfileRun.start(
+        {
+          target: target.target,
+          cwd: target.cwd,
+          env: target.env,
+          node: readSetting('nodePath', folder),
+          preset: flags.preset,
+          options: { ...flags.options, extraFlags: [...flags.options.extraFlags, ...target.extraFlags] },
+          runDir,
+          timeoutS: null,
+          stopGraceMs: readSetting('stopGraceSeconds', folder) * 1000,
+        },
+        {
+          stdout: (text) => {
+            this.output.append(text);
+            return true; // the output channel buffers in the renderer; there is no backpressure to give
+          },
+          whenDrained: async () => undefined,
+          stderr: (text) => this.output.append(text),
+        },
+      );
+    } catch (err) {
+      this.showFailure(err instanceof UserError ? err.message : `could not start: ${errorMessage(err)}`);
+      return undefined;
+    }
+
+    this.current = run;
+    void setContext(ContextKeys.Running, true);
+    this.status.show();
+    this.changed.fire();
+    try {
+      return await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `V8 Lens: profiling ${target.label}`, cancellable: true },
+        async (progress, token) => {
+          token.onCancellationRequested(() => run.cancel());
+          const tick = () => {
+            const text = describeProgress(run);
+            progress.report({ message: `${text} · Stop & Collect keeps the profile (status bar or palette); Cancel kills it` });
+            this.status.text = `$(debug-stop) V8 Lens: ${text}`;
+            this.status.tooltip = 'Stop & Collect: stop the program gracefully and open its report';
+          };
+          tick();
+          const timer = setInterval(tick, 1000);
+          try {
+            const result = await run.done;
+            await applyRetention(runsFolder, readSetting('retention', folder)).catch(() => undefined);
+            this.report(result);
+            return result;
+          } finally {
+            clearInterval(timer);
+          }
+        },
+      );
+    } finally {
+      this.current = null;
+      this.status.hide();
+      void setContext(ContextKeys.Running, false);
+      this.changed.fire();
+    }
+  }
+
+  private report(result: RunResult): void {
+    this.output.appendLine(`[V8 Lens] run ${result.outcome}: ${result.layout.dir}`);
+    for (const w of result.summary.warnings) this.output.appendLine(`[V8 Lens] note: ${w}`);
+    if (result.problem) {
+      const tail = result.session.stderrTail.filter((l) => !/^\s+at /.test(l)).slice(-1)[0];
+      this.showFailure(`${result.problem}${tail ? `: ${tail.trim()}` : ''}. What was collected is shown.`);
+    }
+  }
+
+  private showFailure(message: string): void {
+    void vscode.window.showErrorMessage(`V8 Lens: ${message}`, 'Show Output').then((choice) => {
+      if (choice) this.output.show(true);
+    });
+  }
+
+  dispose(): void {
+    this.current?.cancel();
+    this.status.dispose();
+    this.changed.dispose();
+  }
+}
+
+function describeProgress(run: ProfileRun): string {
+  const { elapsedMs, gcCounts, gcPauseMs } = run.progress();
+  const seconds = Math.floor(elapsedMs / 1000);
+  const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  const counts = Object.entries(gcCounts)
+    .map(([type, n]) => `${n} ${type === 'Scavenge' ? 'scavenges' : type}`)
+    .join(', ');
+  return `${clock} · ${counts || 'no GC yet'}${gcPauseMs > 0 ? ` · ${gcPauseMs.toFixed(0)} ms paused` : ''}`;
+}

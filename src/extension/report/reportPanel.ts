@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import { readReportAssets, reportWebviewHtml, standaloneReportHtml } from '../../core/report/reportPage';
+import { buildReportModel, type ReportModel } from '../../core/report/reportModel';
+import { UserError, errorMessage } from '../../core/util/errors';
+import { parseFromReportWebview, type FromReportWebview, type ToReportWebview } from '../../shared/reportProtocol';
+import { REPORT_VIEW_TYPE } from '../contract';
+import { openSourceLocation } from './openSource';
+
+/** One report panel per run folder or file; opening the same source again reveals its panel. */
+export class ReportPanels implements vscode.Disposable {
+  private readonly panels = new Map<string, ReportPanel>();
+  private active: ReportPanel | null = null;
+
+  constructor(private readonly extensionUri: vscode.Uri) {}
+
+  async open(source: string): Promise<void> {
+    const existing = this.panels.get(source);
+    if (existing) {
+      existing.reveal();
+      return;
+    }
+    const model = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `V8 Lens: reading ${basename(source)}` },
+      () => buildReportModel(source),
+    );
+    const panel = new ReportPanel(this.extensionUri, model, () => {
+      this.panels.delete(source);
+      if (this.active === panel) this.active = null;
+    }, () => (this.active = panel));
+    this.panels.set(source, panel);
+    this.active = panel;
+  }
+
+  /** The panel the user looked at last, for "Export report" from the palette. */
+  get activePanel(): ReportPanel | null {
+    return this.active;
+  }
+
+  dispose(): void {
+    for (const panel of this.panels.values()) panel.dispose();
+  }
+}
+
+export class ReportPanel {
+  private readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    readonly model: ReportModel,
+    onClosed: () => void,
+    onFocused: () => void,
+  ) {
+    const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+    this.panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `V8 Lens: ${model.title}`, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [assets, vscode.Uri.joinPath(extensionUri, 'media')],
+    });
+    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'v8-lens.svg');
+    const webview = this.panel.webview;
+    webview.html = reportWebviewHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(assets, 'report.js')).toString(),
+      styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(assets, 'report.css')).toString()],
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => {
+        const message = parseFromReportWebview(raw);
+        if (message) void this.handle(message);
+      }),
+      this.panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.active) onFocused();
+      }),
+      this.panel.onDidDispose(() => {
+        onClosed();
+        this.dispose();
+      }),
+    );
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  private post(message: ToReportWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private async handle(message: FromReportWebview): Promise<void> {
+    try {
+      switch (message.type) {
+        case 'ready':
+          this.post({ type: 'model', model: this.model });
+          return;
+        case 'openSource':
+          await openSourceLocation(message.url, message.line, message.column, this.model.source);
+          return;
+        case 'exportHtml':
+          await exportReport(this.extensionUri, this.model);
+          return;
+        case 'revealRunFolder':
+          await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(this.model.source));
+          return;
+      }
+    } catch (err) {
+      void vscode.window.showErrorMessage(`V8 Lens: ${err instanceof UserError ? err.message : errorMessage(err)}`);
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+  }
+}
+
+/** Writes the report as one self-contained HTML file, e.g. to attach to a ticket. */
+export async function exportReport(extensionUri: vscode.Uri, model: ReportModel): Promise<void> {
+  const isFolder = (await stat(model.source).catch(() => null))?.isDirectory() ?? false;
+  const defaultUri = vscode.Uri.file(isFolder ? join(model.source, 'report.html') : `${model.source}.html`);
+  const target = await vscode.window.showSaveDialog({ defaultUri, filters: { 'HTML report': ['html'] }, title: 'V8 Lens: Export report' });
+  if (!target) return;
+  const assets = await readReportAssets(vscode.Uri.joinPath(extensionUri, 'dist', 'webview').fsPath);
+  await writeFile(target.fsPath, standaloneReportHtml(model, assets));
+  const choice = await vscode.window.showInformationMessage(`V8 Lens: report written to ${basename(target.fsPath)}`, 'Reveal');
+  if (choice) await vscode.commands.executeCommand('revealFileInOS', target);
+}

@@ -1,0 +1,89 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { SessionRecord } from '../../core/run/session';
+import type { Summary } from '../../core/summary/types';
+import { Commands, type SessionItemArg } from '../contract';
+import { runsFolderFor } from '../profile/runsFolder';
+
+export interface RunEntry extends SessionItemArg {
+  session: SessionRecord | null;
+  summary: Summary | null;
+}
+
+/** Past runs of the workspace, newest first, with their headline figures. */
+export class SessionsView implements vscode.TreeDataProvider<RunEntry> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  async getChildren(): Promise<RunEntry[]> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const runsFolders = [...new Set(folders.map((f) => runsFolderFor(f.uri.fsPath, f)))];
+    const entries: RunEntry[] = [];
+    for (const runs of runsFolders) {
+      const names = await readdir(runs).catch(() => [] as string[]);
+      for (const name of names) entries.push(await readRun(join(runs, name)));
+    }
+    return entries.filter((e) => e.session !== null).sort((a, b) => (b.session!.startedAt > a.session!.startedAt ? 1 : -1));
+  }
+
+  getTreeItem(entry: RunEntry): vscode.TreeItem {
+    const { session, summary } = entry;
+    const item = new vscode.TreeItem(session ? basename(session.target.program) : basename(entry.runDir));
+    item.id = entry.runDir;
+    item.contextValue = 'v8Lens.run';
+    item.resourceUri = vscode.Uri.file(entry.runDir);
+    item.iconPath = new vscode.ThemeIcon(iconFor(session));
+    item.description = describe(session, summary);
+    item.tooltip = tooltip(entry);
+    item.command = { command: Commands.OpenSession, title: 'Open Report', arguments: [{ runDir: entry.runDir }] };
+    return item;
+  }
+}
+
+async function readRun(runDir: string): Promise<RunEntry> {
+  const json = async <T>(file: string) => readFile(join(runDir, file), 'utf8').then((t) => JSON.parse(t) as T, () => null);
+  return { runDir, session: await json<SessionRecord>('session.json'), summary: await json<Summary>('summary.json') };
+}
+
+function iconFor(session: SessionRecord | null): string {
+  switch (session?.status) {
+    case 'running':
+      return 'loading~spin';
+    case 'crashed':
+    case 'failed':
+      return 'error';
+    case 'cancelled':
+      return 'circle-slash';
+    default:
+      return 'flame';
+  }
+}
+
+function describe(session: SessionRecord | null, summary: Summary | null): string {
+  if (!session) return '';
+  const parts = [new Date(session.startedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })];
+  if (session.durationMs !== null) parts.push(`${(session.durationMs / 1000).toFixed(1)} s`);
+  if (summary?.gc) parts.push(`GC ${(summary.gc.wallShare * 100).toFixed(1)}%`);
+  if (summary && session.flags.capture.deopts) parts.push(`${summary.deopts.reduce((n, d) => n + d.count, 0)} deopts`);
+  if (session.status !== 'finished' && session.status !== 'stopped') parts.push(session.status);
+  return parts.join(' · ');
+}
+
+function tooltip({ runDir, session, summary }: RunEntry): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = false; // paths and names are data
+  if (session) {
+    md.appendText(`${session.target.program} ${session.target.args.join(' ')}\n`);
+    md.appendText(`Node ${session.node.version} · ${session.flags.preset ?? 'custom'} · ${session.status}\n`);
+  }
+  const top = summary?.cpu?.functions.find((f) => f.url !== '');
+  if (top) md.appendText(`Hottest: ${top.name} (${top.selfMs.toFixed(1)} ms self)\n`);
+  if (summary?.gc) md.appendText(`GC: ${summary.gc.eventCount} events, ${summary.gc.totalPauseMs.toFixed(1)} ms paused\n`);
+  md.appendText(runDir);
+  return md;
+}
