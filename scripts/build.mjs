@@ -1,9 +1,11 @@
 // Bundles the Node-side entry points with esbuild. Type checking is a separate step (`npm run typecheck`).
 import { build } from 'esbuild';
-import { chmod, readFile } from 'node:fs/promises';
+import { chmod, readFile, rm } from 'node:fs/promises';
 
 const production = process.argv.includes('--production');
 const { version } = JSON.parse(await readFile('package.json', 'utf8'));
+// A production build (the .vsix) must not pick up source maps left by an earlier development build.
+if (production) await rm('dist', { recursive: true, force: true });
 
 /** @type {import('esbuild').BuildOptions} */
 const nodeDefaults = {

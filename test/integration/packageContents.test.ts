@@ -1,0 +1,30 @@
+/**
+ * The .vsix holds only what runs: the bundles, the media, the manifest, README and license; no
+ * sources, tests, source maps or node_modules. Asked of vsce itself (`vsce ls`), which applies
+ * .vscodeignore exactly as `npm run package` does.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { REPO } from './cliHarness';
+
+describe('npm run package', () => {
+  it('packages the bundles, media, manifest, README and license, and nothing else', () => {
+    const vsce = join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce');
+    const files = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: REPO, encoding: 'utf8' }).trim().split('\n');
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/extension.js', 'dist/cli.js', 'dist/preload.js', 'dist/webview/report.js', 'dist/webview/report.css']) {
+      assert.ok(files.includes(needed), `${needed} is missing from the package`);
+    }
+    const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|media\/.+|dist\/[^/]+\.js|dist\/webview\/[^/]+\.(js|css))$/.test(f));
+    assert.deepEqual(unexpected, []);
+  });
+
+  it('declares an engines.vscode no newer than the VS Code the E2E suite runs (code-server 4.139.1 = VS Code 1.139)', () => {
+    const manifest = JSON.parse(execFileSync(process.execPath, ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: REPO, encoding: 'utf8' }));
+    const [, major, minor] = /^\^?(\d+)\.(\d+)/.exec(manifest.engines.vscode) ?? [];
+    assert.equal(Number(major), 1);
+    assert.ok(Number(minor) <= 139, manifest.engines.vscode);
+    assert.equal(manifest.devDependencies['@types/vscode'], manifest.engines.vscode.replace(/^\^/, ''), '@types/vscode must match engines.vscode (vsce refuses a newer one)');
+  });
+});
