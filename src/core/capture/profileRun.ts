@@ -172,7 +172,9 @@ export class ProfileRun {
   private pipeOutput(): void {
     const { stdout, stderr } = this.target;
     const demux = new StdoutDemux({
-      v8Line: (line) => {
+      v8Line: (line, _terminated, kind) => {
+        // A deopt tail belongs to a line whose head V8 wrote to the code-trace file: not the app's.
+        if (kind === 'deopt-tail') return;
         this.collector.addLine(line);
         this.gcTrace.write(`${line}\n`);
       },

@@ -10,9 +10,19 @@ import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
  * everything else is the app's, passed on at once and byte for byte. Memory stays bounded: a
  * partial V8 line longer than `maxV8LineChars` is given back to the app's output.
  */
+export type V8LineKind =
+  /** `--trace-gc` / `--trace-gc-nvp` output. */
+  | 'trace'
+  /**
+   * The tail of V8's `[marking dependent code … for deoptimization, reason: …]` (with
+   * `--trace-deopt-verbose`): V8 writes its head to the redirected code-trace file and this tail,
+   * `) (opt id 3) for deoptimization, reason: code dependencies]`, to stdout.
+   */
+  | 'deopt-tail';
+
 export interface StdoutDemuxSink {
   /** A V8 line without its `\n` (`terminated` is false only for a last line cut short). */
-  v8Line(text: string, terminated: boolean): void;
+  v8Line(text: string, terminated: boolean, kind: V8LineKind): void;
   /** The app's output, exactly as it arrived. */
   app(text: string): void;
 }
@@ -24,12 +34,17 @@ export interface StdoutDemuxSink {
 const V8_LINE_START = new RegExp(`${ISOLATE_PREFIX_SOURCE.replace(/^\^/, '')} +\\d+ ms: `, 'y');
 /** What a V8 line start cut at the end of a chunk can look like so far; held until the next chunk. */
 const PARTIAL_START = /^\[[\d:xXa-fA-F\] ms]{0,48}$/;
+const DEOPT_TAIL_START = /\) \(opt id \d+\) for deoptimization, reason: /y;
+const DEOPT_TAIL_TEMPLATE = ') (opt id 0) for deoptimization, reason: ';
+/** Where a V8 line can begin: `[` for traces, `)` for the deopt tail. */
+const CANDIDATE = /[[)]/g;
 
 export class StdoutDemux {
   private readonly decoder = new StringDecoder('utf8');
   /** Text held back: an unfinished V8 line, or what may be the start of one. */
   private held = '';
-  private heldIsV8Line = false;
+  /** Set when `held` is an unfinished V8 line (rather than what may become one). */
+  private heldKind: V8LineKind | null = null;
 
   constructor(
     private readonly sink: StdoutDemuxSink,
@@ -45,53 +60,59 @@ export class StdoutDemux {
     const rest = this.held + this.decoder.end();
     this.held = '';
     if (rest.length === 0) return;
-    if (this.heldIsV8Line || isV8LineAt(rest, 0)) this.sink.v8Line(rest, false);
+    const kind = this.heldKind ?? v8LineKindAt(rest, 0);
+    if (kind !== null) this.sink.v8Line(rest, false, kind);
     else this.sink.app(rest);
-    this.heldIsV8Line = false;
+    this.heldKind = null;
   }
 
   private consume(text: string): void {
     this.held = '';
-    this.heldIsV8Line = false;
+    this.heldKind = null;
     let pos = 0; // start of text not yet handed on
-    let scan = 0;
-    while (scan < text.length) {
-      const bracket = text.indexOf('[', scan);
-      if (bracket === -1) break;
-      if (!isV8LineAt(text, bracket)) {
-        scan = bracket + 1;
-        continue;
-      }
-      if (bracket > pos) this.sink.app(text.slice(pos, bracket));
-      const nl = text.indexOf('\n', bracket);
+    CANDIDATE.lastIndex = 0;
+    for (let m = CANDIDATE.exec(text); m; m = CANDIDATE.exec(text)) {
+      const start = m.index;
+      const kind = v8LineKindAt(text, start);
+      if (kind === null) continue;
+      if (start > pos) this.sink.app(text.slice(pos, start));
+      const nl = text.indexOf('\n', start);
       if (nl === -1) {
-        this.holdV8Line(text.slice(bracket));
+        this.holdV8Line(text.slice(start), kind);
         return;
       }
-      this.sink.v8Line(text.slice(bracket, nl), true);
-      pos = scan = nl + 1;
+      this.sink.v8Line(text.slice(start, nl), true, kind);
+      pos = nl + 1;
+      CANDIDATE.lastIndex = pos;
     }
     // The tail may be the beginning of a V8 line cut by the chunk boundary.
-    const lastBracket = text.lastIndexOf('[');
-    if (lastBracket >= pos && PARTIAL_START.test(text.slice(lastBracket))) {
-      if (lastBracket > pos) this.sink.app(text.slice(pos, lastBracket));
-      this.held = text.slice(lastBracket);
+    const tailStart = Math.max(text.lastIndexOf('['), text.lastIndexOf(')'));
+    if (tailStart >= pos && couldStartV8Line(text.slice(tailStart))) {
+      if (tailStart > pos) this.sink.app(text.slice(pos, tailStart));
+      this.held = text.slice(tailStart);
       return;
     }
     if (pos < text.length) this.sink.app(text.slice(pos));
   }
 
-  private holdV8Line(partial: string): void {
+  private holdV8Line(partial: string, kind: V8LineKind): void {
     if (partial.length > this.maxV8LineChars) {
       this.sink.app(partial);
       return;
     }
     this.held = partial;
-    this.heldIsV8Line = true;
+    this.heldKind = kind;
   }
 }
 
-function isV8LineAt(text: string, index: number): boolean {
-  V8_LINE_START.lastIndex = index;
-  return V8_LINE_START.test(text);
+function v8LineKindAt(text: string, index: number): V8LineKind | null {
+  const sticky = text[index] === '[' ? V8_LINE_START : DEOPT_TAIL_START;
+  sticky.lastIndex = index;
+  if (!sticky.test(text)) return null;
+  return sticky === V8_LINE_START ? 'trace' : 'deopt-tail';
+}
+
+function couldStartV8Line(tail: string): boolean {
+  if (tail[0] === '[') return PARTIAL_START.test(tail);
+  return tail.length < DEOPT_TAIL_TEMPLATE.length && DEOPT_TAIL_TEMPLATE.startsWith(tail.replace(/\d+/, '0'));
 }

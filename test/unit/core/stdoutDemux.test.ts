@@ -7,7 +7,7 @@ const GC = '[4242:0x3a1b2c0]       41 ms: Scavenge 4.4 (4.5) -> 3.7 (5.5) MB, 0.
 function demux(chunks: (string | Buffer)[], max?: number) {
   const v8: [string, boolean][] = [];
   let app = '';
-  const d = new StdoutDemux({ v8Line: (t, term) => v8.push([t, term]), app: (t) => (app += t) }, max);
+  const d = new StdoutDemux({ v8Line: (t, term, kind) => v8.push([kind === 'trace' ? t : `${kind}: ${t}`, term]), app: (t) => (app += t) }, max);
   for (const c of chunks) d.write(c);
   d.end();
   return { v8, app };
@@ -47,6 +47,13 @@ describe('StdoutDemux', () => {
 
   it('offers a last V8 line without newline as cut short', () => {
     assert.deepEqual(demux([`ok\n${GC.slice(0, 60)}`]).v8, [[GC.slice(0, 60), false]]);
+  });
+
+  it("takes out the tail of V8's 'marking dependent code' line that V8 prints to stdout, even split across chunks", () => {
+    const tail = ') (opt id 12) for deoptimization, reason: code dependencies]';
+    const { v8, app } = demux(['listening on 1\n', tail.slice(0, 9), `${tail.slice(9)}\nok (done)\n(x)`]);
+    assert.deepEqual(v8, [[`deopt-tail: ${tail}`, true]]);
+    assert.equal(app, 'listening on 1\nok (done)\n(x)');
   });
 
   it('decodes UTF-8 split across chunks', () => {
