@@ -239,7 +239,10 @@ export function renderFlameSection(section: HTMLElement, flame: FlameNode | null
   };
 
   function tooltipLocation(node: FlameNode): string {
-    if (!node.url) return node.category === 'gc' || node.category === 'idle' ? 'V8 pseudo-frame (no source)' : 'native code (no source)';
+    if (!node.url) {
+      if (node.category === 'gc' || node.category === 'idle') return 'V8 pseudo-frame (no source)';
+      return node.line > 0 ? `script without a file, line ${node.line}` : 'native code (no source)';
+    }
     return formatLocation(node.url, node.line, node.column, loc).text;
   }
 

@@ -142,7 +142,7 @@ export function renderHotFunctions(section: HTMLElement, cpu: CpuSummary | null,
           label: 'Location',
           value: (f) => `${f.url}:${String(f.line).padStart(8, '0')}`,
           cell: (f) => {
-            if (!f.url) return el('span', { className: 'muted', text: 'native / VM' });
+            if (!f.url) return el('span', { className: 'muted', text: f.line > 0 ? `script without a file, line ${f.line}` : 'native / VM' });
             const l = formatLocation(f.url, f.line, f.column, loc);
             return el('span', { className: 'location', text: l.text, title: l.full });
           },

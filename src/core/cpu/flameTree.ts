@@ -21,7 +21,7 @@ export function buildFlameTree(model: CpuModel): FlameNode | null {
       name: i === 0 ? 'all' : name,
       value: model.nodeSelfUs[i]! / 1000,
       children: [],
-      category: frameCategory(frame.functionName, frame.url),
+      category: frameCategory(frame.functionName, frame.url, frame.line),
       url: frame.url,
       line: frame.line,
       column: frame.column,

@@ -16,11 +16,12 @@ export const FRAME_CATEGORY_LABELS: Record<FrameCategory, string> = {
   idle: 'idle / program',
 };
 
-export function frameCategory(name: string, url: string): FrameCategory {
+/** `line` is the 1-based function start (0 = none): JavaScript with no file (an inline or eval'd script) still has one. */
+export function frameCategory(name: string, url: string, line = 0): FrameCategory {
   if (url === '') {
     if (name === '(garbage collector)') return 'gc';
     if (name === '(idle)' || name === '(program)' || name === '(root)') return 'idle';
-    return 'native';
+    return line > 0 ? 'user' : 'native';
   }
   if (url.startsWith('node:') || /^internal[/:]/.test(url)) return 'node';
   if (/[/\\]node_modules[/\\]/.test(url)) return 'dependency';
