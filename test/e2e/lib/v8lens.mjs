@@ -1,0 +1,82 @@
+// V8 Lens specifics shared by the scenarios: the report webview, the profiled process, load.
+import http from 'node:http';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { descendants } from './procs.mjs';
+import { waitFor, webviewFrame, sleep } from './workbench.mjs';
+
+/** The report webview's inner frame, once the report has rendered (html[data-report-ready]). */
+export async function reportFrame(page, { timeout = 60_000 } = {}) {
+  const frame = await webviewFrame(page, '#flame-graph, #gc-timeline, #report-status', { timeout });
+  await waitFor(async () => (await frame.locator('html[data-report-ready]').count()) > 0 || (await frame.locator('#report-status.error').count()) > 0,
+    { timeout, what: 'the report to render (html[data-report-ready])' });
+  const errorBox = frame.locator('#report-status.error');
+  const error = (await errorBox.count()) > 0 ? await errorBox.first().textContent() : null;
+  if (error) throw new Error(`the report webview shows an error: ${error}`);
+  return frame;
+}
+
+/** Numeric attribute of the first element matching selector in a frame (NaN when absent). */
+export async function numAttr(frame, selector, attr) {
+  return Number(await frame.locator(selector).first().getAttribute(attr, { timeout: 10_000 }));
+}
+
+function cmdline(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return null;
+  }
+}
+
+/** The pid of a descendant of rootPid whose command line matches re (e.g. the profiled program). */
+export async function findDescendant(rootPid, re, { timeout = 30_000 } = {}) {
+  return waitFor(() => descendants(rootPid).find((p) => {
+    const argv = cmdline(p);
+    return argv && re.test(argv.join(' '));
+  }), { timeout, what: `a process matching ${re}` });
+}
+
+/** TCP ports pid listens on (from /proc/<pid>/fd socket inodes and /proc/net/tcp{,6}). */
+export function listeningPorts(pid) {
+  const inodes = new Set();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]);
+    } catch { /* closed meanwhile */ }
+  }
+  const ports = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try { text = readFileSync(table, 'utf8'); } catch { continue; }
+    for (const line of text.split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 10 || cols[3] !== '0A') continue; // 0A = LISTEN
+      if (inodes.has(cols[9])) ports.push(parseInt(cols[1].split(':')[1], 16));
+    }
+  }
+  return ports;
+}
+
+/** Closed-loop load on loopback for ms milliseconds; returns { ok, errors }. */
+export async function sendLoad(port, ms, { concurrency = 8, path = '/orders' } = {}) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const deadline = Date.now() + ms;
+  let ok = 0;
+  let errors = 0;
+  const one = () => new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: `${path}/${ok}`, agent }, (res) => {
+      res.resume();
+      res.on('end', () => { if (res.statusCode === 200) ok++; else errors++; resolve(); });
+    });
+    req.on('error', () => { errors++; resolve(); });
+  });
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (Date.now() < deadline) {
+      await one();
+      if (errors > 50) { await sleep(50); }
+    }
+  }));
+  agent.destroy();
+  return { ok, errors };
+}
