@@ -58,6 +58,10 @@ function npmCi(cwd, env, label) {
   console.log(`e2e install: ${label} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
+function withoutOuterNpm(env) {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !/^npm_/i.test(key)));
+}
+
 /** True when both lockfiles are installed as recorded by the last successful install. */
 export function depsInstalled() {
   try {
@@ -74,9 +78,13 @@ export function ensureDeps({ force = false } = {}) {
   if (!force && depsInstalled()) return false;
   console.log('e2e install: installing Node 24 and code-server from test/e2e lockfiles (once; ~2-3 min cold)…');
   rmSync(STAMP, { force: true });
-  npmCi(NODE24_DIR, process.env, 'Node 24');
+  // Under `npm run test:e2e` the outer npm (on Node 20) exports npm_config_* variables, which the
+  // nested npm would take as its own config: npm_config_user_agent ("… node/v20 …") makes
+  // code-server's postinstall refuse to run. The nested installs get a clean npm environment.
+  const clean = withoutOuterNpm(process.env);
+  npmCi(NODE24_DIR, clean, 'Node 24');
   const env = {
-    ...process.env,
+    ...clean,
     // npm's `#!/usr/bin/env node` now runs Node 24, so code-server's postinstall sees node/v24 in
     // npm_config_user_agent, and its native modules build for Node 24 ...
     PATH: `${join(NODE24_PKG, 'bin')}:${process.env.PATH}`,
