@@ -8,6 +8,7 @@
 import flamegraph, { type FlameGraph, type FlameHierarchyNode, type FlameTooltip } from 'd3-flame-graph';
 import { select } from 'd3-selection';
 import { FRAME_CATEGORIES, FRAME_CATEGORY_LABELS, type FrameCategory } from '../../src/core/report/frameCategory';
+import { flameTotals } from '../../src/core/report/flameTotals';
 import type { FlameNode } from '../../src/shared/reportProtocol';
 import { el, emptyNote } from './dom';
 import { fmtMs, fmtPct, formatLocation, plural, type LocationContext } from './format';
@@ -27,30 +28,17 @@ export interface FlameView {
 }
 
 interface TreeStats {
-  totals: WeakMap<FlameNode, number>;
+  totals: Map<FlameNode, number>;
   nodeCount: number;
   rootTotal: number;
   byCategory: Record<FrameCategory, number>;
 }
 
-/** Inclusive totals once, iteratively (real stacks are hundreds deep), independent of the zoom state. */
+/** Inclusive totals once, independent of the zoom state. */
 function treeStats(root: FlameNode): TreeStats {
-  const totals = new WeakMap<FlameNode, number>();
+  const { order, totals } = flameTotals(root);
   const byCategory = Object.fromEntries(FRAME_CATEGORIES.map((c) => [c, 0])) as Record<FrameCategory, number>;
-  const order: FlameNode[] = [];
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    order.push(node);
-    for (const child of node.children) stack.push(child);
-  }
-  for (let i = order.length - 1; i >= 0; i--) {
-    const node = order[i]!;
-    let total = node.value;
-    for (const child of node.children) total += totals.get(child) ?? 0;
-    totals.set(node, total);
-    byCategory[node.category] = (byCategory[node.category] ?? 0) + node.value;
-  }
+  for (const node of order) byCategory[node.category] += node.value;
   return { totals, nodeCount: order.length, rootTotal: totals.get(root) ?? 0, byCategory };
 }
 

@@ -1,4 +1,5 @@
 import { frameCategory } from '../report/frameCategory';
+import { flameTotals } from '../report/flameTotals';
 import type { FlameNode } from '../report/reportModelTypes';
 import type { CpuModel } from './cpuModel';
 
@@ -37,30 +38,6 @@ export function buildFlameTree(model: CpuModel): FlameNode | null {
 
 /** "Left heavy": children by total time, so the widest stacks line up on the left. */
 function sortHeaviestFirst(root: FlameNode): void {
-  const totals = new Map<FlameNode, number>();
-  const order: FlameNode[] = [];
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    order.push(node);
-    for (const child of node.children) stack.push(child);
-  }
-  for (let i = order.length - 1; i >= 0; i--) {
-    const node = order[i]!;
-    let total = node.value;
-    for (const child of node.children) total += totals.get(child)!;
-    totals.set(node, total);
-  }
+  const { order, totals } = flameTotals(root);
   for (const node of order) if (node.children.length > 1) node.children.sort((a, b) => totals.get(b)! - totals.get(a)!);
-}
-
-export function countFlameNodes(root: FlameNode): number {
-  let count = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    count++;
-    for (const child of node.children) stack.push(child);
-  }
-  return count;
 }
