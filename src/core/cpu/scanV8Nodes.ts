@@ -6,6 +6,8 @@ import { NodeIdIndex } from './nodeIdIndex';
 import { NodeLinks } from './nodeLinks';
 import { NO_POSITION_TICKS } from './readPositionTicks';
 import { droppedTicksWarning, duplicateId, malformedCallFrame } from './nodeProblems';
+import { CharCode } from '../util/charCodes';
+const { OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, QUOTE, BACKSLASH, COMMA, MINUS, ZERO } = CharCode;
 
 /*
  * Fast path for the `nodes` of a big profile written by V8 itself (Node's `--cpu-prof`, DevTools):
@@ -150,15 +152,6 @@ const POSITION_TICKS = ascii(',"positionTicks":[');
 const TICK_LINE = ascii('{"line":');
 const TICK_TICKS = ascii(',"ticks":');
 
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const MINUS = 0x2d;
-const ZERO = 0x30;
 /** Beyond 2^53 integers are not exact; ids and counts are far below, so longer numbers are refused. */
 const MAX_DIGITS = 15;
 

@@ -1,4 +1,6 @@
 import { Buffer } from 'node:buffer';
+import { CharCode } from '../util/charCodes';
+const { CLOSE_BRACE, CLOSE_BRACKET, COLON, QUOTE, COMMA, MINUS, ZERO } = CharCode;
 
 /**
  * Fast path for the bulk of a long profile: V8 ends the file with `"samples":[…],"timeDeltas":[…]}`,
@@ -69,13 +71,6 @@ export function cutTrailingNumberArrays(text: string): TrailingNumberArrays | nu
   return result;
 }
 
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const COLON = 0x3a;
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const MINUS = 0x2d;
-const ZERO = 0x30;
 const INT32_LIMIT = 2 ** 31;
 
 function isSpace(c: number): boolean {

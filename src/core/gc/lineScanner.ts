@@ -1,16 +1,11 @@
-/** A cursor over one line, for reading name=value pairs in place (NVP lines run to several KB). */
-
-const ZERO = 48;
-const NINE = 57;
-const DOT = 46;
-const MINUS = 45;
-const SPACE = 32;
-const CARRIAGE_RETURN = 13;
+import { CharCode } from '../util/charCodes';
+const { ZERO, NINE, DOT, MINUS, SPACE, CARRIAGE_RETURN } = CharCode;
 
 // Exact powers of ten: an integer below 2^53 divided by one of these is correctly rounded, so
 // "136.9" gives the same double as Number("136.9").
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
+/** A cursor over one line, for reading name=value pairs in place (NVP lines run to several KB). */
 export class LineScanner {
   text = '';
   pos = 0;

@@ -1,6 +1,8 @@
 import type { GcEvent, IncrementalMarking } from './gcEvent';
 import { readIsolatePrefix } from './isolatePrefix';
 import { LineScanner } from './lineScanner';
+import { CharCode } from '../util/charCodes';
+const { PERCENT, SPACE, EQUALS } = CharCode;
 
 /*
  * `--trace-gc-nvp` lines: `[pid:isolate(:N)?]  %8.0f ms: pause=1.3 mutator=… gc=s …`, one
@@ -19,9 +21,6 @@ const TYPE_BY_CODE = new Map([
   ['ms', 'Mark-sweep'],
 ]);
 
-const PERCENT = 37;
-const SPACE = 32;
-const EQUALS = 61;
 
 const scanner = new LineScanner();
 
