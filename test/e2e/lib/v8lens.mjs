@@ -80,3 +80,12 @@ export async function sendLoad(port, ms, { concurrency = 8, path = '/orders' } =
   agent.destroy();
   return { ok, errors };
 }
+
+/** "V8 Lens: Profile with GC Trace" from the palette on a launch configuration, default preset. */
+export async function profileLaunchConfig(t, configName) {
+  await t.runCommand(t.page, 'V8 Lens: Profile with GC Trace');
+  await t.waitForQuickInput(t.page, /What to profile/);
+  await t.pickQuickItem(t.page, `Launch config: ${configName}`);
+  await t.waitForQuickInput(t.page, /What to collect/);
+  await t.pickQuickItem(t.page, /^CPU \+ GC trace \+ deopts/);
+}

@@ -2,17 +2,13 @@
 // --no-concurrent-recompilation from launch.json); the report opens on its own, the deopt table
 // names V8's reasons, and clicking a deopt row opens the source at its line (webview → host).
 import assert from 'node:assert/strict';
-import { numAttr, reportFrame } from '../lib/v8lens.mjs';
+import { numAttr, profileLaunchConfig, reportFrame } from '../lib/v8lens.mjs';
 
 export default {
   name: 'profile the "Deopts: shapes" launch config; deopt table reasons; a row click opens the line',
   async run(t) {
     const { page } = t;
-    await t.runCommand(page, 'V8 Lens: Profile with GC Trace');
-    await t.waitForQuickInput(page, /What to profile/);
-    await t.pickQuickItem(page, 'Launch config: Deopts: shapes');
-    await t.waitForQuickInput(page, /What to collect/);
-    await t.pickQuickItem(page, /^CPU \+ GC trace \+ deopts/);
+    await profileLaunchConfig(t, 'Deopts: shapes');
 
     const frame = await reportFrame(page, { timeout: 90_000 });
     assert.match(await frame.locator('#run-meta').textContent(), /shapes\.js/);

@@ -4,17 +4,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findDescendant } from '../lib/v8lens.mjs';
+import { findDescendant, profileLaunchConfig } from '../lib/v8lens.mjs';
 
 export default {
   name: 'Cancel Run on the self-loading HTTP service kills it and its child; the run is kept as cancelled',
   async run(t) {
     const { page } = t;
-    await t.runCommand(page, 'V8 Lens: Profile with GC Trace');
-    await t.waitForQuickInput(page, /What to profile/);
-    await t.pickQuickItem(page, 'Launch config: HTTP service (demo traffic)');
-    await t.waitForQuickInput(page, /What to collect/);
-    await t.pickQuickItem(page, /^CPU \+ GC trace \+ deopts/);
+    await profileLaunchConfig(t, 'HTTP service (demo traffic)');
 
     const server = await findDescendant(t.server.pid, /http-service\/server\.js/, { timeout: 30_000 });
     const traffic = await findDescendant(t.server.pid, /http-service\/traffic\.js/, { timeout: 30_000 });
