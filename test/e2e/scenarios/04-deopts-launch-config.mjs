@@ -13,7 +13,15 @@ export default {
     const frame = await reportFrame(page, { timeout: 90_000 });
     assert.match(await frame.locator('#run-meta').textContent(), /shapes\.js/);
     const table = frame.locator('#deopt-table');
-    await table.locator('tbody tr').first().waitFor({ timeout: 10_000 });
+    // Rows are counted, not waited for as "visible": a report the workbench keeps behind another
+    // tab still has them. When there are none, say what the section shows instead.
+    await t.waitFor(async () => (await table.locator('tbody tr').count()) > 0, {
+      timeout: 10_000,
+      what: 'deopt rows',
+    }).catch(async (e) => {
+      const shown = await frame.locator('#deopt-section').textContent().catch(() => '(no #deopt-section)');
+      throw new Error(`${e.message}; the deopt section shows: ${shown?.trim().slice(0, 400)}`);
+    });
     const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
     t.log(`deopt rows: ${JSON.stringify(rows)}`);
     // Columns: count, reason, function, location, kind.
