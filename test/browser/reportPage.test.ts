@@ -11,7 +11,7 @@ import type { Summary } from '../../src/core/summary/types';
 const NONCE = 'abcdefghijklmnopqrstuv==';
 
 function model(title: string): ReportModel {
-  const summary: Summary = { schemaVersion: 1, source: { kind: 'cpuprofile', path: '/x' }, cpu: null, gc: null, deopts: [], warnings: [] };
+  const summary: Summary = { schemaVersion: 1, source: { kind: 'cpuprofile', path: '/x' }, cpu: null, gc: null, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings: [] };
   return { title, source: '/x', summary, session: null, flame: null, gcEvents: [] };
 }
 

@@ -243,7 +243,7 @@ function problemOf(exit: TargetExit): string | null {
 }
 
 function failedSummary(layout: RunLayout, err: unknown): Summary {
-  return { schemaVersion: 1, source: { kind: 'run', path: layout.dir }, cpu: null, gc: null, deopts: [], warnings: [`analysis failed: ${errorMessage(err)}`] };
+  return { schemaVersion: 1, source: { kind: 'run', path: layout.dir }, cpu: null, gc: null, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings: [`analysis failed: ${errorMessage(err)}`] };
 }
 
 async function prepareRunFolder(layout: RunLayout): Promise<void> {

@@ -71,9 +71,10 @@ export function planDirectLaunch(
           // must be a real file: /dev/null makes V8 abort.
           '--redirect-code-traces',
           `--redirect-code-traces-to=${layout.codeTraces}`,
-          // A running CPU profiler stops V8 from logging code-deopt events (seen on Node 20-24), so
-          // with a profile the deopts are read from this trace, which has their positions.
-          ...(capture.cpu ? ['--trace-deopt-verbose'] : []),
+          // A running CPU profiler stops V8 from logging code-deopt events and JS code-creation (seen
+          // on Node 18-24), so with a profile the deopts are read from this trace, which has their
+          // positions, and the optimizations from --trace-opt's lines in the same file, in order.
+          ...(capture.cpu ? ['--trace-deopt-verbose', '--trace-opt'] : []),
         ]
       : []),
     ...(options.stableDeopts ? ['--no-concurrent-recompilation'] : []),

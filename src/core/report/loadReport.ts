@@ -7,10 +7,10 @@ import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
 import { analyzeRun, readGcTraceFile } from '../run/analyzeRun';
 import { runLayout } from '../run/runLayout';
 import type { SessionRecord } from '../run/session';
-import { SUMMARY_SCHEMA_VERSION, type Summary } from '../summary/types';
+import { SUMMARY_SCHEMA_VERSION, withSummaryDefaults, type Summary } from '../summary/types';
 import { UserError, errorMessage, isErrno } from '../util/errors';
 import { readV8LogFiles } from '../v8log/v8LogReader';
-import { summarizeDeopts } from '../v8log/deoptSummary';
+import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
 
 export type ArtifactKind = 'cpuprofile' | 'gc-trace' | 'v8-log';
 
@@ -46,7 +46,8 @@ async function loadRunFolder(path: string, shown: string): Promise<Summary> {
   const summaryText = await readFile(layout.summary, 'utf8').catch(() => null);
   if (summaryText !== null) {
     try {
-      return JSON.parse(summaryText) as Summary;
+      // Written by an older version, it may lack fields added since: they get their empty values.
+      return withSummaryDefaults(JSON.parse(summaryText) as Summary);
     } catch {
       // A summary cut short (the disk filled, a crash): the raw artifacts are still there.
     }
@@ -89,7 +90,7 @@ export async function sniffArtifact(path: string): Promise<ArtifactKind | null> 
 }
 
 function singleSummary(kind: Summary['source']['kind'], path: string, parts: Partial<Summary>): Summary {
-  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind, path }, cpu: null, gc: null, deopts: [], warnings: [], ...parts };
+  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind, path }, cpu: null, gc: null, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings: [], ...parts };
 }
 
 async function summarizeCpuProfileFile(path: string): Promise<Summary> {
@@ -118,6 +119,6 @@ async function summarizeGcTraceFile(path: string): Promise<Summary> {
 
 async function summarizeV8LogFile(path: string): Promise<Summary> {
   const analysis = await readV8LogFiles([path]);
-  return singleSummary('v8-log', path, { deopts: summarizeDeopts(analysis), warnings: [] });
+  return singleSummary('v8-log', path, summarizeDeoptAnalysis(analysis));
 }
 

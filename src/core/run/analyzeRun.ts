@@ -8,11 +8,12 @@ import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { summarizeGc } from '../gc/gcSummary';
 import type { GcEvent } from '../gc/gcEvent';
 import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
-import { SUMMARY_SCHEMA_VERSION, type CpuProfileFile, type CpuSummary, type DeoptSummaryEntry, type GcSummary, type Summary } from '../summary/types';
+import { SUMMARY_SCHEMA_VERSION, type CpuProfileFile, type CpuSummary, type GcSummary, type Summary } from '../summary/types';
 import { errorMessage } from '../util/errors';
-import { functionsFromProfile, readCodeTraceDeopts, tracedToV8Deopts } from '../v8log/codeTraceDeopts';
+import { analyzeCodeTrace, functionsFromProfile, readCodeTrace } from '../v8log/codeTraceDeopts';
 import { readV8LogFiles } from '../v8log/v8LogReader';
-import { summarizeDeopts } from '../v8log/deoptSummary';
+import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
+import { emptyCounters, mergeAnalyses } from '../v8log/mergeAnalyses';
 import { chooseMainProcess, processWallMs, readAgentRecords } from './agentRecords';
 import { listCpuProfiles, listV8Logs, type CpuProfileArtifact } from './runArtifacts';
 import type { RunLayout } from './runLayout';
@@ -37,12 +38,12 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
 
   const cpu = await analyzeCpu(layout, main, capture.cpu, warnings);
   const gc = await analyzeGc(layout, session, main, liveGc, capture.gc, warnings);
-  const deopts = await analyzeDeopts(layout, capture.deopts, cpu?.functions ?? [], warnings);
+  const { deopts, deoptFunctions, optimizedFunctions } = await analyzeDeopts(layout, capture.deopts, cpu?.functions ?? [], warnings);
 
   if (main && !main.final) {
     warnings.push(`the target (pid ${main.pid}) did not exit normally, so its figures end at ${new Date(main.updatedAtMs).toISOString()}`);
   }
-  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts, warnings };
+  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts, deoptFunctions, optimizedFunctions, warnings };
 }
 
 async function analyzeCpu(layout: RunLayout, main: AgentRecord | null, wanted: boolean, warnings: string[]): Promise<CpuSummary | null> {
@@ -115,27 +116,36 @@ export async function readGcTraceFile(path: string, warnings: string[]): Promise
 }
 
 
+type DeoptParts = Pick<Required<Summary>, 'deopts' | 'deoptFunctions' | 'optimizedFunctions'>;
+
 async function analyzeDeopts(
   layout: RunLayout,
   wanted: boolean,
   profiledFunctions: CpuSummary['functions'],
   warnings: string[],
-): Promise<DeoptSummaryEntry[]> {
+): Promise<DeoptParts> {
+  const none: DeoptParts = { deopts: [], deoptFunctions: [], optimizedFunctions: [] };
   const logs = await listV8Logs(layout);
   if (logs.length === 0) {
     if (wanted) warnings.push('no V8 log was found, so deopts are unknown');
-    return [];
+    return none;
   }
   try {
-    const analysis = await readV8LogFiles(logs);
-    // With a CPU profile running, V8 logs no code-deopt events; the verbose code trace has them.
+    let analysis = await readV8LogFiles(logs);
+    // With a CPU profile running, V8 logs no code-deopt events nor JS code-creation; the verbose code
+    // trace has the deopts, and (with --trace-opt) the optimizations, ordered but without times.
     if (analysis.deopts.length === 0 && existsSync(layout.codeTraces)) {
-      const traced = await readCodeTraceDeopts(layout.codeTraces);
-      analysis.deopts = tracedToV8Deopts(traced, [...analysis.functions, ...functionsFromProfile(profiledFunctions)], layout.codeTraces);
+      const trace = await readCodeTrace(layout.codeTraces);
+      if (trace.deopts.length > 0 || trace.optimizations.length > 0) {
+        const traced = analyzeCodeTrace(trace, [...analysis.functions, ...functionsFromProfile(profiledFunctions)], layout.codeTraces);
+        analysis = mergeAnalyses([analysis, { v8Version: null, isolates: [], functions: traced.functions, deopts: traced.deopts, counters: emptyCounters() }]);
+      }
     }
-    return summarizeDeopts(analysis);
+    const { warnings: cut, ...parts } = summarizeDeoptAnalysis(analysis);
+    warnings.push(...cut);
+    return parts;
   } catch (err) {
     warnings.push(`V8 log: ${errorMessage(err)}`);
-    return [];
+    return none;
   }
 }

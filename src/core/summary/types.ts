@@ -16,6 +16,18 @@ export interface Summary {
   gc: GcSummary | null;
   /** Deopts grouped by function and innermost position, most frequent first. */
   deopts: DeoptSummaryEntry[];
+  /**
+   * Per function that deopted (its own optimized code, or its code inlined into another function),
+   * for a CodeLens above it. Most deopts first. Absent from summaries written before it existed and
+   * from failed analyses: read as [] (see `withSummaryDefaults`).
+   */
+  deoptFunctions: DeoptFunctionSummary[];
+  /**
+   * Functions V8 optimized (Maglev/TurboFan) that never deopted, neither their own code nor where
+   * they were inlined: disjoint from `deoptFunctions`. Most optimizations first, at most
+   * `MAX_OPTIMIZED_FUNCTIONS` (a warning says when more were cut). Absent in older summaries: read as [].
+   */
+  optimizedFunctions: OptimizedFunctionSummary[];
   /** Why a part is missing or partial (truncated input, a flag that was off, …); one line each. */
   warnings: string[];
 }
@@ -122,6 +134,12 @@ export interface SourcePosition {
 export interface DeoptSummaryEntry extends SourcePosition {
   /** The function the innermost position belongs to (the one that bailed out). */
   function: string;
+  /**
+   * Where that function starts (for a CodeLens above it); null when unknown: a code trace (runs with
+   * a CPU profile) names functions, and one the profile never sampled has no known position. Absent
+   * in older summaries: read as null.
+   */
+  functionStart: SourcePosition | null;
   /** The optimized function whose code was thrown away (differs from `function` when inlined). */
   optimizedFunction: string;
   /** V8's deoptimize kind: "deopt-eager", "dependency-change", "deopt-lazy", … (an open set). */
@@ -139,4 +157,66 @@ export interface DeoptSummaryEntry extends SourcePosition {
   lastMs: number | null;
   /** Optimization tier of the code that deopted ("TurboFan", "Maglev", …), when known. */
   tier: string | null;
+}
+
+/** How often one kind + reason occurred. */
+export interface DeoptReasonCount {
+  kind: string;
+  reason: string;
+  count: number;
+}
+
+/**
+ * One function that deopted. `url`/`line`/`column` are where the function starts (as in
+ * `DeoptSummaryEntry.functionStart`), line 0 when unknown (a code trace naming a function the CPU
+ * profile never sampled).
+ */
+export interface DeoptFunctionSummary extends SourcePosition {
+  /** As V8 names it; `(anonymous)` for top-level code and anonymous functions. */
+  function: string;
+  /**
+   * Tiers it reached, lowest first: "Ignition", "Sparkplug", "Maglev", "TurboFan". From a code trace
+   * (runs with a CPU profile) only the optimizing tiers are known.
+   */
+  tiers: string[];
+  /** How often its own optimized code was thrown away. */
+  deoptCount: number;
+  /** Deopts at positions inside it while it was inlined into another function (see `deopts`). */
+  inlinedDeoptCount: number;
+  /** Its own deopts by kind and reason, most frequent first (inlined ones are in `deopts`). */
+  reasons: DeoptReasonCount[];
+  /**
+   * Whether V8 optimized it again after its last own deopt: false means it stayed deoptimized. Null
+   * when its own code never deopted, or when the run recorded no optimizations (code traces taken
+   * without `--trace-opt`). Code traces have no times: their order stands in for time.
+   */
+  reoptimized: boolean | null;
+  /** Optimizations after its first own deopt: a number that keeps growing is a deopt loop. */
+  reoptimizations: number;
+}
+
+/** A function V8 optimized that never deopted. `url`/`line`/`column` are where it starts. */
+export interface OptimizedFunctionSummary extends SourcePosition {
+  /** As V8 names it; `(anonymous)` for top-level code and anonymous functions. */
+  function: string;
+  /** The optimizing tiers its code was made in, lowest first: "Maglev", "TurboFan". */
+  tiers: string[];
+  /** How many times optimized code was made for it (on-stack replacement included). */
+  optimizations: number;
+}
+
+/** `optimizedFunctions` keeps this many (the most optimized). */
+export const MAX_OPTIMIZED_FUNCTIONS = 2000;
+
+/**
+ * A summary read back from disk, with the fields older versions did not write filled in (missing
+ * lists become [], a missing `functionStart` null). Modifies and returns `summary`.
+ */
+export function withSummaryDefaults(summary: Summary): Summary & Required<Pick<Summary, 'deoptFunctions' | 'optimizedFunctions'>> {
+  summary.deopts ??= [];
+  for (const d of summary.deopts) d.functionStart ??= null;
+  summary.deoptFunctions ??= [];
+  summary.optimizedFunctions ??= [];
+  summary.warnings ??= [];
+  return summary as Summary & Required<Pick<Summary, 'deoptFunctions' | 'optimizedFunctions'>>;
 }

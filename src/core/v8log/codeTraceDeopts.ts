@@ -1,17 +1,20 @@
 /**
  * Deopts from V8's code-trace output (`--trace-deopt-verbose`, redirected to a file with
- * `--redirect-code-traces-to`).
+ * `--redirect-code-traces-to`), and the optimizations `--trace-opt` writes to the same file.
  *
  * Why this exists: while a CPU profiler runs (`--cpu-prof`, or the inspector's Profiler), V8 writes
- * no `code-deopt` events to the log at all; `code-creation` is still logged. Checked on Node 20, 22
+ * no `code-deopt` events to the log at all, nor `code-creation` for JS code. Checked on Node 20, 22
  * and 24 with the same program: 4 `code-deopt` lines without `--cpu-prof`, 0 with it, while the
  * deopts still happen. The verbose trace still carries kind, reason, the function, the tier and the
- * `;;; deoptimize at <pos>( inlined at <pos>)*` chain; it has no timestamps.
+ * `;;; deoptimize at <pos>( inlined at <pos>)*` chain; it has no timestamps, and functions only by
+ * name and SharedFunctionInfo address. Bailouts and optimizations are written in the order they
+ * happen, so that order stands in for time ("re-optimized after its last deopt").
  */
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { FunctionIndex } from './functionIndex';
+import { sortTiers } from './codeState';
+import { FunctionIndex, functionKey, toFunctionRef } from './functionIndex';
 import { parseDeoptPosition, urlToPath } from './sourcePosition';
 import type { FunctionRef, LogPosition, Tier, V8Deopt, V8Function } from './types';
 
@@ -26,34 +29,87 @@ export interface TracedDeopt {
   position: LogPosition | null;
   inlinedAt: LogPosition[];
   rawPosition: string;
+  /** SharedFunctionInfo address of the optimized function, as V8 wrote it: ties it to its optimizations. */
+  sfi: string;
+  /** Place among the trace's bailouts and optimizations, from 0: the trace has no times. */
+  seq: number;
 }
 
+/** A finished Maglev/TurboFan compile (`--trace-opt`); "marking … for optimization" alone is not one. */
+export interface TracedOptimization {
+  /** As the trace names the function; empty for top-level code and anonymous functions. */
+  name: string;
+  /** SharedFunctionInfo address, as V8 wrote it. */
+  sfi: string;
+  /** From the target: MAGLEV → maglev, TURBOFAN / Node 24's TURBOFAN_JS → turbofan. */
+  tier: Tier;
+  /** On-stack-replacement code. Node 18 does not mark it on the line read here: always false there. */
+  osr: boolean;
+  seq: number;
+}
+
+export interface CodeTrace {
+  deopts: TracedDeopt[];
+  optimizations: TracedOptimization[];
+}
+
+// `0x… <JSFunction name (sfi = 0x…)>`; the name is empty for top-level code and anonymous functions,
+// and may have dots or spaces (`host.fileExists`, `get x`).
+const FUNCTION = String.raw`0x[0-9a-f]+ <JSFunction ?([^<(]*?)? ?(?:<[^>]*> )?\(sfi = (0x[0-9a-f]+)\)>`;
 // Node 18 has no `<Code …>` part; Node 24 says MAGLEV / TURBOFAN_JS. The reason may contain `)`.
-const BAILOUT =
-  /^\[bailout \(kind: ([\w-]+), reason: (.*?)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction ?([^<(]*?)? ?(?:<[^>]*> )?\(sfi = 0x[0-9a-f]+\)>, (?:0x[0-9a-f]+ <Code ([A-Z_]+)>, )?/;
+const BAILOUT = new RegExp(
+  String.raw`^\[bailout \(kind: ([\w-]+), reason: (.*?)\): begin\. deoptimizing ${FUNCTION}, (?:0x[0-9a-f]+ <Code ([A-Z_]+)>, )?`,
+);
+/**
+ * A finished optimization. The compile itself: `[completed compiling <fn> (target TURBOFAN) OSR - took …]`
+ * (Node 20+, Maglev and TurboFan), `[optimizing <fn> (target TURBOFAN) - took …]` (Node 18). With
+ * concurrent recompilation a TurboFan job then prints `[completed optimizing <fn> (target …)( OSR)?]`
+ * when its code is installed: the same optimization, not another one.
+ */
+const OPTIMIZED = new RegExp(String.raw`^\[(completed compiling|optimizing|completed optimizing) ${FUNCTION} \(target ([A-Z_]+)\)( OSR)?( - took |\])`);
+/**
+ * V8 writes `[marking dependent code 0x… <Code …> (0x… <SharedFunctionInfo name>` to the code-trace
+ * file and the rest of that line (`) (opt id 3) for deoptimization, …]`) to stdout, so the next
+ * record in the file is glued to this head: `…<SharedFunctionInfo diag>[bailout (kind: …`.
+ */
+const GLUED_HEAD = /^\[marking dependent code [^[]*?<SharedFunctionInfo[^>]*>(?=\[)/;
 const DEOPTIMIZE_AT = /^\s*;;; deoptimize at (<.*>)\s*$/;
 const INPUT_FRAME = /^\s*reading input frame (.*?) => /;
 
 export class CodeTraceDeoptReader {
   readonly deopts: TracedDeopt[] = [];
+  readonly optimizations: TracedOptimization[] = [];
   private pending: TracedDeopt | null = null;
+  private seq = 0;
+  /** Per SFI, its last compile while an install line for it may still follow. */
+  private readonly awaitingInstall = new Map<string, TracedOptimization>();
 
   addLine(line: string): void {
+    for (let glued = GLUED_HEAD.exec(line); glued !== null; glued = GLUED_HEAD.exec(line)) line = line.slice(glued[0].length);
     if (line.startsWith('[bailout (')) {
       this.flush();
       const m = BAILOUT.exec(line);
       if (m) {
+        const sfi = m[4]!;
+        this.awaitingInstall.delete(sfi);
         this.pending = {
           kind: m[1]!,
           reason: m[2]!,
           optimizedName: (m[3] ?? '').trim(),
           innermostName: null,
-          tier: tierOf(m[4]),
+          tier: tierOf(m[5]),
           position: null,
           inlinedAt: [],
           rawPosition: '',
+          sfi,
+          seq: this.seq++,
         };
       }
+      return;
+    }
+    if (line.startsWith('[completed ') || line.startsWith('[optimizing ')) {
+      this.flush();
+      this.addOptimization(line);
       return;
     }
     if (this.pending) {
@@ -77,27 +133,59 @@ export class CodeTraceDeoptReader {
     return this.deopts;
   }
 
+  private addOptimization(line: string): void {
+    const m = OPTIMIZED.exec(line);
+    if (m === null) return;
+    const installed = m[1] === 'completed optimizing';
+    if (installed !== (m[6] === ']')) return;
+    const sfi = m[3]!;
+    const tier = tierOf(m[4]) ?? 'unknown';
+    const compiled = this.awaitingInstall.get(sfi);
+    this.awaitingInstall.delete(sfi);
+    // The install line of the compile just read: already counted.
+    if (installed && compiled !== undefined && compiled.tier === tier) return;
+    const optimization: TracedOptimization = { name: (m[2] ?? '').trim(), sfi, tier, osr: m[5] !== undefined, seq: this.seq++ };
+    this.optimizations.push(optimization);
+    if (!installed) this.awaitingInstall.set(sfi, optimization);
+  }
+
   private flush(): void {
     if (this.pending) this.deopts.push(this.pending);
     this.pending = null;
   }
 }
 
-export async function readCodeTraceDeopts(path: string): Promise<TracedDeopt[]> {
+/** Bailouts and optimizations of a code-trace file, in file order. */
+export async function readCodeTrace(path: string): Promise<CodeTrace> {
   const reader = new CodeTraceDeoptReader();
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of lines) reader.addLine(line);
-  return reader.finish();
+  return { deopts: reader.finish(), optimizations: reader.optimizations };
 }
 
+export async function readCodeTraceDeopts(path: string): Promise<TracedDeopt[]> {
+  return (await readCodeTrace(path)).deopts;
+}
+
+/**
+ * The function named `name` that `at` is in: of the functions so named in its script, the one that
+ * starts last at or before it. Anonymous functions (top-level code, callbacks) are usually many in a
+ * script, and one that ended before `at` cannot be told from the one around it (no ranges here): they
+ * are placed only when a single one starts before `at`. Scripts are compared by path, so `file://`
+ * URLs (ES modules) and plain paths meet.
+ */
 function functionNamed(functions: readonly V8Function[], name: string, at: LogPosition): FunctionRef | null {
   let best: V8Function | null = null;
+  const starts = new Set<string>();
   for (const fn of functions) {
-    if (fn.name !== name || fn.sourceUrl !== at.sourceUrl) continue;
+    if (fn.name !== name || fn.url !== at.url) continue;
     const notAfter = fn.line < at.line || (fn.line === at.line && fn.column <= at.column);
-    if (notAfter && (best === null || fn.line > best.line || (fn.line === best.line && fn.column > best.column))) best = fn;
+    if (!notAfter) continue;
+    starts.add(`${fn.line}:${fn.column}`);
+    if (best === null || fn.line > best.line || (fn.line === best.line && fn.column > best.column)) best = fn;
   }
-  return best && { name: best.name, url: best.url, sourceUrl: best.sourceUrl, line: best.line, column: best.column };
+  if (best === null || (name === '' && starts.size > 1)) return null;
+  return toFunctionRef(best);
 }
 
 /** Functions named in a CPU profile (start positions, 1-based), as candidates for `FunctionIndex`. */
@@ -126,22 +214,20 @@ function tierOf(code: string | undefined): Tier | null {
  */
 export function tracedToV8Deopts(traced: readonly TracedDeopt[], functions: readonly V8Function[], source: string): V8Deopt[] {
   const index = new FunctionIndex(functions);
+  // Known by name only (line 0): "(anonymous)" is still better than "(unknown)" to show.
   const named = (name: string, at: LogPosition | null): FunctionRef | null =>
-    name === '' || at === null ? null : { name, url: at.url, sourceUrl: at.sourceUrl, line: 0, column: 0 };
+    at === null ? null : { name, url: at.url, sourceUrl: at.sourceUrl, line: 0, column: 0 };
   return traced.map((t) => {
     const at = t.position;
-    const byPosition = at ? index.functionAt(at.sourceUrl, at.line, at.column, -1) : null;
     // The trace names the innermost function; a profile lists only functions that were sampled, so a
     // position-only lookup can land on an earlier function: trust the name, take the position from a match.
     const found =
-      t.innermostName === null || byPosition?.name === t.innermostName
-        ? byPosition
+      t.innermostName === null
+        ? at && index.functionAt(at.sourceUrl, at.line, at.column, -1)
         : (at && functionNamed(functions, t.innermostName, at)) ?? named(t.innermostName, at);
     // The outermost function: where the chain ends (the last inlined-at site), else the deopt itself.
     const outer = t.inlinedAt.at(-1) ?? t.position;
-    const optimizedAt = outer ? index.functionAt(outer.sourceUrl, outer.line, outer.column, -1) : null;
-    const optimizedFunction: FunctionRef | null =
-      optimizedAt && (t.optimizedName === '' || optimizedAt.name === t.optimizedName) ? optimizedAt : named(t.optimizedName, outer);
+    const optimizedFunction = (outer && functionNamed(functions, t.optimizedName, outer)) ?? named(t.optimizedName, outer);
     const fn = found ?? (t.inlinedAt.length === 0 ? optimizedFunction : null);
     return {
       isolate: basename(source),
@@ -158,6 +244,93 @@ export function tracedToV8Deopts(traced: readonly TracedDeopt[], functions: read
       tier: t.tier,
       marker: null,
       function: fn,
+      seq: t.seq,
     };
   });
+}
+
+export interface CodeTraceAnalysis {
+  deopts: V8Deopt[];
+  /** The traced functions that could be placed, with their optimizations (`seq`, no times) and tiers. */
+  functions: V8Function[];
+}
+
+/**
+ * Deopts and optimizations of a code trace, in the log reader's shapes: `deopts` as from
+ * `tracedToV8Deopts`, and a function per traced function (SFI address + name) that could be placed.
+ * A function is placed by the positions of its own bailouts, else by its name when exactly one of
+ * `functions` (the CPU profile's, see `functionsFromProfile`) has it; otherwise it is left out rather
+ * than guessed. Anonymous functions are never placed by name. Times are unknown: each optimization
+ * has `seq`, comparable with the deopts' `seq` within this trace (isolate = the file's name).
+ */
+export function analyzeCodeTrace(trace: CodeTrace, functions: readonly V8Function[], source: string): CodeTraceAnalysis {
+  const isolate = basename(source);
+  const deopts = tracedToV8Deopts(trace.deopts, functions, source);
+  const byName = uniqueByName(functions);
+  const sfiKey = (sfi: string, name: string) => `${sfi} ${name}`;
+
+  // What each traced function's bailouts say about it: a placed function beats one known by name only.
+  const fromDeopts = new Map<string, FunctionRef>();
+  trace.deopts.forEach((t, i) => {
+    const ref = deopts[i]!.optimizedFunction;
+    const key = sfiKey(t.sfi, t.optimizedName);
+    const known = fromDeopts.get(key);
+    if (ref !== null && (known === undefined || (known.line === 0 && ref.line > 0))) fromDeopts.set(key, ref);
+  });
+  const placed = new Map<string, FunctionRef | null>();
+  const place = (sfi: string, name: string): FunctionRef | null => {
+    const key = sfiKey(sfi, name);
+    let ref = placed.get(key);
+    if (ref === undefined) {
+      // Its bailouts' positions decide when it has any: a function of that name elsewhere (or starting
+      // after them) is another one. Only a function that never deopted is placed by its name alone.
+      const known = fromDeopts.get(key) ?? null;
+      const unique = name === '' ? undefined : byName.get(name);
+      ref = known ?? (unique ? toFunctionRef(unique) : null);
+      // Unplaced anonymous functions of a script all look alike: their timelines must not be merged.
+      if (ref !== null && ref.line === 0 && ref.name === '') ref = null;
+      placed.set(key, ref);
+    }
+    return ref;
+  };
+
+  // A bailout without a position (`<unknown>`) gets the place its function's other bailouts give it.
+  trace.deopts.forEach((t, i) => {
+    const d = deopts[i]!;
+    const ref = place(t.sfi, t.optimizedName);
+    if (ref === null || (d.optimizedFunction !== null && (ref.line === 0 || d.optimizedFunction.line > 0))) return;
+    const wasInnermost = d.function !== null && d.optimizedFunction !== null && functionKey(d.function) === functionKey(d.optimizedFunction);
+    d.optimizedFunction = ref;
+    if (t.inlinedAt.length === 0 && (d.function === null || wasInnermost) && (t.innermostName ?? ref.name) === ref.name) d.function = ref;
+  });
+
+  const out = new Map<string, V8Function>();
+  const entry = (ref: FunctionRef): V8Function => {
+    const key = functionKey(ref);
+    let fn = out.get(key);
+    if (fn === undefined) out.set(key, (fn = { ...toFunctionRef(ref), tiers: [], optimizations: [], optimizationDisabled: false, sourceRange: null }));
+    return fn;
+  };
+  for (const o of trace.optimizations) {
+    const ref = place(o.sfi, o.name);
+    if (ref !== null) entry(ref).optimizations.push({ isolate, timeMs: Number.NaN, tier: o.tier, seq: o.seq });
+  }
+  for (const d of deopts) if (d.optimizedFunction !== null && d.tier !== null) entry(d.optimizedFunction).tiers.push(d.tier);
+  for (const fn of out.values()) fn.tiers = sortTiers([...new Set([...fn.tiers, ...fn.optimizations.map((o) => o.tier)])]);
+  return { deopts, functions: [...out.values()] };
+}
+
+/** Functions by name, for the names exactly one function has (one start position, counted once). */
+function uniqueByName(functions: readonly V8Function[]): Map<string, V8Function> {
+  const byName = new Map<string, V8Function | null>();
+  const seen = new Set<string>();
+  for (const fn of functions) {
+    const key = functionKey(fn);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    byName.set(fn.name, byName.has(fn.name) ? null : fn);
+  }
+  const unique = new Map<string, V8Function>();
+  for (const [name, fn] of byName) if (fn !== null) unique.set(name, fn);
+  return unique;
 }

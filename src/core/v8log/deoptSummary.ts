@@ -2,8 +2,15 @@
  * Groups deopts for `summary.json` and the editor: per site (where the bailout happened), and per
  * function (for a CodeLens above each function).
  */
-import type { DeoptSummaryEntry, SourcePosition } from '../summary/types';
-import { tierLabel } from './codeState';
+import {
+  MAX_OPTIMIZED_FUNCTIONS,
+  type DeoptFunctionSummary,
+  type DeoptReasonCount,
+  type DeoptSummaryEntry,
+  type OptimizedFunctionSummary,
+  type SourcePosition,
+} from '../summary/types';
+import { sortTiers, tierLabel } from './codeState';
 import type { FunctionRef, LogPosition, V8Deopt, V8LogAnalysis } from './types';
 import { functionKey } from './functionIndex';
 
@@ -41,6 +48,7 @@ export function summarizeDeopts(analysis: V8LogAnalysis): DeoptSummaryEntry[] {
       line: where.line,
       column: where.column,
       function: displayName(d.function),
+      functionStart: d.function !== null && d.function.line > 0 ? plainPosition(d.function) : null,
       optimizedFunction: displayName(d.optimizedFunction),
       kind: d.kind,
       reason: d.reason,
@@ -62,30 +70,10 @@ export function summarizeDeopts(analysis: V8LogAnalysis): DeoptSummaryEntry[] {
   );
 }
 
-export interface ReasonCount {
-  kind: string;
-  reason: string;
-  count: number;
-}
+export type ReasonCount = DeoptReasonCount;
 
-export interface FunctionDeopts extends SourcePosition {
-  /** Function name (`(anonymous)` for top-level code and anonymous functions); position = its start. */
-  function: string;
-  /** Tiers the function reached ("Ignition", "Sparkplug", "Maglev", "TurboFan"), lowest first. */
-  tiers: string[];
-  /** How often this function's own optimized code was thrown away. */
-  deoptCount: number;
-  /** Those deopts by kind and reason, most frequent first. */
-  reasons: ReasonCount[];
-  /** Deopts at positions inside this function while it was inlined into another one. */
-  inlinedDeoptCount: number;
-  /**
-   * Whether Maglev/TurboFan code for it was created after its last deopt (in the same isolate):
-   * false means it stayed deoptimized; null when its own code never deopted.
-   */
-  reoptimized: boolean | null;
-  /** Optimizations after the first deopt: a count that keeps growing is a deopt loop. */
-  reoptimizations: number;
+export interface FunctionDeopts extends DeoptFunctionSummary {
+  /** Time of its last own deopt; null when none, or when the source has no times (code traces). */
   lastDeoptMs: number | null;
 }
 
@@ -117,10 +105,12 @@ export function deoptsByFunction(analysis: V8LogAnalysis): FunctionDeopts[] {
     const lastByIsolate = new Map<string, number>();
     const firstByIsolate = new Map<string, number>();
     for (const d of own) {
-      lastByIsolate.set(d.isolate, Math.max(lastByIsolate.get(d.isolate) ?? -Infinity, d.timeMs));
-      firstByIsolate.set(d.isolate, Math.min(firstByIsolate.get(d.isolate) ?? Infinity, d.timeMs));
+      const at = orderOf(d);
+      lastByIsolate.set(d.isolate, Math.max(lastByIsolate.get(d.isolate) ?? -Infinity, at));
+      firstByIsolate.set(d.isolate, Math.min(firstByIsolate.get(d.isolate) ?? Infinity, at));
     }
-    const reoptimizedAfter = (iso: string, t: number) => optimizations.some((o) => o.isolate === iso && o.timeMs > t);
+    const reoptimizedAfter = (iso: string, t: number) => optimizations.some((o) => o.isolate === iso && orderOf(o) > t);
+    const times = own.map((d) => d.timeMs).filter(Number.isFinite);
     out.push({
       function: displayName(ref),
       url: ref.url,
@@ -130,9 +120,10 @@ export function deoptsByFunction(analysis: V8LogAnalysis): FunctionDeopts[] {
       deoptCount: own.length,
       reasons: countReasons(own),
       inlinedDeoptCount: inlined,
-      reoptimized: own.length === 0 ? null : [...lastByIsolate].some(([iso, last]) => reoptimizedAfter(iso, last)),
-      reoptimizations: optimizations.filter((o) => o.timeMs > (firstByIsolate.get(o.isolate) ?? Infinity)).length,
-      lastDeoptMs: own.length === 0 ? null : [...lastByIsolate.values()].reduce((a, b) => Math.max(a, b)),
+      // No optimization recorded at all (a code trace without --trace-opt): unknown, not "stayed deoptimized".
+      reoptimized: own.length === 0 || optimizations.length === 0 ? null : [...lastByIsolate].some(([iso, last]) => reoptimizedAfter(iso, last)),
+      reoptimizations: optimizations.filter((o) => orderOf(o) > (firstByIsolate.get(o.isolate) ?? Infinity)).length,
+      lastDeoptMs: times.length === 0 ? null : times.reduce((a, b) => Math.max(a, b)),
     });
   }
   return out.sort(
@@ -144,8 +135,66 @@ export function deoptsByFunction(analysis: V8LogAnalysis): FunctionDeopts[] {
   );
 }
 
-function countReasons(deopts: readonly V8Deopt[]): ReasonCount[] {
-  const counts = new Map<string, ReasonCount>();
+/**
+ * The time axis of one isolate: ms from the V8 log, or the order of a code trace (which has no
+ * times). The two never meet: a code trace is an isolate of its own.
+ */
+function orderOf(event: { timeMs: number; seq?: number }): number {
+  return event.seq ?? event.timeMs;
+}
+
+/** `summary.json`'s `deoptFunctions`: `deoptsByFunction` without the times. */
+export function summarizeDeoptFunctions(analysis: V8LogAnalysis): DeoptFunctionSummary[] {
+  return deoptsByFunction(analysis).map(({ lastDeoptMs: _, ...row }) => row);
+}
+
+/**
+ * `summary.json`'s `optimizedFunctions`: functions with Maglev/TurboFan code and a known start that
+ * never deopted, neither their own code nor inlined elsewhere (so no function is in both lists).
+ * Most optimizations first, then by position; `total` counts them before the cut at `limit`.
+ */
+export function summarizeOptimizedFunctions(
+  analysis: V8LogAnalysis,
+  limit = MAX_OPTIMIZED_FUNCTIONS,
+): { functions: OptimizedFunctionSummary[]; total: number } {
+  const deopted = new Set<string>();
+  for (const d of analysis.deopts) {
+    if (d.optimizedFunction !== null) deopted.add(functionKey(d.optimizedFunction));
+    if (d.function !== null) deopted.add(functionKey(d.function));
+  }
+  const rows: OptimizedFunctionSummary[] = [];
+  for (const fn of analysis.functions) {
+    if (fn.optimizations.length === 0 || fn.line <= 0 || deopted.has(functionKey(fn))) continue;
+    rows.push({
+      function: displayName(fn),
+      url: fn.url,
+      line: fn.line,
+      column: fn.column,
+      tiers: sortTiers([...new Set(fn.optimizations.map((o) => o.tier))]).map(tierLabel),
+      optimizations: fn.optimizations.length,
+    });
+  }
+  rows.sort((a, b) => b.optimizations - a.optimizations || compareText(a.url, b.url) || a.line - b.line || a.column - b.column);
+  return { functions: rows.slice(0, limit), total: rows.length };
+}
+
+/** The deopt parts of `summary.json`, and the warning when `optimizedFunctions` was cut. */
+export function summarizeDeoptAnalysis(analysis: V8LogAnalysis): {
+  deopts: DeoptSummaryEntry[];
+  deoptFunctions: DeoptFunctionSummary[];
+  optimizedFunctions: OptimizedFunctionSummary[];
+  warnings: string[];
+} {
+  const optimized = summarizeOptimizedFunctions(analysis);
+  const warnings =
+    optimized.total > optimized.functions.length
+      ? [`${optimized.total} functions were optimized and never deoptimized; optimizedFunctions lists the ${optimized.functions.length} optimized most often`]
+      : [];
+  return { deopts: summarizeDeopts(analysis), deoptFunctions: summarizeDeoptFunctions(analysis), optimizedFunctions: optimized.functions, warnings };
+}
+
+function countReasons(deopts: readonly V8Deopt[]): DeoptReasonCount[] {
+  const counts = new Map<string, DeoptReasonCount>();
   for (const d of deopts) {
     const key = `${d.kind}\u0000${d.reason}`;
     const c = counts.get(key);

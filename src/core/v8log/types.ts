@@ -35,8 +35,12 @@ export interface FunctionRef extends LogPosition {
 export interface V8Function extends FunctionRef {
   /** Tiers reached, lowest first. */
   tiers: Tier[];
-  /** Every Maglev/TurboFan `code-creation` of the function (re-optimizations included). */
-  optimizations: Array<{ isolate: string; timeMs: number; tier: Tier }>;
+  /**
+   * Every Maglev/TurboFan `code-creation` of the function (re-optimizations included), or every
+   * completed optimization in a code trace (`--trace-opt`), which has no times: `timeMs` is NaN there
+   * and `seq` orders it among the trace's deopts instead.
+   */
+  optimizations: Array<{ isolate: string; timeMs: number; tier: Tier; seq?: number }>;
   /** Seen with the empty marker: V8 gave up optimizing it. */
   optimizationDisabled: boolean;
   /** Its source range as UTF-16 offsets in the script (from `code-source-info`), when logged. */
@@ -71,6 +75,11 @@ export interface V8Deopt {
   marker: string | null;
   /** The function the innermost position belongs to (see functionIndex.ts); null when unknown. */
   function: FunctionRef | null;
+  /**
+   * For deopts read from a code trace (no times, `timeMs` NaN): the place among the trace's deopts and
+   * optimizations, compared with the `seq` of `V8Function.optimizations` of the same isolate.
+   */
+  seq?: number;
 }
 
 export interface V8LogCounters {

@@ -86,6 +86,7 @@ describe('launch plans', () => {
       '--redirect-code-traces',
       '--redirect-code-traces-to=/tmp/run with space/v8/code-traces.asm',
       '--trace-deopt-verbose',
+      '--trace-opt',
       '--no-concurrent-recompilation',
       '--require',
       '/x/preload.js',

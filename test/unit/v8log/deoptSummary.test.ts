@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { deoptsByFunction, summarizeDeopts } from '../../../src/core/v8log/deoptSummary';
+import { loadReport } from '../../../src/core/report/loadReport';
+import { MAX_OPTIMIZED_FUNCTIONS } from '../../../src/core/summary/types';
+import { deoptsByFunction, summarizeDeoptAnalysis, summarizeDeopts } from '../../../src/core/v8log/deoptSummary';
 import { analyzeV8LogText, readV8LogFile } from '../../../src/core/v8log/v8LogReader';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'v8log');
@@ -17,6 +20,7 @@ describe('summarizeDeopts', () => {
         line: 4,
         column: 12,
         function: 'add',
+        functionStart: { url: '/ABS/deopts.js', line: 3, column: 13 },
         optimizedFunction: 'add',
         kind: 'deopt-eager',
         reason: 'not a Smi',
@@ -31,6 +35,7 @@ describe('summarizeDeopts', () => {
         line: 8,
         column: 12,
         function: 'getX',
+        functionStart: { url: '/ABS/deopts.js', line: 7, column: 14 },
         optimizedFunction: 'sumPoints',
         kind: 'deopt-eager',
         reason: 'wrong map',
@@ -45,6 +50,7 @@ describe('summarizeDeopts', () => {
         line: 38,
         column: 39,
         function: 'warmUpAdd',
+        functionStart: { url: '/ABS/deopts.js', line: 34, column: 19 },
         optimizedFunction: 'warmUpAdd',
         kind: 'deopt-eager',
         reason: 'Insufficient type feedback for binary operation',
@@ -192,5 +198,81 @@ describe('deoptsByFunction', () => {
     assert.deepEqual(row('sumPoints') && [row('sumPoints')!.deoptCount, row('sumPoints')!.reoptimized], [1, true]);
     assert.deepEqual(row('add') && [row('add')!.deoptCount, row('add')!.reoptimized, row('add')!.tiers], [1, false, ['Ignition', 'Sparkplug', 'Maglev', 'TurboFan']]);
     assert.deepEqual(row('getX') && [row('getX')!.deoptCount, row('getX')!.inlinedDeoptCount], [1, 1]);
+  });
+});
+
+describe('summary.json: deoptFunctions and optimizedFunctions from the V8 log', () => {
+  it('on the Node 24 fixture: deoptFunctions are deoptsByFunction without times; optimizedFunctions never deopted', async () => {
+    const analysis = await readV8LogFile(join(FIXTURES, 'node24-deopts.log'));
+    const parts = summarizeDeoptAnalysis(analysis);
+    assert.deepEqual(parts.deoptFunctions, deoptsByFunction(analysis).map(({ lastDeoptMs: _, ...row }) => row));
+    assert.deepEqual(
+      parts.deoptFunctions.map((f) => [f.function, f.line, f.reoptimized]),
+      [
+        ['getX', 7, true],
+        ['warmUpAdd', 34, true],
+        ['add', 3, false],
+        ['sumPoints', 13, true],
+      ],
+    );
+    assert.deepEqual(parts.optimizedFunctions, [
+      { function: 'sub', url: '/ABS/deopts.js', line: 21, column: 13, tiers: ['Maglev', 'TurboFan'], optimizations: 2 },
+      { function: 'Point', url: '/ABS/deopts.js', line: 11, column: 26, tiers: ['Maglev'], optimizations: 1 },
+      { function: 'warmUpSumPoints', url: '/ABS/deopts.js', line: 44, column: 25, tiers: ['Maglev'], optimizations: 1 },
+    ]);
+    assert.deepEqual(parts.warnings, []);
+    // Every deopt site says where its function starts, for the CodeLens above it.
+    for (const d of parts.deopts) assert.ok(d.functionStart && d.functionStart.line > 0 && d.functionStart.line <= d.line, JSON.stringify(d));
+  });
+
+  it('a function that only deopted where it was inlined is not "optimized, never deoptimized"', () => {
+    const a = analyzeV8LogText(
+      lines(
+        'code-creation,JS,13,1000,0x1000,64,outer /app/a.js:10:1,0x9000,*',
+        'code-creation,JS,13,1100,0x2000,64,inner /app/a.js:2:1,0x9100,*',
+        'code-creation,JS,13,1200,0x3000,64,calm /app/a.js:20:1,0x9200,+',
+        'code-creation,JS,13,1300,0x4000,64,calm /app/a.js:20:1,0x9200,*',
+        'code-deopt,2000,64,0x1000,0,30,deopt-eager,</app/a.js:3:5> inlined at </app/a.js:12:3>,wrong map',
+      ),
+    );
+    const parts = summarizeDeoptAnalysis(a);
+    assert.deepEqual(parts.optimizedFunctions, [{ function: 'calm', url: '/app/a.js', line: 20, column: 1, tiers: ['Maglev', 'TurboFan'], optimizations: 2 }]);
+    assert.deepEqual(parts.deoptFunctions.map((f) => [f.function, f.deoptCount, f.inlinedDeoptCount]), [['inner', 0, 1], ['outer', 1, 0]]);
+    assert.deepEqual(parts.deopts[0]?.functionStart, { url: '/app/a.js', line: 2, column: 1 });
+  });
+
+  it(`keeps the ${MAX_OPTIMIZED_FUNCTIONS} most optimized functions and says how many there were`, () => {
+    const n = MAX_OPTIMIZED_FUNCTIONS + 5;
+    const log: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const times = i === n - 1 ? 3 : 1; // the last one declared is the most optimized
+      for (let t = 0; t < times; t++) log.push(`code-creation,JS,13,${i},0x${(0x10000 + i * 16 + t).toString(16)},64,f${i} /app/big.js:${i + 1}:1,0x${(0x900000 + i).toString(16)},*`);
+    }
+    const parts = summarizeDeoptAnalysis(analyzeV8LogText(lines(...log)));
+    assert.equal(parts.optimizedFunctions.length, MAX_OPTIMIZED_FUNCTIONS);
+    assert.deepEqual(parts.optimizedFunctions[0], { function: `f${n - 1}`, url: '/app/big.js', line: n, column: 1, tiers: ['TurboFan'], optimizations: 3 });
+    assert.deepEqual(parts.optimizedFunctions.at(-1)?.line, MAX_OPTIMIZED_FUNCTIONS - 1, 'then by position');
+    assert.deepEqual(parts.warnings, [`${n} functions were optimized and never deoptimized; optimizedFunctions lists the ${MAX_OPTIMIZED_FUNCTIONS} optimized most often`]);
+  });
+});
+
+describe('summary.json written by an older version', () => {
+  it('loads with deoptFunctions/optimizedFunctions [] and functionStart null', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'v8lens-old-summary-'));
+    try {
+      const old = {
+        schemaVersion: 1,
+        source: { kind: 'run', path: dir },
+        cpu: null,
+        gc: null,
+        deopts: [{ url: '/app/a.js', line: 3, column: 5, function: 'f', optimizedFunction: 'f', kind: 'deopt-eager', reason: 'wrong map', count: 1, inlinedAt: [], firstMs: null, lastMs: null, tier: null }],
+        warnings: [],
+      };
+      writeFileSync(join(dir, 'summary.json'), JSON.stringify(old));
+      const summary = await loadReport(dir);
+      assert.deepEqual([summary.deoptFunctions, summary.optimizedFunctions, summary.deopts[0]?.functionStart], [[], [], null]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
+import { ProfileRun } from '../../../src/core/capture/profileRun';
+import { DEFAULT_PRESET, PRESETS } from '../../../src/core/flags/presets';
 import { summarizeDeopts } from '../../../src/core/v8log/deoptSummary';
 import { findV8LogFiles, readV8LogFiles } from '../../../src/core/v8log/v8LogReader';
 import { DEOPTS_PROGRAM, describeSite, loadExpectedSites, siteFound } from './expectedSites';
@@ -35,3 +37,57 @@ it('real Node: deopts.js produces every expected deopt site (--no-concurrent-rec
   const missing = loadExpectedSites().filter((site) => !siteFound(site, analysis.deopts, DEOPTS_PROGRAM, major));
   assert.deepEqual(missing.map(describeSite), [], `seen: ${JSON.stringify(summarizeDeopts(analysis), null, 1)}`);
 });
+
+// The default preset, as the editor and the CLI launch it: with a CPU profile running, deopts and
+// optimizations come from the code trace (--trace-deopt-verbose --trace-opt), ordered but untimed.
+// Whether V8 optimizes `area` on its own or only inlined into totalArea depends on timing (with
+// concurrent recompilation, and on Node 20 even without): inlining is switched off, so area's own
+// code is optimized and deopts on every run, even on a loaded machine.
+const SHAPES_PROGRAM = join(__dirname, '..', '..', 'fixtures', 'v8log', 'programs', 'shapes.js');
+const REPO = join(__dirname, '..', '..', '..');
+const nodes = [
+  { label: `Node ${process.version}`, path: process.execPath },
+  { label: 'Node 22', path: join(REPO, 'test', 'node-versions', 'node_modules', 'node22', 'bin', 'node') },
+  { label: 'Node 24', path: join(REPO, 'test', 'node-versions', 'node_modules', 'node24', 'bin', 'node') },
+].filter((n) => existsSync(n.path));
+
+for (const node of nodes) {
+  it(`real launch (${node.label}, default preset, stable deopts): summary.json has area's deopts per function, with reoptimized`, { timeout: 60_000 }, async () => {
+    let stdout = '';
+    let stderr = '';
+    const run = await ProfileRun.start(
+      {
+        target: { kind: 'script', script: SHAPES_PROGRAM, args: [] },
+        cwd: dir,
+        node: node.path,
+        preset: DEFAULT_PRESET,
+        options: {
+          capture: PRESETS[DEFAULT_PRESET].capture,
+          samplingIntervalUs: 1000,
+          semiSpaceMB: null,
+          stableDeopts: true,
+          extraFlags: ['--no-turbo-inlining', '--no-maglev-inlining'],
+        },
+        runDir: join(dir, `run-${node.label.replace(/\W+/g, '-')}`),
+        timeoutS: null,
+      },
+      { stdout: (text) => ((stdout += text), true), whenDrained: async () => undefined, stderr: (text) => void (stderr += text) },
+    );
+    const { summary, session, outcome } = await run.done;
+    assert.equal(outcome, 'finished', stderr);
+    assert.ok(session.launch.argv.includes('--trace-deopt-verbose') && session.launch.argv.includes('--trace-opt'), session.launch.argv.join(' '));
+    // --trace-opt writes to the redirected code trace: nothing of it reaches the app's output.
+    assert.match(stdout, /^total: -?\d+\n$/);
+    const areaSites = summary.deopts.filter((d) => d.function === 'area');
+    const area = summary.deoptFunctions?.find((f) => f.function === 'area');
+    const seen = JSON.stringify({ deopts: summary.deopts, deoptFunctions: summary.deoptFunctions, warnings: summary.warnings }, null, 1);
+    assert.ok(area && areaSites.length > 0, `no deopts of area: ${seen}`);
+    assert.deepEqual([area.url, area.line, area.column], [SHAPES_PROGRAM, 4, 14], seen);
+    assert.ok(area.reasons.some((r) => r.reason === 'wrong map'), seen);
+    assert.equal(typeof area.reoptimized, 'boolean', seen);
+    for (const d of areaSites) assert.deepEqual(d.functionStart, { url: SHAPES_PROGRAM, line: 4, column: 14 }, seen);
+    // Functions that deopted are never also "optimized, never deoptimized".
+    const deopted = new Set(summary.deoptFunctions!.map((f) => `${f.url}:${f.line}:${f.column}`));
+    assert.ok(summary.optimizedFunctions!.every((f) => !deopted.has(`${f.url}:${f.line}:${f.column}`)), JSON.stringify(summary.optimizedFunctions));
+  });
+}
