@@ -5,8 +5,12 @@
  *     Target: summary ≤ 1.5 × JSON.parse.
  *  2. GC-trace lines classified and parsed per second, against a bare line split of the same text.
  *     Target: ≥ 1 million lines/s.
+ *  3. The editor's annotation model for a run with 5,000 deopts in one file (and 20,000 sampled
+ *     lines in 200 files), against a bare JSON.parse of its summary.json. Target: under 250 ms, so
+ *     opening such a run never stalls the editor.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseCpuProfile } from '../src/core/cpu/cpuProfileFormat';
@@ -14,6 +18,10 @@ import { summarizeCpu } from '../src/core/cpu/cpuSummary';
 import { GcTraceCollector } from '../src/core/gc/gcTraceCollector';
 import { parseTraceGcLine } from '../src/core/gc/traceGcLine';
 import { median } from '../src/core/util/stats';
+import { DEFAULT_THRESHOLDS } from '../src/core/annotations/annotationTypes';
+import { buildAnnotations } from '../src/core/annotations/buildAnnotations';
+import { SourceMapResolver } from '../src/core/sourcemap/sourceMapResolver';
+import type { Summary } from '../src/core/summary/types';
 import { generateCpuProfile } from './generateCpuProfile';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -99,7 +107,62 @@ function benchGcTrace(): void {
   if (sink === -1) console.log(sink);
 }
 
-console.log(`V8 Lens benchmarks · Node ${process.version} · ${ROUNDS} rounds, medians\n`);
-benchCpuProfile();
-console.log('');
-benchGcTrace();
+async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+async function benchAnnotations(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'v8lens-bench-'));
+  mkdirSync(join(root, 'src'));
+  const files = Array.from({ length: 200 }, (_, i) => join(root, 'src', `m${i}.js`));
+  for (const f of files) writeFileSync(f, 'function f(a) {\n  return a.x;\n}\n'.repeat(400));
+  const hot = files[0]!;
+  const reasons = ['wrong map', 'not a Smi', 'Insufficient type feedback for generic named access', 'out of bounds', 'hole'];
+  const summary: Summary = {
+    schemaVersion: 1,
+    source: { kind: 'run', path: root },
+    cpu: {
+      profile: 'x.cpuprofile', durationMs: 60_000, sampleCount: 60_000, sampleIntervalMs: 1,
+      functions: files.flatMap((url) => Array.from({ length: 20 }, (_, i) => ({ name: 'f', url, line: 1 + i * 3, column: 1, selfMs: 10, totalMs: 30 }))),
+      lines: files.flatMap((url) => Array.from({ length: 100 }, (_, i) => ({ url, line: 2 + i * 3, selfMs: 3 }))),
+      pseudo: { gcMs: 0, idleMs: 0, programMs: 0 },
+      profiles: [],
+    },
+    gc: null,
+    deopts: Array.from({ length: 5000 }, (_, i) => ({
+      url: hot, line: 2 + (i % 400) * 3, column: 10 + Math.floor(i / 400), function: 'f', optimizedFunction: 'f', kind: 'deopt-eager',
+      reason: reasons[i % reasons.length]!, count: 1 + (i % 7), inlinedAt: [{ url: hot, line: 5, column: 3 }], firstMs: i, lastMs: i, tier: 'TurboFan', functionStart: null,
+    })),
+    deoptFunctions: [],
+    optimizedFunctions: [],
+    warnings: [],
+  };
+  const text = JSON.stringify(summary);
+  const build = () => buildAnnotations(JSON.parse(text) as Summary, { source: root, capturedAt: null, roots: [root], resolver: new SourceMapResolver(), thresholds: DEFAULT_THRESHOLDS });
+  console.log(`annotations: 5,000 deopt sites in one file, ${summary.cpu!.lines.length.toLocaleString('en-US')} sampled lines in ${files.length} files (summary.json ${(text.length / 2 ** 20).toFixed(1)} MB)`);
+  let sink = 0;
+  await build();
+  const parse: number[] = [];
+  const model: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    parse.push(await timeAsync(async () => (sink += (JSON.parse(text) as Summary).deopts.length)));
+    model.push(await timeAsync(async () => (sink += (await build()).files.size)));
+  }
+  const m = median(model);
+  console.log(`  JSON.parse of summary.json   median ${median(parse).toFixed(1)} ms`);
+  console.log(`  summary → annotation model   median ${m.toFixed(1)} ms = ${(m / median(parse)).toFixed(1)} × JSON.parse (target < 250 ms)  ${m < 250 ? 'OK' : 'MISSED'}`);
+  if (sink === -1) console.log(sink);
+}
+
+async function main(): Promise<void> {
+  console.log(`V8 Lens benchmarks · Node ${process.version} · ${ROUNDS} rounds, medians\n`);
+  benchCpuProfile();
+  console.log('');
+  benchGcTrace();
+  console.log('');
+  await benchAnnotations();
+}
+
+void main();

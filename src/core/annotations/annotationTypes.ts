@@ -1,0 +1,126 @@
+/**
+ * What the editor draws on source files for one run: deopt sites and per-function deopt lenses,
+ * line heat and hot-function lenses, grouped by file. Built from a summary (buildAnnotations.ts);
+ * the extension only renders it. Lines and columns are 1-based, times in ms.
+ */
+
+export interface AnnotationThresholds {
+  /** A line gets after-line text when its self time is at least this many ms… */
+  heatMinMs: number;
+  /** …and at least this share of the profile, in percent. */
+  heatMinPercent: number;
+  /** A function gets a self/total CodeLens when its total time is at least this share, in percent. */
+  hotFunctionMinPercent: number;
+}
+
+export const DEFAULT_THRESHOLDS: AnnotationThresholds = { heatMinMs: 1, heatMinPercent: 1, hotFunctionMinPercent: 2 };
+
+/** Per file, the most a viewer draws; the rest is counted and said in a notice. */
+export const MAX_DEOPT_SITES_PER_FILE = 500;
+export const MAX_LENSES_PER_FILE = 300;
+
+export interface FilePosition {
+  path: string;
+  line: number;
+  column: number;
+}
+
+export interface DeoptSite {
+  line: number;
+  /** 1-based; 0 when only the line is known. */
+  column: number;
+  /** V8's words, verbatim, and ours (deoptReasons.ts). */
+  reason: string;
+  short: string;
+  explanation: string;
+  fix: string;
+  harmless: boolean;
+  kind: string;
+  count: number;
+  /** The function the position is in, and the optimized function whose code was thrown away. */
+  function: string;
+  optimizedFunction: string;
+  tier: string | null;
+  /** Call sites it was inlined at, innermost first (mapped like the site itself). */
+  inlinedAt: FilePosition[];
+  firstMs: number | null;
+  lastMs: number | null;
+  /** Where V8 saw it, when a source map moved it to another file or line. */
+  generated: FilePosition | null;
+}
+
+export interface ReasonTally {
+  short: string;
+  count: number;
+  harmless: boolean;
+}
+
+export interface DeoptFunctionLens {
+  name: string;
+  /** The function's first line; the lens sits above it. `exact` is false when only a site's line was known. */
+  line: number;
+  column: number;
+  exact: boolean;
+  /** Deopt events at sites inside it (its own optimized code, or its code inlined elsewhere). */
+  count: number;
+  reasons: ReasonTally[];
+  /** Optimized again after its last deopt; null when unknown. */
+  reoptimized: boolean | null;
+  /** Every site in it, most frequent first (including sites beyond the per-file drawing cap). */
+  sites: DeoptSite[];
+}
+
+export interface OptimizedFunctionLens {
+  name: string;
+  line: number;
+  column: number;
+  tiers: string[];
+}
+
+export interface HeatLine {
+  line: number;
+  selfMs: number;
+  /** Share of the profile, 0–1. */
+  share: number;
+  /** 1 (barely sampled) to 5 (the hottest lines of the run), for the gutter mark. */
+  level: 1 | 2 | 3 | 4 | 5;
+  /** Above the thresholds: gets after-line text. */
+  labeled: boolean;
+}
+
+export interface HotFunctionLens {
+  name: string;
+  line: number;
+  column: number;
+  selfMs: number;
+  totalMs: number;
+  selfShare: number;
+  totalShare: number;
+}
+
+export interface FileAnnotations {
+  /** The file as resolved on this machine (the original source when a source map moved it here). */
+  path: string;
+  deoptFunctions: DeoptFunctionLens[];
+  /** Drawn on the lines, most frequent first, at most MAX_DEOPT_SITES_PER_FILE. */
+  deoptSites: DeoptSite[];
+  /** Sites left undrawn by the cap. */
+  hiddenDeoptSites: number;
+  hiddenDeoptLenses: number;
+  heatLines: HeatLine[];
+  hotFunctions: HotFunctionLens[];
+  optimizedFunctions: OptimizedFunctionLens[];
+}
+
+export interface RunAnnotations {
+  /** The run folder or file the annotations come from. */
+  source: string;
+  /** When the profiled code ran (epoch ms): a file changed after it is stale. Null when unknown. */
+  capturedAt: number | null;
+  profileMs: number;
+  deoptEvents: number;
+  /** Keyed by pathKey(path). */
+  files: Map<string, FileAnnotations>;
+  /** One line each: positions that could not be placed, source maps that could not be read. */
+  warnings: string[];
+}

@@ -1,0 +1,54 @@
+/**
+ * The editor's annotations from real runs: `v8-lens profile` on the TypeScript fixture compiled
+ * with source maps, then the annotation model must put the deopt and the hot line on the .ts lines.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { DEFAULT_THRESHOLDS } from '../../src/core/annotations/annotationTypes';
+import { buildAnnotations } from '../../src/core/annotations/buildAnnotations';
+import { pathKey } from '../../src/core/annotations/sourcePaths';
+import { loadReport } from '../../src/core/report/loadReport';
+import { SourceMapResolver } from '../../src/core/sourcemap/sourceMapResolver';
+import { NODES, REPO, runCli, tempDir } from './cliHarness';
+
+const APP = join(REPO, 'test', 'fixtures', 'sourcemap', 'ts-app');
+const TS = join(APP, 'src', 'app.ts');
+const JS = join(APP, 'dist', 'app.js');
+const lineOf = (file: string, marker: string) => readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(marker)) + 1;
+
+for (const node of NODES) {
+  describe(`annotations of a real run through source maps (${node.label})`, () => {
+    it('the "wrong map" deopt and the hottest line land on app.ts; the generated position is kept beside them', async () => {
+      const out = join(tempDir(), 'run');
+      const r = await runCli(['profile', '--out', out, '--node', node.path, '--stable-deopts', '--', JS], { timeoutMs: 90_000 });
+      assert.equal(r.code, 0, r.stderr);
+      const summary = await loadReport(out);
+      const run = await buildAnnotations(summary, { source: out, capturedAt: null, roots: [REPO], resolver: new SourceMapResolver(), thresholds: DEFAULT_THRESHOLDS });
+
+      const ts = run.files.get(pathKey(TS));
+      assert.ok(ts, `app.ts is annotated (files: ${[...run.files.keys()].join(', ')})`);
+      const wrongMap = ts.deoptSites.find((s) => s.reason === 'wrong map');
+      assert.ok(wrongMap, `a wrong-map site on app.ts: ${JSON.stringify(ts.deoptSites.map((s) => [s.line, s.reason]))}`);
+      assert.equal(wrongMap.line, lineOf(TS, 'DEOPT-WRONG-MAP:'));
+      assert.equal(wrongMap.generated?.path, JS);
+      assert.equal(wrongMap.generated?.line, lineOf(JS, 'return s.w * s.h'));
+      const areaLens = ts.deoptFunctions.find((f) => f.name === 'area');
+      assert.ok(areaLens, 'a lens for area()');
+      assert.equal(areaLens.line, lineOf(TS, 'function area('), 'the lens sits on the .ts function line');
+
+      // V8 puts the loop's ticks on the HOT-LOOP line (Node 20, 22) or on its `for` header (Node 24's
+      // tiering): either way the hottest .ts line is the .ts twin of the hottest .js line, found by
+      // its text, and it is in spin()'s inner loop.
+      const hottest = [...ts.heatLines].sort((a, b) => b.selfMs - a.selfMs)[0]!;
+      const hottestJs = summary.cpu!.lines.find((l) => l.url.endsWith('app.js'))!;
+      const jsText = readFileSync(JS, 'utf8').split('\n')[hottestJs.line - 1]!.trim();
+      const tsLines = readFileSync(TS, 'utf8').split('\n');
+      assert.equal(tsLines[hottest.line - 1]!.trim(), jsText, `app.ts:${hottest.line} is the line V8 sampled most (app.js:${hottestJs.line})`);
+      assert.ok(hottest.line >= lineOf(TS, 'for (let i = 0; i < 100_000') && hottest.line <= lineOf(TS, '// HOT-LOOP'), 'in the hot loop');
+      assert.ok(hottest.labeled, 'and it gets its after-line text');
+      assert.equal(run.files.get(pathKey(JS))?.deoptSites.length ?? 0, 0, 'nothing mapped stays on the generated file');
+    });
+  });
+}
