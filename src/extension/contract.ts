@@ -4,6 +4,7 @@
  * still lists fails the type check or the manifest test, not a user's click.
  */
 import * as vscode from 'vscode';
+import type { DeoptFunctionLens } from '../core/annotations/annotationTypes';
 import { Commands, type ContextKey, type Settings } from './contractIds';
 
 export * from './contractIds';
@@ -22,6 +23,12 @@ export interface CommandTypes {
   [Commands.OpenSession](item?: SessionItemArg): Promise<void>;
   [Commands.RevealSession](item?: SessionItemArg): Promise<void>;
   [Commands.DeleteSession](item?: SessionItemArg): Promise<void>;
+  [Commands.PickAnnotatedRun](): Promise<void>;
+  [Commands.ToggleDeoptAnnotations](): Promise<void>;
+  [Commands.ToggleHeatAnnotations](): Promise<void>;
+  /** From a deopt CodeLens: the function's sites in a list that jumps to each. */
+  [Commands.ShowDeoptSites](uri?: vscode.Uri, lens?: DeoptFunctionLens): Promise<void>;
+  [Commands.ShowStaleAnnotations](uri?: vscode.Uri): void;
 }
 
 export function registerCommand<K extends keyof CommandTypes>(id: K, handler: CommandTypes[K]): vscode.Disposable {

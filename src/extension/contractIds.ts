@@ -14,12 +14,19 @@ export const Commands = {
   OpenSession: 'v8Lens.sessions.open',
   RevealSession: 'v8Lens.sessions.reveal',
   DeleteSession: 'v8Lens.sessions.delete',
+  PickAnnotatedRun: 'v8Lens.annotations.pickRun',
+  ToggleDeoptAnnotations: 'v8Lens.annotations.toggleDeopts',
+  ToggleHeatAnnotations: 'v8Lens.annotations.toggleHeat',
+  ShowDeoptSites: 'v8Lens.annotations.showDeopts',
+  ShowStaleAnnotations: 'v8Lens.annotations.showAnyway',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
 export const ContextKeys = {
   /** A profiled run is in progress (enables Stop & Collect and Cancel). */
   Running: 'v8Lens.running',
+  /** Source files carry a run's annotations (enables the toggles). */
+  AnnotationsShown: 'v8Lens.annotationsShown',
 } as const;
 export type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
 
@@ -39,7 +46,12 @@ export interface Settings {
   runsFolder: string;
   retention: number;
   stopGraceSeconds: number;
+  'annotations.heatMinMs': number;
+  'annotations.heatMinPercent': number;
+  'annotations.hotFunctionMinPercent': number;
+  'annotations.showOptimized': boolean;
 }
 
 /** Runtime list of the setting names, for the manifest test. */
-export const SETTING_KEYS: readonly (keyof Settings)[] = ['nodePath', 'defaultPreset', 'samplingIntervalUs', 'defaultFlags', 'runsFolder', 'retention', 'stopGraceSeconds'];
+export const SETTING_KEYS: readonly (keyof Settings)[] = ['nodePath', 'defaultPreset', 'samplingIntervalUs', 'defaultFlags', 'runsFolder', 'retention', 'stopGraceSeconds',
+  'annotations.heatMinMs', 'annotations.heatMinPercent', 'annotations.hotFunctionMinPercent', 'annotations.showOptimized'];

@@ -1,11 +1,16 @@
 /**
- * The VS Code layer: commands, the Sessions view and report panels over the engine in src/core.
- * Activation is implicit (commands and views in package.json) and does no work until used.
+ * The VS Code layer: commands, the Sessions view, report panels and source annotations over the
+ * engine in src/core. Activation comes from the contributions and JS/TS files; it reads no run
+ * until a file asks for its annotations.
  */
 import { rm, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { UserError, errorMessage } from '../core/util/errors';
 import { Commands, OUTPUT_CHANNEL_NAME, ViewIds, registerCommand, type SessionItemArg } from './contract';
+import { pickAnnotatedRun, showDeoptSites, AnnotationStatus } from './annotations/annotationCommands';
+import { AnnotationLenses } from './annotations/annotationLenses';
+import { AnnotationStore } from './annotations/annotationStore';
+import { LineDecorations } from './annotations/lineDecorations';
 import { pickFlags } from './profile/flagPicker';
 import { RunController } from './profile/runController';
 import { pickTarget } from './profile/targetPicker';
@@ -17,6 +22,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const runs = new RunController(output);
   const panels = new ReportPanels(context.extensionUri);
   const sessions = new SessionsView();
+  const annotations = new AnnotationStore(context.workspaceState);
+  const sourceFiles: vscode.DocumentSelector = ['javascript', 'typescript', 'javascriptreact', 'typescriptreact'].flatMap((language) =>
+    ['file', 'vscode-remote'].map((scheme) => ({ language, scheme })),
+  );
 
   const openReport = async (source: string) => {
     try {
@@ -33,6 +42,11 @@ export function activate(context: vscode.ExtensionContext): void {
     panels,
     vscode.window.registerTreeDataProvider(ViewIds.Sessions, sessions),
     runs.onDidChangeRuns(() => sessions.refresh()),
+    annotations,
+    panels.onDidOpen((source) => void annotations.show(source)),
+    vscode.languages.registerCodeLensProvider(sourceFiles, new AnnotationLenses(annotations)),
+    new LineDecorations(context.extensionUri, annotations),
+    new AnnotationStatus(annotations),
 
     registerCommand(Commands.Profile, async () => {
       if (!vscode.workspace.isTrusted) {
@@ -93,7 +107,17 @@ export function activate(context: vscode.ExtensionContext): void {
       await rm(dir, { recursive: true, force: true });
       sessions.refresh();
     }),
+    registerCommand(Commands.PickAnnotatedRun, () => pickAnnotatedRun(annotations, openReport)),
+    registerCommand(Commands.ToggleDeoptAnnotations, () => annotations.setToggles({ deopts: !annotations.settings.deopts, enabled: true })),
+    registerCommand(Commands.ToggleHeatAnnotations, () => annotations.setToggles({ heat: !annotations.settings.heat, enabled: true })),
+    registerCommand(Commands.ShowDeoptSites, (uri, lens) => showDeoptSites(uri, lens, annotations)),
+    registerCommand(Commands.ShowStaleAnnotations, (uri) => {
+      const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri?.toString());
+      if (document) annotations.showAnyway(document);
+    }),
   );
+  // Load the workspace's last annotated run once something is open that could show it.
+  if (annotations.runSource && vscode.window.activeTextEditor) void annotations.load();
 }
 
 export function deactivate(): void {

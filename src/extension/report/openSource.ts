@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { urlToPath } from '../../core/v8log/sourcePosition';
+import { resolveSourcePath as resolveLocalSource } from '../../core/annotations/sourcePaths';
+import { SourceMapResolver } from '../../core/sourcemap/sourceMapResolver';
 
 /**
- * Opens a position from a profile or log: `file://` URLs and plain paths, 1-based line and column.
+ * Opens a position from a profile or log: `file://` URLs and plain paths, 1-based line and column,
+ * on the original source when the file has a source map.
  * A profile made on another machine (CI) names paths that do not exist here: try them relative to
  * each workspace folder before giving up with a clear message.
  */
@@ -14,23 +16,15 @@ export async function openSourceLocation(url: string, line: number, column: numb
     void vscode.window.showWarningMessage(`V8 Lens: ${url} is not a file in this workspace (${url.startsWith('node:') ? 'a Node internal module' : 'it may come from another machine'})`);
     return;
   }
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
-  const position = new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1));
+  // Bundled or compiled code opens on its original source when a source map says where that is.
+  const original = line > 0 ? await new SourceMapResolver().original(path, line, Math.max(column, 1)) : null;
+  const target = original && existsSync(original.path) ? original : { path, line, column };
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(target.path));
+  const position = new vscode.Position(Math.max(0, target.line - 1), Math.max(0, target.column - 1));
   await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: true });
 }
 
-export function resolveSourcePath(url: string, reportSource: string): string | null {
-  if (url === '' || url.startsWith('node:') || /^https?:/.test(url)) return null;
-  const path = urlToPath(url);
-  if (isAbsolute(path) && existsSync(path)) return path;
+function resolveSourcePath(url: string, reportSource: string): string | null {
   const roots = [...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), dirname(reportSource)];
-  const segments = path.split(/[\\/]+/).filter(Boolean);
-  // Try the longest tail of the path under each workspace folder: /ci/build/app/src/x.js → src/x.js.
-  for (let start = 0; start < segments.length; start++) {
-    for (const root of roots) {
-      const candidate = join(root, ...segments.slice(start));
-      if (existsSync(candidate)) return candidate;
-    }
-  }
-  return null;
+  return resolveLocalSource(url, roots);
 }

@@ -13,6 +13,9 @@ import { openSourceLocation } from './openSource';
 export class ReportPanels implements vscode.Disposable {
   private readonly panels = new Map<string, ReportPanel>();
   private active: ReportPanel | null = null;
+  private readonly opened = new vscode.EventEmitter<string>();
+  /** A report was opened or revealed: the source lines show that run from now on. */
+  readonly onDidOpen = this.opened.event;
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
@@ -20,6 +23,7 @@ export class ReportPanels implements vscode.Disposable {
     const existing = this.panels.get(source);
     if (existing) {
       existing.reveal();
+      this.opened.fire(source);
       return;
     }
     const model = await vscode.window.withProgress(
@@ -32,6 +36,7 @@ export class ReportPanels implements vscode.Disposable {
     }, () => (this.active = panel));
     this.panels.set(source, panel);
     this.active = panel;
+    this.opened.fire(source);
   }
 
   /** The panel the user looked at last, for "Export report" from the palette. */
@@ -41,6 +46,7 @@ export class ReportPanels implements vscode.Disposable {
 
   dispose(): void {
     for (const panel of this.panels.values()) panel.dispose();
+    this.opened.dispose();
   }
 }
 

@@ -20,15 +20,8 @@ export class SessionsView implements vscode.TreeDataProvider<RunEntry> {
     this.changed.fire();
   }
 
-  async getChildren(): Promise<RunEntry[]> {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    const runsFolders = [...new Set(folders.map((f) => runsFolderFor(f.uri.fsPath, f)))];
-    const entries: RunEntry[] = [];
-    for (const runs of runsFolders) {
-      const names = await readdir(runs).catch(() => [] as string[]);
-      for (const name of names) entries.push(await readRun(join(runs, name)));
-    }
-    return entries.filter((e) => e.session !== null).sort((a, b) => (b.session!.startedAt > a.session!.startedAt ? 1 : -1));
+  getChildren(): Promise<RunEntry[]> {
+    return listWorkspaceRuns();
   }
 
   getTreeItem(entry: RunEntry): vscode.TreeItem {
@@ -43,6 +36,22 @@ export class SessionsView implements vscode.TreeDataProvider<RunEntry> {
     item.command = { command: Commands.OpenSession, title: 'Open Report', arguments: [{ runDir: entry.runDir }] };
     return item;
   }
+}
+
+/** The runs in the workspace folders' runs folders, newest first. */
+export async function listWorkspaceRuns(): Promise<RunEntry[]> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const runsFolders = [...new Set(folders.map((f) => runsFolderFor(f.uri.fsPath, f)))];
+  const entries: RunEntry[] = [];
+  for (const runs of runsFolders) {
+    const names = await readdir(runs).catch(() => [] as string[]);
+    for (const name of names) entries.push(await readRun(join(runs, name)));
+  }
+  return entries.filter((e) => e.session !== null).sort((a, b) => (b.session!.startedAt > a.session!.startedAt ? 1 : -1));
+}
+
+export function describeRun(entry: RunEntry): string {
+  return describe(entry.session, entry.summary);
 }
 
 async function readRun(runDir: string): Promise<RunEntry> {

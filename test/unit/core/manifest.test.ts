@@ -40,6 +40,7 @@ describe('the extension manifest', () => {
     assert.deepEqual(contributes.views['v8-lens'].map((v: { id: string }) => v.id), [ViewIds.Sessions]);
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.equal(contributes.commands.find((c: { command: string }) => c.command === Commands.Profile).enablement, 'isWorkspaceTrusted');
-    assert.deepEqual(manifest.activationEvents, [], 'activation comes from the contributions only');
+    // Besides the contributions, only JS/TS files activate it: for the run's annotations on them.
+    assert.deepEqual(manifest.activationEvents, ['onLanguage:javascript', 'onLanguage:typescript', 'onLanguage:javascriptreact', 'onLanguage:typescriptreact']);
   });
 });

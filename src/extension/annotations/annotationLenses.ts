@@ -1,0 +1,87 @@
+/**
+ * CodeLenses above functions: why V8 deoptimized them, how much time the hot ones took, and (on
+ * request) which ones stayed optimized. Plus one notice lens at the top for a stale file or when
+ * a file has more deopts than we draw.
+ */
+import * as vscode from 'vscode';
+import { deoptLensTitle, hotLensTitle, optimizedLensTitle } from '../../core/annotations/annotationText';
+import { Commands, readSetting } from '../contract';
+import type { AnnotationStore } from './annotationStore';
+import { runLabel } from './runLabel';
+
+export class AnnotationLenses implements vscode.CodeLensProvider {
+  readonly onDidChangeCodeLenses: vscode.Event<void>;
+
+  constructor(private readonly store: AnnotationStore) {
+    this.onDidChangeCodeLenses = store.onDidChange;
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    const shown = await this.store.forDocument(document);
+    const run = this.store.current;
+    if (shown.state === 'none' || !run) return [];
+    const top = new vscode.Range(0, 0, 0, 0);
+    if (shown.state === 'stale') {
+      const when = new Date(shown.fileChangedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+      return [
+        new vscode.CodeLens(top, {
+          title: `$(history) V8 Lens: this file changed at ${when}, after ${runLabel(run)}; annotations hidden so they do not land on wrong lines`,
+          command: Commands.PickAnnotatedRun,
+          tooltip: 'Profile again, or pick another run',
+        }),
+        new vscode.CodeLens(top, { title: 'Show anyway', command: Commands.ShowStaleAnnotations, arguments: [document.uri] }),
+      ];
+    }
+    const { file, line } = shown;
+    const { deopts, heat } = this.store.settings;
+    const lenses: vscode.CodeLens[] = [];
+    const at = (recordedLine: number, column: number) => {
+      const l = line(recordedLine);
+      if (l === null || l > document.lineCount) return null;
+      const p = new vscode.Position(l - 1, Math.max(0, column - 1));
+      return new vscode.Range(p, p);
+    };
+    if (deopts) {
+      if (file.hiddenDeoptSites > 0 || file.hiddenDeoptLenses > 0) {
+        const total = file.deoptSites.length + file.hiddenDeoptSites;
+        lenses.push(new vscode.CodeLens(top, {
+          title: `$(info) V8 Lens: ${total.toLocaleString('en-US')} deopt sites in this file; the ${file.deoptSites.length.toLocaleString('en-US')} most frequent are drawn`,
+          command: Commands.OpenReport,
+          arguments: [vscode.Uri.file(run.source)],
+          tooltip: 'The report lists them all',
+        }));
+      }
+      for (const fn of file.deoptFunctions) {
+        const range = at(fn.line, fn.column);
+        if (range) {
+          lenses.push(new vscode.CodeLens(range, {
+            title: deoptLensTitle(fn),
+            command: Commands.ShowDeoptSites,
+            arguments: [document.uri, fn],
+            tooltip: `Where ${fn.name} deoptimized and why: pick one to go there`,
+          }));
+        }
+      }
+    }
+    if (heat) {
+      for (const fn of file.hotFunctions) {
+        const range = at(fn.line, fn.column);
+        if (range) {
+          lenses.push(new vscode.CodeLens(range, {
+            title: hotLensTitle(fn),
+            command: Commands.OpenReport,
+            arguments: [vscode.Uri.file(run.source)],
+            tooltip: `${fn.name}: self time is spent in its own code, total includes what it calls (recursion counted once). Click for the report.`,
+          }));
+        }
+      }
+    }
+    if (deopts && readSetting('annotations.showOptimized')) {
+      for (const fn of file.optimizedFunctions) {
+        const range = at(fn.line, fn.column);
+        if (range) lenses.push(new vscode.CodeLens(range, { title: optimizedLensTitle(fn), command: '' }));
+      }
+    }
+    return lenses;
+  }
+}
