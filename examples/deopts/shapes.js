@@ -23,6 +23,10 @@ for (let round = 0; round < 300; round++) result += totalArea(rects);
 const mixed = Array.from({ length: 1000 }, (_, i) => (i % 2 ? { height: 2, width: i } : { width: i, height: 2, depth: 1 }));
 for (let round = 0; round < 300; round++) result += totalArea(mixed);
 
+// Keep going with both shapes for a while: the hot lines get enough samples for line heat.
+const until = Date.now() + 600;
+while (Date.now() < until) result += totalArea(mixed) + totalArea(rects);
+
 const ops = [add, (a, b) => a - b];
 for (let i = 0; i < 300000; i++) result = ops[i & 1](result | 0, 1);
 console.log(add('total: ', String(result)));
