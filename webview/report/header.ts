@@ -71,7 +71,7 @@ function describeFlags(s: SessionRecord): string {
   parts.push(collected.length > 0 ? `collects ${collected.join(' + ')}` : 'collects nothing');
   if (f.capture.cpu) parts.push(`sampling ${f.samplingIntervalUs} µs`);
   parts.push(f.semiSpaceMB !== null ? `--max-semi-space-size=${f.semiSpaceMB}` : 'semi-space: V8 default');
-  if (f.stableDeopts) parts.push('--no-concurrent-recompilation');
+  if (f.stableDeopts && !f.extra.includes('--no-concurrent-recompilation')) parts.push('--no-concurrent-recompilation');
   parts.push(...f.extra);
   if (f.timeoutS !== null) parts.push(`timeout ${f.timeoutS} s`);
   return parts.join(' · ');

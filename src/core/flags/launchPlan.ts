@@ -77,7 +77,8 @@ export function planDirectLaunch(
           ...(capture.cpu ? ['--trace-deopt-verbose', '--trace-opt'] : []),
         ]
       : []),
-    ...(options.stableDeopts ? ['--no-concurrent-recompilation'] : []),
+    // Once, even when the user's own flags (launch.json runtimeArgs) already say it.
+    ...(options.stableDeopts && !flags.some((f) => f.raw === '--no-concurrent-recompilation') ? ['--no-concurrent-recompilation'] : []),
     '--require',
     preloadPath,
     script,
