@@ -2,25 +2,33 @@
  * `v8-lens`: the command line over the same engine the editor uses.
  *   v8-lens profile [options] -- <script.js | command> [args…]
  *   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
+ *   v8-lens sweep [options] --url URL -- <script.js> [args…]
  */
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { preloadAgentPath } from './core/capture/preloadPath';
 import { ProfileRun, type ProfileTarget } from './core/capture/profileRun';
 import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId } from './core/flags/presets';
 import { loadReport } from './core/report/loadReport';
 import { buildReportModel } from './core/report/reportModel';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
+import { runSweep } from './core/sweep/runSweep';
+import { formatSweepTable } from './core/sweep/sweepTable';
+import type { Readiness, SweepConfig, SweepProgress, SweepRun } from './core/sweep/sweepTypes';
 import { UserError, errorMessage } from './core/util/errors';
 import { TOOL_VERSION } from './core/version';
+
+const SWEEP_DEFAULTS = { sizes: [16, 32, 64, 128, 256], rounds: 3, warmup: 5, duration: 10, connections: 20, timeout: 10, readyTimeout: 30 };
 
 const USAGE = `V8 Lens ${TOOL_VERSION}: profile Node.js with V8 flags (CPU profile, GC trace, deopts)
 
 Usage:
   v8-lens profile [options] -- <script.js | command> [args…]
   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
+  v8-lens sweep [options] --url URL -- <script.js> [args…]
 
 profile options:
   --out DIR         run folder to write (default: .v8-lens/runs/<time>-<name>)
@@ -38,8 +46,28 @@ report options:
   --html FILE       write the report (flame graph, GC timeline, tables) as one self-contained
                     HTML file, e.g. to attach to a ticket
 
+sweep options (compare --max-semi-space-size settings under load; a fresh process per run):
+  --url URL         the loopback URL the load generator requests (required)
+  --sizes LIST      semi-space sizes in MB (default ${SWEEP_DEFAULTS.sizes.join(',')})
+  --rounds N        runs per size, interleaved and rotated (default ${SWEEP_DEFAULTS.rounds})
+  --warmup S        load before each measurement, discarded (default ${SWEEP_DEFAULTS.warmup})
+  --duration S      the measured window (default ${SWEEP_DEFAULTS.duration})
+  --connections N   concurrent connections (default ${SWEEP_DEFAULTS.connections})
+  --rate R          a fixed overall rate in req/s instead of as fast as it answers
+  --timeout S       per-request timeout; a timeout makes the run invalid (default ${SWEEP_DEFAULTS.timeout})
+  --pin-min         also set --min-semi-space-size, so the new space starts full size
+  --on-failure X    continue (default) or stop after the first invalid run
+  --ready-url URL   ready once this answers (default: once --url answers, any status)
+  --ready-line TEXT ready once the target prints a line containing TEXT
+  --ready-timeout S how long a run may take to get ready (default ${SWEEP_DEFAULTS.readyTimeout})
+  --node PATH       the Node that runs the target (default: node on PATH)
+  --out DIR         sweep folder (default: .v8-lens/sweeps/<time>)
+  --json            print sweep.json instead of the table
+
 A JS file is started as node <flags> file; anything else (npm run start) is started as is,
 with the flags in NODE_OPTIONS. Ctrl-C stops the target and keeps its profile; twice kills it.
+A sweep starts node <flags> --trace-gc --max-semi-space-size=S <script> itself and load-tests
+only loopback URLs; Ctrl-C cancels it and keeps the finished runs.
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -49,6 +77,8 @@ async function main(argv: string[]): Promise<number> {
       return profileCommand(rest);
     case 'report':
       return reportCommand(rest);
+    case 'sweep':
+      return sweepCommand(rest);
     case '--version':
     case '-v':
       process.stdout.write(`${TOOL_VERSION}\n`);
@@ -159,6 +189,151 @@ async function reportCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+async function sweepCommand(args: string[]): Promise<number> {
+  const dashDash = args.indexOf('--');
+  const own = dashDash === -1 ? args : args.slice(0, dashDash);
+  const targetArgv = dashDash === -1 ? [] : args.slice(dashDash + 1);
+  const { values } = parseOptions(own, {
+    url: { type: 'string' },
+    sizes: { type: 'string' },
+    rounds: { type: 'string' },
+    warmup: { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    rate: { type: 'string' },
+    timeout: { type: 'string' },
+    'pin-min': { type: 'boolean' },
+    'on-failure': { type: 'string' },
+    'ready-url': { type: 'string' },
+    'ready-line': { type: 'string' },
+    'ready-timeout': { type: 'string' },
+    node: { type: 'string' },
+    out: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.url === undefined) throw new UserError('sweep needs --url: the loopback URL to load, e.g. --url http://127.0.0.1:3000/', 2);
+  const [script, ...scriptArgs] = targetArgv;
+  if (script === undefined) throw new UserError('nothing to sweep: give the script after --, e.g. v8-lens sweep --url http://127.0.0.1:3000/ -- server.js', 2);
+  if (!SCRIPT_EXTENSIONS.has(extname(script)) && !(existsSync(script) && statSync(script).isFile())) {
+    throw new UserError(`a sweep starts node <flags> <script> itself: give the script file after -- (got '${script}')`, 2);
+  }
+  if (values['ready-url'] !== undefined && values['ready-line'] !== undefined) throw new UserError('give --ready-url or --ready-line, not both', 2);
+  const onFailure = values['on-failure'] ?? 'continue';
+  if (onFailure !== 'continue' && onFailure !== 'stop') throw new UserError(`--on-failure is continue or stop (got '${onFailure}')`, 2);
+
+  const readyTimeoutMs = (values['ready-timeout'] !== undefined ? positiveNumber('--ready-timeout', values['ready-timeout']) : SWEEP_DEFAULTS.readyTimeout) * 1000;
+  const readiness: Readiness =
+    values['ready-line'] !== undefined
+      ? { kind: 'line', text: values['ready-line'], timeoutMs: readyTimeoutMs }
+      : { kind: 'url', url: values['ready-url'] ?? values.url, timeoutMs: readyTimeoutMs };
+  const cwd = process.cwd();
+  const config: SweepConfig = {
+    // The target inherits this environment (PORT and all); only what is set here would be added.
+    target: { label: basename(script), node: values.node ?? 'node', script: resolve(cwd, script), args: scriptArgs, cwd, env: {}, nodeArgs: [] },
+    readiness,
+    request: { url: values.url, method: 'GET', headers: {}, body: null },
+    load: {
+      connections: values.connections !== undefined ? wholeNumber('--connections', values.connections) : SWEEP_DEFAULTS.connections,
+      warmupSeconds: values.warmup !== undefined ? nonNegativeNumber('--warmup', values.warmup) : SWEEP_DEFAULTS.warmup,
+      durationSeconds: values.duration !== undefined ? positiveNumber('--duration', values.duration) : SWEEP_DEFAULTS.duration,
+      rate: values.rate !== undefined ? positiveNumber('--rate', values.rate, 'requests per second') : null,
+      timeoutSeconds: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : SWEEP_DEFAULTS.timeout,
+    },
+    sizesMB: values.sizes !== undefined ? sizeList(values.sizes) : SWEEP_DEFAULTS.sizes,
+    rounds: values.rounds !== undefined ? wholeNumber('--rounds', values.rounds) : SWEEP_DEFAULTS.rounds,
+    pinMinSemiSpace: values['pin-min'] ?? false,
+    onRunFailure: onFailure,
+  };
+  const outDir = resolve(cwd, values.out ?? join('.v8-lens', 'sweeps', timestamp()));
+
+  const abort = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      note('cancelling: stopping the target and the load, keeping the finished runs… (Ctrl-C again to quit at once)');
+      abort.abort();
+    } else {
+      process.exit(130); // the exit hook kills the target's group; the load runner exits with its IPC channel
+    }
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  const total = config.sizesMB.length * config.rounds;
+  let announced = false;
+  const onProgress = (p: SweepProgress) => {
+    if (p.type === 'run-start' && !announced) {
+      announced = true;
+      const perRun = config.load.warmupSeconds + config.load.durationSeconds + 2;
+      note(
+        `sweeping ${config.target.label}: ${config.sizesMB.join(', ')} MB × ${config.rounds} round${config.rounds === 1 ? '' : 's'} = ${total} runs ` +
+          `(about ${formatDuration(total * perRun)}) into ${outDir}; Ctrl-C cancels and keeps the finished runs`,
+      );
+    }
+    if (p.type === 'run-end') note(runLine(p.run, total));
+  };
+  let result;
+  try {
+    result = await runSweep(config, {
+      outDir,
+      signal: abort.signal,
+      onProgress,
+      preloadPath: preloadAgentPath(),
+      loadRunnerPath: join(__dirname, 'load-runner.js'),
+      toolVersion: TOOL_VERSION,
+    });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+  }
+
+  if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else {
+    const table = formatSweepTable(result);
+    process.stdout.write(`\n${table}${table.endsWith('\n') ? '' : '\n'}`);
+  }
+  note(`sweep folder: ${outDir} (${result.status})`);
+  if (result.status === 'cancelled') return 130;
+  if (result.status !== 'finished') return 1;
+  return result.results.some((r) => r.validRuns > 0) ? 0 : 1;
+}
+
+/** "run 3/10 · 64 MB · round 1 · ok · 4,123 req/s · 2.74 scavenges/1k · 19.1 GC ms/1k · effective 64 MB". */
+function runLine(run: SweepRun, total: number): string {
+  const head = `run ${run.index + 1}/${total} · ${run.semiSpaceMB} MB · round ${run.round + 1}`;
+  if (run.status !== 'ok') return `${head} · ${run.status}: ${run.reason ?? run.status}`;
+  const parts = [
+    run.load ? `${Math.round(run.load.rps).toLocaleString('en-US')} req/s` : null,
+    run.scavengesPer1k !== null ? `${run.scavengesPer1k.toFixed(2)} scavenges/1k` : null,
+    run.gcMsPer1k !== null ? `${run.gcMsPer1k.toFixed(1)} GC ms/1k` : null,
+    run.effectiveSemiSpaceMB !== null ? `effective ${run.effectiveSemiSpaceMB} MB` : null,
+  ].filter((p) => p !== null);
+  return `${head} · ok · ${parts.join(' · ')}`;
+}
+
+function sizeList(text: string): number[] {
+  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length === 0) throw new UserError(`--sizes needs a list of MB, e.g. 16,32,64 (got '${text}')`, 2);
+  return parts.map((p) => {
+    if (!/^\d+$/.test(p) || Number(p) < 1) throw new UserError(`--sizes: '${p}' is not a whole number of MB ≥ 1 (e.g. --sizes 16,32,64)`, 2);
+    return Number(p);
+  });
+}
+
+function nonNegativeNumber(option: string, text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw new UserError(`${option} needs a number of seconds ≥ 0 (got '${text}')`, 2);
+  return n;
+}
+
+function formatDuration(seconds: number): string {
+  return seconds < 90 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-');
+}
+
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
 function parseOptions<T extends OptionSpec>(args: string[], options: T, allowPositionals = false) {
@@ -203,9 +378,9 @@ function wholeNumber(option: string, text: string): number {
   return Number(text);
 }
 
-function positiveNumber(option: string, text: string): number {
+function positiveNumber(option: string, text: string, unit = 'seconds'): number {
   const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0) throw new UserError(`${option} needs a positive number of seconds (got '${text}')`, 2);
+  if (!Number.isFinite(n) || n <= 0) throw new UserError(`${option} needs a positive number of ${unit} (got '${text}')`, 2);
   return n;
 }
 

@@ -1,0 +1,35 @@
+/**
+ * The IPC messages between V8 Lens and the forked load runner (dist/load-runner.js). Types only, so
+ * the runner's bundle carries nothing of the caller's side.
+ */
+import type { LoadFigures } from './sweepTypes';
+
+/** Parent → runner, once: the warm-up (discarded) and the measured phase run back to back. */
+export interface LoadJob {
+  type: 'start';
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | null;
+  connections: number;
+  /** 0: no warm-up, the measured phase starts at once. */
+  warmupSeconds: number;
+  /** The measured phase. */
+  duration: number;
+  /** autocannon's `overallRate` (req/s over all connections); null: closed loop. */
+  rate: number | null;
+  /** Per-request timeout, seconds. */
+  timeout: number;
+}
+
+export type LoadPhase = 'warmup' | 'measuring';
+
+export type RunnerMessage =
+  /** Sent as a phase begins: V8 Lens marks the measured window by the arrival of `measuring`. */
+  | { type: 'phase'; phase: LoadPhase }
+  /** Once a second: answers (any status) in the last second. */
+  | { type: 'tick'; phase: LoadPhase; rps: number }
+  /** The measured phase's figures; the runner exits after sending them. */
+  | { type: 'result'; figures: LoadFigures }
+  /** autocannon refused the job or failed; one line. */
+  | { type: 'error'; message: string };

@@ -1,0 +1,248 @@
+/**
+ * Runs a semi-space sweep for real (gc.md sections 9 and 13): every size × round in the rotated,
+ * interleaved order of sweepSchedule(), a fresh target process per run, launched directly as
+ * `node <nodeArgs> --trace-gc --max-semi-space-size=S [--min-semi-space-size=S] --require <preload>
+ * <script> <args>` (no shell, its own process group), and load from autocannon in a forked process.
+ * sweep.json is rewritten after every run, so a cancelled (or killed) sweep keeps what finished;
+ * while the sweep runs, the file has `endedAt: null`.
+ *
+ * Progress events carry `run` = the run's `index` (0-based, execution order) and `round` 0-based;
+ * `tick.scavenges` counts the scavenges since the current phase (warm-up or measured window) began.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { probeNodeRuntime } from '../flags/nodeRuntime';
+import { validateUserFlags } from '../flags/userFlags';
+import { UserError } from '../util/errors';
+import { requireLoopbackUrl } from './loopback';
+import { summarizeSweep } from './summarizeSweep';
+import { executeRun, type RunContext } from './sweepRun';
+import { sweepSchedule } from './sweepSchedule';
+import { SWEEP_SCHEMA_VERSION, type SweepConfig, type SweepEnvironment, type SweepProgress, type SweepResult, type SweepRun } from './sweepTypes';
+
+export interface RunSweepOptions {
+  /** The sweep folder: sweep.json (rewritten after every run, so a cancelled sweep keeps what finished), runs/<index>-<size>mb-r<round>/ with gc-trace.log and output.log. */
+  outDir: string;
+  signal?: AbortSignal;
+  onProgress?: (p: SweepProgress) => void;
+  /** Path of dist/preload.js (the caller knows where the bundle is; see src/core/capture/preloadPath.ts). */
+  preloadPath: string;
+  /** Path of dist/load-runner.js. */
+  loadRunnerPath: string;
+  toolVersion: string;
+  /**
+   * The environment `config.target.env` is added to for the target (default: this process's). The
+   * editor passes its own without VS Code's variables; sweep.json records only `target.env`, so
+   * whatever secrets the base holds stay out of it.
+   */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+/** Flags the sweep sets itself on every run; the same flag from the target's configuration would fight it. */
+const SWEEP_OWNED_FLAGS = new Set(['max-semi-space-size', 'min-semi-space-size']);
+const MAX_SEMI_SPACE_MB = 65536;
+/** The default-semi-space probe: churn with survivors for a second, report the largest new space / 2. */
+const DEFAULT_SEMI_SPACE_PROBE =
+  "const v8=require('v8');let max=0;const keep=new Array(20000);let i=0;const t0=Date.now();" +
+  "while(Date.now()-t0<1000){for(let k=0;k<2000;k++)keep[i++%20000]={a:i,b:[i,i+1],c:'x'+i};" +
+  "for(const s of v8.getHeapSpaceStatistics())if(s.space_name==='new_space'&&s.space_size>max)max=s.space_size;}" +
+  'process.stdout.write(String(max/2/1048576))';
+const DEFAULT_SEMI_SPACE_TIMEOUT_MS = 2500;
+
+/**
+ * Runs the protocol; resolves with the final SweepResult (also written to outDir/sweep.json).
+ * Invalid runs never throw; config errors (a non-loopback URL, a missing script, an unknown Node)
+ * throw UserError (src/core/util/errors.ts) before anything starts. Cancel = abort the signal: the
+ * load and the target stop at once (process group kill), the result has status 'cancelled' with the
+ * finished runs kept. `config.target.env` is added to this process's environment for the target.
+ */
+export async function runSweep(config: SweepConfig, options: RunSweepOptions): Promise<SweepResult> {
+  const prepared = await prepare(config, options);
+  const emit = (p: SweepProgress) => {
+    try {
+      options.onProgress?.(p);
+    } catch {
+      // A progress consumer's bug must not break the measurement.
+    }
+  };
+  const schedule = sweepSchedule(config.sizesMB, config.rounds);
+  const sweepJson = join(prepared.outDir, 'sweep.json');
+  const startedAt = new Date().toISOString();
+  const runs: SweepRun[] = [];
+  const extraWarnings = machineWarnings(prepared.environment);
+
+  const resultOf = (status: SweepResult['status'], endedAt: string | null): SweepResult => {
+    const summary = summarizeSweep(runs, config, prepared.environment);
+    return {
+      schemaVersion: SWEEP_SCHEMA_VERSION,
+      tool: { name: 'v8-lens', version: options.toolVersion },
+      config,
+      environment: prepared.environment,
+      startedAt,
+      endedAt,
+      status,
+      results: summary.results,
+      recommendation: summary.recommendation,
+      warnings: [...summary.warnings, ...extraWarnings],
+    };
+  };
+  const save = async (result: SweepResult) => {
+    // Write then rename: the sidebar reads the file after every run and must never see half of it.
+    await writeFile(`${sweepJson}.tmp`, `${JSON.stringify(result, null, 2)}\n`);
+    await rename(`${sweepJson}.tmp`, sweepJson);
+  };
+
+  await mkdir(join(prepared.outDir, 'runs'), { recursive: true });
+  // Until the sweep ends the file says 'cancelled' with no end time: that is what it is if we die.
+  await save(resultOf('cancelled', null));
+
+  const ctx: RunContext = {
+    config,
+    node: prepared.node,
+    script: prepared.script,
+    cwd: prepared.cwd,
+    env: prepared.env,
+    preloadPath: options.preloadPath,
+    loadRunnerPath: options.loadRunnerPath,
+    sweepDir: prepared.outDir,
+    totalRuns: schedule.length,
+    signal: options.signal,
+    emit,
+  };
+
+  let status: SweepResult['status'] = 'finished';
+  try {
+    for (const slot of schedule) {
+      if (options.signal?.aborted) {
+        status = 'cancelled';
+        break;
+      }
+      const run = await executeRun(ctx, slot);
+      runs.push(run);
+      await save(resultOf('cancelled', null));
+      emit({ type: 'run-end', run });
+      if (run.status === 'cancelled') {
+        status = 'cancelled';
+        break;
+      }
+      if (run.status === 'invalid' && config.onRunFailure === 'stop') {
+        status = 'stopped-on-failure';
+        break;
+      }
+    }
+  } catch (err) {
+    // A bug or the disk (not the target: runs report their own problems). Keep what was measured.
+    await save(resultOf('failed', new Date().toISOString())).catch(() => {});
+    throw err;
+  }
+  if (status === 'finished' && options.signal?.aborted) status = 'cancelled';
+  const result = resultOf(status, new Date().toISOString());
+  await save(result);
+  return result;
+}
+
+interface Prepared {
+  outDir: string;
+  node: string;
+  script: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  environment: SweepEnvironment;
+}
+
+/** Everything that can be checked before the first run, so a typo never costs a sweep. */
+async function prepare(config: SweepConfig, options: RunSweepOptions): Promise<Prepared> {
+  validateNumbers(config);
+  requireLoopbackUrl(config.request.url, 'the load URL');
+  if (config.readiness.kind === 'url') requireLoopbackUrl(config.readiness.url, 'the readiness URL');
+  else if (config.readiness.text.trim() === '') throw new UserError('the readiness line is empty: give the text the target prints once it listens', 2);
+  if (!/^[A-Za-z]+$/.test(config.request.method)) throw new UserError(`'${config.request.method}' is not an HTTP method`, 2);
+
+  const { target } = config;
+  const cwd = resolve(target.cwd);
+  if (!(await isDirectory(cwd))) throw new UserError(`working directory not found: ${cwd}`, 2);
+  const script = resolve(cwd, target.script);
+  if (!(await isFile(script))) throw new UserError(`script not found: ${target.script}${isAbsolute(target.script) ? '' : ` (in ${cwd})`}`, 2);
+  if (!(await isFile(options.preloadPath))) throw new UserError(`the preload agent is missing: ${options.preloadPath} (run npm run build)`, 2);
+  if (!(await isFile(options.loadRunnerPath))) throw new UserError(`the load generator is missing: ${options.loadRunnerPath} (run npm run build)`, 2);
+
+  const outDir = resolve(options.outDir);
+  const existing = await readdir(outDir).catch(() => null);
+  if (existing && existing.length > 0) throw new UserError(`sweep folder ${outDir} already exists and is not empty; choose another --out`, 2);
+
+  const env: NodeJS.ProcessEnv = { ...(options.baseEnv ?? process.env), ...target.env };
+  const [runtime, defaultSemiSpaceMB] = await Promise.all([probeNodeRuntime(target.node, env), measureDefaultSemiSpace(target.node, env)]);
+  for (const flag of validateUserFlags(target.nodeArgs, runtime)) {
+    if (SWEEP_OWNED_FLAGS.has(flag.name)) {
+      throw new UserError(`${flag.raw} is in the target's Node arguments, but the sweep sets the semi-space itself; remove it there`, 2);
+    }
+  }
+  return {
+    outDir,
+    node: target.node,
+    script,
+    cwd,
+    env,
+    environment: {
+      nodeVersion: runtime.version,
+      v8Version: runtime.v8Version,
+      cpus: cpus().length,
+      platform: process.platform,
+      defaultSemiSpaceMB,
+    },
+  };
+}
+
+function validateNumbers(config: SweepConfig): void {
+  const { sizesMB, rounds, load, readiness } = config;
+  if (!Array.isArray(sizesMB) || sizesMB.length === 0) throw new UserError('no semi-space sizes to compare: give at least one, e.g. 16,32,64', 2);
+  for (const size of sizesMB) {
+    if (!Number.isInteger(size) || size < 1 || size > MAX_SEMI_SPACE_MB) {
+      throw new UserError(`semi-space size ${size} is not a whole number of MB from 1 to ${MAX_SEMI_SPACE_MB}`, 2);
+    }
+  }
+  const duplicate = sizesMB.find((s, i) => sizesMB.indexOf(s) !== i);
+  if (duplicate !== undefined) throw new UserError(`semi-space size ${duplicate} MB is listed twice`, 2);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new UserError(`rounds must be a whole number ≥ 1 (got ${rounds})`, 2);
+  if (!Number.isInteger(load.connections) || load.connections < 1) throw new UserError(`connections must be a whole number ≥ 1 (got ${load.connections})`, 2);
+  if (!(load.warmupSeconds >= 0) || !Number.isFinite(load.warmupSeconds)) throw new UserError(`warm-up must be 0 or more seconds (got ${load.warmupSeconds})`, 2);
+  if (!(load.durationSeconds > 0) || !Number.isFinite(load.durationSeconds)) throw new UserError(`duration must be a positive number of seconds (got ${load.durationSeconds})`, 2);
+  if (load.rate !== null && !(load.rate >= 1 && Number.isFinite(load.rate))) throw new UserError(`rate must be at least 1 request per second (got ${load.rate})`, 2);
+  if (!(load.timeoutSeconds > 0) || !Number.isFinite(load.timeoutSeconds)) throw new UserError(`request timeout must be a positive number of seconds (got ${load.timeoutSeconds})`, 2);
+  if (!(readiness.timeoutMs > 0) || !Number.isFinite(readiness.timeoutMs)) throw new UserError(`readiness timeout must be a positive time (got ${readiness.timeoutMs} ms)`, 2);
+  if (config.onRunFailure !== 'continue' && config.onRunFailure !== 'stop') throw new UserError(`on run failure must be 'continue' or 'stop' (got '${String(config.onRunFailure)}')`, 2);
+}
+
+/**
+ * Node's own semi-space on this machine (no flag), MB: the largest new space / 2 while a short
+ * script churns with survivors (the new space only grows under survival). null when the probe fails
+ * or takes longer than 2.5 s.
+ */
+function measureDefaultSemiSpace(node: string, env: NodeJS.ProcessEnv): Promise<number | null> {
+  const cleanEnv = { ...env };
+  delete cleanEnv.NODE_OPTIONS; // a --max-semi-space-size there is not the default
+  return new Promise((done) => {
+    execFile(node, ['-e', DEFAULT_SEMI_SPACE_PROBE], { env: cleanEnv, timeout: DEFAULT_SEMI_SPACE_TIMEOUT_MS, windowsHide: true }, (err, stdout) => {
+      const mb = Number(stdout);
+      done(!err && Number.isFinite(mb) && mb > 0 ? Math.round(mb * 100) / 100 : null);
+    });
+  });
+}
+
+function machineWarnings(environment: SweepEnvironment): string[] {
+  if (environment.cpus > 2) return [];
+  return [
+    `The load generator runs on this machine too and takes about one of its ${environment.cpus} core${environment.cpus === 1 ? '' : 's'}: ` +
+      "it competes with the target and with V8's parallel scavenger threads (a bias that grows with the semi-space size), so GC counts per 1k requests are steadier than req/s.",
+  ];
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isDirectory() ?? false;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isFile() ?? false;
+}

@@ -1,0 +1,412 @@
+/**
+ * One run of a sweep: a fresh target process at one semi-space size, readiness, warm-up load
+ * (discarded), the measured window, a graceful stop, and the run's figures. Never throws for what
+ * the target or the load does: a run that cannot be measured comes back `invalid` with a one-line
+ * reason; an abort comes back `cancelled` with the target and the load already gone.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import type { GcEvent } from '../gc/gcEvent';
+import { GcTraceCollector } from '../gc/gcTraceCollector';
+import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
+import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
+import { AGENT_ENV } from '../run/runLayout';
+import { errorMessage, oneLine } from '../util/errors';
+import { mean, percentile, round, sum } from '../util/stats';
+import { StdoutDemux } from '../util/stdoutDemux';
+import { startLoad, type LoadOutcome } from './loadGenerator';
+import type { LoadPhase } from './loadProtocol';
+import { processCpuMs, processPeakRssMB } from './procStats';
+import { watchReadiness, type ReadinessWatch, type ReadyOutcome } from './readiness';
+import type { LoadFigures, SweepConfig, SweepProgress, SweepRun, WindowGcFigures } from './sweepTypes';
+
+export interface RunSlot {
+  semiSpaceMB: number;
+  round: number;
+  index: number;
+}
+
+/** What every run of a sweep shares, settled (and checked) before the first one starts. */
+export interface RunContext {
+  config: SweepConfig;
+  /** The Node command that passed the probe. */
+  node: string;
+  /** Absolute path of the script. */
+  script: string;
+  cwd: string;
+  /** The target's whole environment. */
+  env: NodeJS.ProcessEnv;
+  preloadPath: string;
+  loadRunnerPath: string;
+  sweepDir: string;
+  totalRuns: number;
+  signal: AbortSignal | undefined;
+  emit(progress: SweepProgress): void;
+}
+
+/** SIGINT first; the whole group is killed if the target has not exited after this. */
+const STOP_GRACE_MS = 4000;
+/** How long the preload lets an app's own SIGINT handler run before it exits for it (below STOP_GRACE_MS). */
+const AGENT_EXIT_GRACE_MS = 2500;
+/** output.log keeps the app's first 16 MB: an app that logs every request must not fill the disk. */
+const OUTPUT_LOG_LIMIT = 16 * 1024 * 1024;
+const STDERR_TAIL_LINES = 20;
+
+/** runs/<index>-<size>mb-r<round>, the index padded so the folders sort in run order. */
+export function runDirName(slot: RunSlot, totalRuns: number): string {
+  const width = String(Math.max(0, totalRuns - 1)).length;
+  return join('runs', `${String(slot.index).padStart(width, '0')}-${slot.semiSpaceMB}mb-r${slot.round}`);
+}
+
+/** The Node command line of one run (no shell): the user's Node flags, ours, the preload, the script. */
+export function targetArgs(config: SweepConfig, semiSpaceMB: number, preloadPath: string, script: string): string[] {
+  return [
+    ...config.target.nodeArgs,
+    '--trace-gc',
+    `--max-semi-space-size=${semiSpaceMB}`,
+    ...(config.pinMinSemiSpace ? [`--min-semi-space-size=${semiSpaceMB}`] : []),
+    '--require',
+    preloadPath,
+    script,
+    ...config.target.args,
+  ];
+}
+
+export async function executeRun(ctx: RunContext, slot: RunSlot): Promise<SweepRun> {
+  return new RunExecution(ctx, slot).execute();
+}
+
+type Step<T> = { kind: 'value'; value: T } | { kind: 'exit'; exit: TargetExit } | { kind: 'abort' };
+
+class RunExecution {
+  private readonly dir: string;
+  private readonly relDir: string;
+  private readonly startedAt = new Date().toISOString();
+  private readonly loadAverage1m = loadavg()[0] ?? 0;
+  private readonly collector = new GcTraceCollector();
+  /** GC events of the target process (not of its children), with their arrival times. */
+  private readonly events: GcEvent[] = [];
+  private readonly arrivals: number[] = [];
+  private readonly stderrTail: string[] = [];
+  private stderrPartial = '';
+  private gcLog: WriteStream | null = null;
+  private outputLog: CappedLog | null = null;
+  private readiness: ReadinessWatch | null = null;
+  private target: TargetProcess | null = null;
+  private phase: 'starting' | 'waiting-ready' | LoadPhase | 'stopping' = 'starting';
+  private phaseStart = Date.now();
+  private window: { start: number; end: number | null; cpuStart: number | null; cpuEnd: number | null; peakRssMB: number | null } | null = null;
+  private readonly aborted: Promise<void>;
+  private removeAbortListener = () => {};
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly slot: RunSlot,
+  ) {
+    this.relDir = runDirName(slot, ctx.totalRuns);
+    this.dir = join(ctx.sweepDir, this.relDir);
+    this.aborted = new Promise<void>((resolve) => {
+      const signal = ctx.signal;
+      if (!signal) return;
+      if (signal.aborted) return resolve();
+      const onAbort = () => resolve();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.removeAbortListener = () => signal.removeEventListener('abort', onAbort);
+    });
+  }
+
+  async execute(): Promise<SweepRun> {
+    const { slot, ctx } = this;
+    ctx.emit({ type: 'run-start', run: slot.index, of: ctx.totalRuns, semiSpaceMB: slot.semiSpaceMB, round: slot.round });
+    try {
+      return await this.measure();
+    } finally {
+      this.removeAbortListener();
+      this.readiness?.cancel();
+      await Promise.all([
+        this.gcLog ? new Promise<void>((done) => this.gcLog!.end(done)) : undefined,
+        this.outputLog?.end(),
+      ]);
+    }
+  }
+
+  private async measure(): Promise<SweepRun> {
+    const { ctx, slot } = this;
+    const agentDir = join(this.dir, 'agent');
+    await mkdir(agentDir, { recursive: true });
+    this.gcLog = createWriteStream(join(this.dir, 'gc-trace.log'));
+    this.gcLog.on('error', () => {}); // the folder was deleted under us: the run goes on without its log
+    this.outputLog = new CappedLog(join(this.dir, 'output.log'), OUTPUT_LOG_LIMIT);
+    this.setPhase('starting');
+    if (ctx.signal?.aborted) return this.finish('cancelled', 'cancelled before it started', null);
+
+    let target: TargetProcess;
+    try {
+      target = await launchTarget({
+        command: ctx.node,
+        args: targetArgs(ctx.config, slot.semiSpaceMB, ctx.preloadPath, ctx.script),
+        cwd: ctx.cwd,
+        env: { ...ctx.env, [AGENT_ENV.dir]: agentDir, [AGENT_ENV.exitGraceMs]: String(AGENT_EXIT_GRACE_MS) },
+        stopGraceMs: STOP_GRACE_MS,
+      });
+    } catch (err) {
+      return this.finish('invalid', `could not start the target: ${errorMessage(err)}`, null);
+    }
+    this.target = target;
+    this.pipeOutput(target);
+
+    // Readiness.
+    this.setPhase('waiting-ready');
+    this.readiness = watchReadiness(ctx.config.readiness);
+    const ready = await this.race<ReadyOutcome>(this.readiness.done);
+    this.readiness.cancel();
+    if (ready.kind === 'abort') return this.cancel();
+    if (ready.kind === 'exit') return this.finish('invalid', `the target ${describeExit(ready.exit)} before it was ready${this.stderrHint()}`, null);
+    if (!ready.value.ready) return this.stopAndFinish('invalid', ready.value.reason, null);
+
+    // Warm-up and the measured window, back to back in the load runner.
+    const { load: settings, request } = ctx.config;
+    const pid = target.pid;
+    const generator = startLoad(
+      ctx.loadRunnerPath,
+      {
+        url: request.url,
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        connections: settings.connections,
+        warmupSeconds: settings.warmupSeconds,
+        duration: settings.durationSeconds,
+        rate: settings.rate,
+        timeout: settings.timeoutSeconds,
+      },
+      {
+        onPhase: (phase) => {
+          if (phase === 'measuring') {
+            this.window = { start: Date.now(), end: null, cpuStart: processCpuMs(pid), cpuEnd: null, peakRssMB: null };
+          }
+          this.setPhase(phase);
+        },
+        onTick: (phase, rps) => {
+          if (phase !== this.phase) return;
+          const elapsedSeconds = Math.round((Date.now() - this.phaseStart) / 100) / 10;
+          ctx.emit({ type: 'tick', run: slot.index, rps, scavenges: this.scavengesSince(this.phaseStart), elapsedSeconds });
+        },
+        onResult: () => {
+          if (!this.window || this.window.end !== null) return;
+          this.window.end = Date.now();
+          this.window.cpuEnd = processCpuMs(pid);
+          this.window.peakRssMB = processPeakRssMB(pid);
+        },
+      },
+    );
+    const loaded = await this.race<LoadOutcome>(generator.done);
+    if (loaded.kind === 'abort') {
+      await generator.kill();
+      return this.cancel();
+    }
+    if (loaded.kind === 'exit') {
+      await generator.kill();
+      const during = this.phase === 'measuring' ? 'the measurement' : 'the warm-up';
+      return this.finish('invalid', `the target ${describeExit(loaded.exit)} during ${during}${this.stderrHint()}`, null);
+    }
+    if (!loaded.value.ok) return this.stopAndFinish('invalid', loaded.value.reason, null);
+    const figures = loaded.value.figures;
+    return this.stopAndFinish(failureOf(figures) ? 'invalid' : 'ok', failureOf(figures), figures);
+  }
+
+  /** Waits for `step`, the target's exit or the abort, whichever comes first. */
+  private race<T>(step: Promise<T>): Promise<Step<T>> {
+    return Promise.race([
+      step.then((value): Step<T> => ({ kind: 'value', value })),
+      this.target!.exited.then((exit): Step<T> => ({ kind: 'exit', exit })),
+      this.aborted.then((): Step<T> => ({ kind: 'abort' })),
+    ]);
+  }
+
+  private async cancel(): Promise<SweepRun> {
+    await this.target?.kill();
+    return this.finish('cancelled', 'cancelled', null);
+  }
+
+  private async stopAndFinish(status: SweepRun['status'], reason: string | null, load: LoadFigures | null): Promise<SweepRun> {
+    this.setPhase('stopping');
+    const stopped = this.target!.stop();
+    const how = await Promise.race([stopped.then(() => 'stopped' as const), this.aborted.then(() => 'aborted' as const)]);
+    // Cancelled while stopping: the measurement is complete, so the run keeps its figures.
+    if (how === 'aborted') await this.target!.kill();
+    return this.finish(status, reason, load);
+  }
+
+  private async finish(status: SweepRun['status'], reason: string | null, load: LoadFigures | null): Promise<SweepRun> {
+    const record = this.target ? await readAgentRecord(join(this.dir, 'agent', `${this.target.pid}.json`)) : null;
+    const effective = record && record.newSpaceMaxBytes > 0 ? round(semiSpaceMBFromNewSpace(record.newSpaceMaxBytes), 2) : null;
+    const window = this.window;
+    const measured = status !== 'cancelled' && load !== null && window !== null && window.end !== null;
+    const windowMs = measured ? window.end! - window.start : 0;
+    const gc = measured ? this.windowGc(window.start, window.end!) : null;
+    const cpuMs = measured && window.cpuStart !== null && window.cpuEnd !== null ? round(window.cpuEnd - window.cpuStart, 1) : null;
+    const peakFromAgent = record && record.maxRssKB > 0 ? round(record.maxRssKB / 1024, 1) : null;
+    const peakRssMB = window?.peakRssMB != null ? round(window.peakRssMB, 1) : peakFromAgent;
+    const requests = measured && load !== null ? load.requests : 0;
+    return {
+      semiSpaceMB: this.slot.semiSpaceMB,
+      round: this.slot.round,
+      index: this.slot.index,
+      status,
+      reason: reason === null ? null : oneLine(reason),
+      effectiveSemiSpaceMB: effective,
+      loadAverage1m: round(this.loadAverage1m, 2),
+      startedAt: this.startedAt,
+      load: status === 'cancelled' ? null : load,
+      gc,
+      cpuMs,
+      gcWallShare: gc && windowMs > 0 ? round(gc.totalPauseMs / windowMs, 5) : null,
+      gcCpuShare: gc && cpuMs ? round(gc.totalPauseMs / cpuMs, 5) : null,
+      peakRssMB,
+      scavengesPer1k: gc && requests > 0 ? round((gc.scavenges / requests) * 1000, 4) : null,
+      gcMsPer1k: gc && requests > 0 ? round((gc.totalPauseMs / requests) * 1000, 4) : null,
+      dir: this.relDir,
+    };
+  }
+
+  private windowGc(start: number, end: number): WindowGcFigures {
+    const inWindow = this.events.filter((_, i) => this.arrivals[i]! >= start && this.arrivals[i]! <= end);
+    const scavengePauses = inWindow.filter(isYoungGc).map((e) => e.pauseMs);
+    const markCompactPauses = inWindow.filter(isFullGc).map((e) => e.pauseMs);
+    return {
+      scavenges: scavengePauses.length,
+      scavengeMs: round(sum(scavengePauses)),
+      meanScavengeMs: round(mean(scavengePauses)),
+      p95ScavengeMs: round(percentile(scavengePauses, 95)),
+      markCompacts: markCompactPauses.length,
+      markCompactMs: round(sum(markCompactPauses)),
+      totalPauseMs: round(sum(inWindow.map((e) => e.pauseMs))),
+    };
+  }
+
+  private scavengesSince(since: number): number {
+    let n = 0;
+    for (let i = this.arrivals.length - 1; i >= 0 && this.arrivals[i]! >= since; i--) if (isYoungGc(this.events[i]!)) n++;
+    return n;
+  }
+
+  private setPhase(phase: RunExecution['phase']): void {
+    this.phase = phase;
+    this.phaseStart = Date.now();
+    this.ctx.emit({ type: 'phase', run: this.slot.index, phase });
+  }
+
+  private pipeOutput(target: TargetProcess): void {
+    const run = this.slot.index;
+    const demux = new StdoutDemux({
+      v8Line: (line, _terminated, kind) => {
+        if (kind !== 'trace') return;
+        this.gcLog!.write(`${line}\n`);
+        if (this.collector.addLine(line) !== 'gc') return;
+        const event = this.collector.events[this.collector.events.length - 1]!;
+        if (event.pid !== target.pid) return; // a child process of the app that inherited --trace-gc
+        this.events.push(event);
+        this.arrivals.push(Date.now());
+      },
+      app: (text) => this.appOutput('stdout', text, run),
+    });
+    target.stdout.on('data', (chunk: Buffer) => demux.write(chunk));
+    target.stdout.on('end', () => demux.end());
+    target.stderr.setEncoding('utf8');
+    target.stderr.on('data', (text: string) => {
+      this.appOutput('stderr', text, run);
+      this.rememberStderr(text);
+    });
+  }
+
+  private appOutput(stream: 'stdout' | 'stderr', text: string, run: number): void {
+    this.outputLog!.write(text);
+    this.readiness?.output(text);
+    this.ctx.emit({ type: 'output', run, stream, text });
+  }
+
+  private rememberStderr(text: string): void {
+    const lines = (this.stderrPartial + text).split('\n');
+    this.stderrPartial = (lines.pop() ?? '').slice(-4096);
+    for (const line of lines) if (line.trim() !== '') this.stderrTail.push(line.slice(0, 500));
+    if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.splice(0, this.stderrTail.length - STDERR_TAIL_LINES);
+  }
+
+  /** ": Error: Cannot find module 'x'": the last stderr line that says something, for a crash reason. */
+  private stderrHint(): string {
+    const lines = [...this.stderrTail, this.stderrPartial].filter((l) => l.trim() !== '' && !/^\s+at /.test(l) && !/^Node\.js v\d/.test(l.trim()));
+    const last = lines[lines.length - 1]?.trim();
+    return last ? `: ${last.length > 200 ? `${last.slice(0, 199)}…` : last}` : '';
+  }
+}
+
+function isYoungGc(event: GcEvent): boolean {
+  return event.type.startsWith('Scavenge') || event.type.startsWith('Minor ');
+}
+
+function isFullGc(event: GcEvent): boolean {
+  return event.type.startsWith('Mark-');
+}
+
+export function describeExit(exit: TargetExit): string {
+  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+}
+
+/** "37 of 41,200 requests failed: 30 non-2xx, 7 timeouts", or null when every request got a 2xx. */
+export function failureOf(load: LoadFigures): string | null {
+  const failed = load.non2xx + load.timeouts + load.errors;
+  if (failed > 0) {
+    const attempted = load.requests + load.timeouts + load.errors;
+    const parts = [
+      load.non2xx > 0 ? `${count(load.non2xx)} non-2xx` : null,
+      load.timeouts > 0 ? `${count(load.timeouts)} timeout${load.timeouts === 1 ? '' : 's'}` : null,
+      load.errors > 0 ? `${count(load.errors)} connection error${load.errors === 1 ? '' : 's'}` : null,
+    ].filter((p) => p !== null);
+    return `${count(failed)} of ${count(attempted)} requests failed: ${parts.join(', ')}`;
+  }
+  if (load.requests === 0) return 'no request was answered in the measured window';
+  return null;
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+async function readAgentRecord(path: string): Promise<AgentRecord | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as AgentRecord;
+  } catch {
+    return null;
+  }
+}
+
+/** A log file that stops growing at `limit` bytes and says so. */
+class CappedLog {
+  private readonly stream: WriteStream;
+  private written = 0;
+  private full = false;
+
+  constructor(path: string, private readonly limit: number) {
+    this.stream = createWriteStream(path);
+    this.stream.on('error', () => {});
+  }
+
+  write(text: string): void {
+    if (this.full) return;
+    const bytes = Buffer.byteLength(text);
+    if (this.written + bytes > this.limit) {
+      this.full = true;
+      this.stream.write(`\n[v8-lens: output.log stops here, at ${Math.round(this.limit / 2 ** 20)} MB]\n`);
+      return;
+    }
+    this.written += bytes;
+    this.stream.write(text);
+  }
+
+  end(): Promise<void> {
+    return new Promise((done) => this.stream.end(done));
+  }
+}
