@@ -17,6 +17,9 @@ const nodeDefaults = {
   sourcesContent: false,
   minify: production,
   external: ['vscode'],
+  // jsonc-parser's default (UMD) build requires its own modules at run time, which a bundle cannot
+  // see; its ES module build is plain imports.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   define: { __V8_LENS_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
 };
@@ -26,6 +29,10 @@ await Promise.all([
   build({ ...nodeDefaults, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' }),
   // The preload runs inside the *target's* Node (any version from 18 on), so it must stay dependency-free and small.
   build({ ...nodeDefaults, entryPoints: ['src/core/preload/agent.ts'], outfile: 'dist/preload.js', sourcemap: false }),
+  // The semi-space sweep's load generator, forked (never run in the CLI's or the extension host's
+  // process). autocannon and its dependencies bundle as they are: hdr-histogram-js carries its
+  // WebAssembly inline (base64), and the file-based parts (workers, HAR, forms) are not used.
+  build({ ...nodeDefaults, entryPoints: ['src/core/sweep/loadRunner.ts'], outfile: 'dist/load-runner.js', sourcemap: false }),
   // The report webview: one browser IIFE plus its CSS (d3-flame-graph's ES build imports its CSS,
   // which esbuild writes to report.css: nothing injects a <style>, so a strict CSP holds). Always
   // minified: the same files are inlined into the standalone HTML export.
@@ -40,6 +47,21 @@ await Promise.all([
     sourcemap: production ? false : 'linked',
     sourcesContent: false,
     legalComments: 'eof', // the libraries' licence notices travel with the bundle, also into the HTML export
+    logLevel: 'warning',
+  }),
+  // The Semi-space Lab webview (sidebar view and results panel): same rules as the report.
+  build({
+    entryPoints: ['webview/lab/main.ts', 'webview/lab/lab.css'],
+    outdir: 'dist/webview',
+    entryNames: 'lab',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: ['chrome120'],
+    minify: true,
+    sourcemap: production ? false : 'linked',
+    sourcesContent: false,
+    legalComments: 'eof',
     logLevel: 'warning',
   }),
 ]);

@@ -32,6 +32,7 @@ export type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
 
 export const ViewIds = {
   Sessions: 'v8Lens.sessions',
+  SemiSpaceLab: 'v8Lens.semiSpaceLab',
 } as const;
 
 export const REPORT_VIEW_TYPE = 'v8Lens.report';

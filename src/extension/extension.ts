@@ -11,6 +11,8 @@ import { pickAnnotatedRun, showDeoptSites, AnnotationStatus } from './annotation
 import { AnnotationLenses } from './annotations/annotationLenses';
 import { AnnotationStore } from './annotations/annotationStore';
 import { LineDecorations } from './annotations/lineDecorations';
+import { registerProposedContent } from './lab/applySemiSpace';
+import { SemiSpaceLab } from './lab/labView';
 import { pickFlags } from './profile/flagPicker';
 import { RunController } from './profile/runController';
 import { pickTarget } from './profile/targetPicker';
@@ -23,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const panels = new ReportPanels(context.extensionUri);
   const sessions = new SessionsView();
   const annotations = new AnnotationStore(context.workspaceState);
+  const lab = new SemiSpaceLab(context.extensionUri, context.workspaceState, output);
   const sourceFiles: vscode.DocumentSelector = ['javascript', 'typescript', 'javascriptreact', 'typescriptreact'].flatMap((language) =>
     ['file', 'vscode-remote'].map((scheme) => ({ language, scheme })),
   );
@@ -47,6 +50,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.languages.registerCodeLensProvider(sourceFiles, new AnnotationLenses(annotations)),
     new LineDecorations(context.extensionUri, annotations),
     new AnnotationStatus(annotations),
+    registerProposedContent(),
+    vscode.window.registerWebviewViewProvider(ViewIds.SemiSpaceLab, lab, { webviewOptions: { retainContextWhenHidden: true } }),
+    lab,
 
     registerCommand(Commands.Profile, async () => {
       if (!vscode.workspace.isTrusted) {

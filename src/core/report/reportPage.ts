@@ -22,6 +22,10 @@ export interface ReportWebviewOptions {
   scriptUri: string;
   /** `webview.asWebviewUri(dist/webview/report.css)` (and any other sheet). */
   styleUris: string[];
+  /** Page title; the report's by default (the lab's webviews use the same page). */
+  title?: string;
+  /** `<html data-mode>`, for a bundle that renders differently in a view and in a panel. */
+  mode?: string;
 }
 
 /** The report panel's HTML: the bundle and its CSS from the extension, the model comes by postMessage. */
@@ -36,13 +40,13 @@ export function reportWebviewHtml(options: ReportWebviewOptions): string {
     `font-src ${cspSource}`,
   ].join('; ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="en"${options.mode ? ` data-mode="${escapeHtml(options.mode)}"` : ''}>
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${options.styleUris.map((uri) => `<link rel="stylesheet" href="${escapeHtml(uri)}">`).join('\n')}
-<title>V8 Lens report</title>
+<title>${escapeHtml(options.title ?? 'V8 Lens report')}</title>
 </head>
 <body>
 <div id="app"></div>

@@ -37,7 +37,7 @@ describe('the extension manifest', () => {
   });
 
   it('has the Sessions view in the V8 Lens container, and launching needs a trusted workspace', () => {
-    assert.deepEqual(contributes.views['v8-lens'].map((v: { id: string }) => v.id), [ViewIds.Sessions]);
+    assert.deepEqual(contributes.views['v8-lens'].map((v: { id: string }) => v.id), [ViewIds.Sessions, ViewIds.SemiSpaceLab]);
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.equal(contributes.commands.find((c: { command: string }) => c.command === Commands.Profile).enablement, 'isWorkspaceTrusted');
     // Besides the contributions, only JS/TS files activate it: for the run's annotations on them.

@@ -1,0 +1,197 @@
+/**
+ * The Semi-space Lab in the V8 Lens sidebar: a webview view with the sweep's form, live progress
+ * and the results; the sweep itself runs in the engine (src/core/sweep), its load generator in a
+ * forked process. One sweep at a time; Cancel stops the load and the target at once.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import { preloadAgentPath } from '../../core/capture/preloadPath';
+import { reportWebviewHtml } from '../../core/report/reportPage';
+import { runSweep } from '../../core/sweep/runSweep';
+import { estimateSweepSeconds, sweepConfigFromForm, DEFAULT_LAB_FORM, type LabForm } from '../../core/sweep/sweepForm';
+import type { SweepResult } from '../../core/sweep/sweepTypes';
+import { UserError, errorMessage } from '../../core/util/errors';
+import { TOOL_VERSION } from '../../core/version';
+import { parseFromLab, type FromLab, type ToLab } from '../../shared/labProtocol';
+import { OUTPUT_CHANNEL_NAME, ViewIds } from '../contract';
+import { runsFolderFor } from '../profile/runsFolder';
+import { targetEnvironment } from '../profile/targetPicker';
+import { applySemiSpace } from './applySemiSpace';
+import { listLabTargets, type ResolvableLabTarget } from './labTargets';
+
+const FORM_KEY = 'v8Lens.lab.form';
+const LAST_SWEEP_KEY = 'v8Lens.lab.lastSweep';
+
+export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | null = null;
+  private readonly panels = new Set<vscode.WebviewPanel>();
+  private targets: ResolvableLabTarget[] = [];
+  private running: { abort: AbortController; folder: string; target: ResolvableLabTarget } | null = null;
+  private last: { result: SweepResult; folder: string; target: ResolvableLabTarget | null } | null = null;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly state: vscode.Memento,
+    private readonly output: vscode.OutputChannel,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.setupWebview(view.webview, 'lab');
+    view.onDidDispose(() => (this.view = null));
+  }
+
+  private setupWebview(webview: vscode.Webview, mode: 'lab' | 'results'): void {
+    const assets = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    webview.options = { enableScripts: true, localResourceRoots: [assets] };
+    webview.html = reportWebviewHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(assets, 'lab.js')).toString(),
+      styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(assets, 'lab.css')).toString()],
+      title: mode === 'lab' ? 'V8 Lens: Semi-space Lab' : 'V8 Lens: semi-space sweep',
+      mode,
+    });
+    webview.onDidReceiveMessage((raw: unknown) => {
+      const message = parseFromLab(raw);
+      if (message) void this.handle(message, webview);
+    });
+  }
+
+  private post(message: ToLab, only?: vscode.Webview): void {
+    const targets = only ? [only] : [this.view?.webview, ...[...this.panels].map((p) => p.webview)];
+    for (const w of targets) if (w) void w.postMessage(message);
+  }
+
+  private async handle(message: FromLab, from: vscode.Webview): Promise<void> {
+    try {
+      switch (message.type) {
+        case 'ready': {
+          this.targets = await listLabTargets();
+          const form = { ...DEFAULT_LAB_FORM, ...this.state.get<Partial<LabForm>>(FORM_KEY) };
+          if (!this.targets.some((t) => t.id === form.targetId)) form.targetId = this.targets[0]?.id ?? '';
+          this.post({ type: 'init', targets: this.targets.map(({ id, label, detail }) => ({ id, label, detail })), form, result: this.last?.result ?? (await this.lastSweep()), running: this.running !== null, trusted: vscode.workspace.isTrusted }, from);
+          return;
+        }
+        case 'formChanged':
+          await this.state.update(FORM_KEY, message.form);
+          return;
+        case 'run':
+          await this.state.update(FORM_KEY, message.form);
+          await this.run(message.form);
+          return;
+        case 'cancel':
+          this.running?.abort.abort();
+          return;
+        case 'apply': {
+          const place = this.last?.target?.applyTo ?? { kind: 'none' as const };
+          await applySemiSpace(place, message.semiSpaceMB);
+          return;
+        }
+        case 'openResults':
+          this.openResultsPanel();
+          return;
+        case 'revealFolder':
+          if (this.last) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(join(this.last.folder, 'sweep.json')));
+          return;
+      }
+    } catch (err) {
+      this.post({ type: 'error', message: err instanceof UserError ? err.message : errorMessage(err) }, from);
+    }
+  }
+
+  private async run(form: LabForm): Promise<void> {
+    if (this.running) throw new UserError('a sweep is already running: cancel it first');
+    if (!vscode.workspace.isTrusted) throw new UserError('the lab runs your code, so it needs a trusted workspace');
+    this.targets = await listLabTargets();
+    const target = this.targets.find((t) => t.id === form.targetId);
+    if (!target) throw new UserError('pick what to run: a node launch configuration, an npm script that runs node, or an open .js file');
+    const config = sweepConfigFromForm(form, target.resolve());
+    const workspace = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(config.target.cwd)) ?? vscode.workspace.workspaceFolders?.[0];
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+    const folder = join(dirname(runsFolderFor(workspace?.uri.fsPath, workspace)), 'sweeps', stamp);
+    const abort = new AbortController();
+    this.running = { abort, folder, target };
+    const runs = config.sizesMB.length * config.rounds;
+    this.post({ type: 'started', runs, estimateSeconds: estimateSweepSeconds(config) });
+    this.output.appendLine(`[${OUTPUT_CHANNEL_NAME}] semi-space sweep of ${config.target.label}: ${config.sizesMB.join(', ')} MB × ${config.rounds} rounds into ${folder}`);
+    try {
+      const result = await runSweep(config, {
+        outDir: folder,
+        signal: abort.signal,
+        preloadPath: preloadAgentPath(),
+        loadRunnerPath: vscode.Uri.joinPath(this.extensionUri, 'dist', 'load-runner.js').fsPath,
+        toolVersion: TOOL_VERSION,
+        baseEnv: targetEnvironment(),
+        onProgress: (p) => {
+          if (p.type === 'output') this.output.append(p.text);
+          else this.post({ type: 'progress', progress: p });
+          if (p.type === 'run-end') void this.partial(folder);
+        },
+      });
+      this.last = { result, folder, target };
+      await this.state.update(LAST_SWEEP_KEY, folder);
+      this.post({ type: 'result', result, final: true });
+      this.output.appendLine(`[${OUTPUT_CHANNEL_NAME}] sweep ${result.status}: ${result.recommendation.reason}`);
+    } finally {
+      this.running = null;
+      this.post({ type: 'stopped' });
+    }
+  }
+
+  /** The figures so far (sweep.json is rewritten after every run). */
+  private async partial(folder: string): Promise<void> {
+    const result = await readSweep(folder);
+    if (result && this.running?.folder === folder) {
+      this.last = { result, folder, target: this.running.target };
+      this.post({ type: 'result', result, final: false });
+    }
+  }
+
+  private async lastSweep(): Promise<SweepResult | null> {
+    const folder = this.state.get<string>(LAST_SWEEP_KEY);
+    if (!folder) return null;
+    const result = await readSweep(folder);
+    if (result) {
+      this.targets = this.targets.length ? this.targets : await listLabTargets();
+      this.last = { result, folder, target: this.targets.find((t) => scriptOf(t) === result.config.target.script) ?? null };
+    }
+    return result;
+  }
+
+  /** The results in an editor panel: the same webview, wider, without the form. */
+  private openResultsPanel(): void {
+    const panel = vscode.window.createWebviewPanel('v8Lens.sweepResults', 'V8 Lens: semi-space sweep', vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true });
+    this.panels.add(panel);
+    panel.onDidDispose(() => this.panels.delete(panel));
+    this.setupWebview(panel.webview, 'results');
+  }
+
+  /** For the E2E harness and the palette: reveal the view. */
+  static async reveal(): Promise<void> {
+    await vscode.commands.executeCommand(`${ViewIds.SemiSpaceLab}.focus`);
+  }
+
+  dispose(): void {
+    this.running?.abort.abort();
+    for (const p of this.panels) p.dispose();
+  }
+}
+
+function scriptOf(target: ResolvableLabTarget): string | null {
+  try {
+    return target.resolve().script;
+  } catch {
+    return null; // e.g. a launch configuration that no longer resolves
+  }
+}
+
+async function readSweep(folder: string): Promise<SweepResult | null> {
+  try {
+    return JSON.parse(await readFile(join(folder, 'sweep.json'), 'utf8')) as SweepResult;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,88 @@
+// Scenario: the Semi-space Lab in the sidebar sweeps the example allocation-heavy service (a short
+// sweep: 2 sizes × 3 rounds of 2 s), shows scavenges per 1k requests falling as the size grows and
+// a recommendation with its reason, and the screenshot goes to the README.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const CONFIG = 'Alloc service (semi-space lab)';
+
+export default {
+  name: 'Semi-space Lab: a short sweep of the alloc service from the sidebar; scavenges/1k fall with size; a recommendation',
+  timeout: 240_000,
+  viewport: { width: 1600, height: 1100 },
+  async run(t) {
+    const { page } = t;
+    // The service listens on PORT: give it a free one in the workspace's launch configuration.
+    const port = await freePort();
+    const launchFile = join(t.workspace, '.vscode', 'launch.json');
+    const launch = JSON.parse(readFileSync(launchFile, 'utf8'));
+    const config = launch.configurations.find((c) => c.name === CONFIG);
+    assert.ok(config, `examples/.vscode/launch.json has "${CONFIG}"`);
+    config.env = { ...(config.env ?? {}), PORT: String(port) };
+    writeFileSync(launchFile, JSON.stringify(launch, null, 2));
+
+    await t.host.eval(async (vscode) => {
+      await vscode.commands.executeCommand('v8Lens.semiSpaceLab.focus');
+    });
+    const lab = await t.webviewFrame(page, '#lab-form #lab-target', { timeout: 60_000 });
+    t.log('lab view open');
+    const targetOptions = await lab.locator('#lab-target option').allTextContents();
+    t.log(`targets: ${targetOptions.join(' | ')}`);
+    await lab.locator('#lab-target').selectOption({ label: `Launch config: ${CONFIG}` });
+    const url = `http://127.0.0.1:${port}/`;
+    const fill = async (id, value) => {
+      const box = lab.locator(`#${id}`);
+      await box.fill(String(value));
+      await box.dispatchEvent('change');
+    };
+    await fill('lab-url', url);
+    await fill('lab-readyValue', url);
+    await fill('lab-connections', 10);
+    await fill('lab-warmupSeconds', 1);
+    await fill('lab-durationSeconds', 2);
+    await fill('lab-sizes', '4, 16');
+    await fill('lab-rounds', 3);
+    t.log(`estimate: ${await lab.locator('#lab-estimate').textContent()}`);
+    await lab.locator('#lab-run').click();
+
+    // Progress per run, then the final results.
+    await lab.locator('#lab-progress', { hasText: /Run \d\/6/ }).waitFor({ timeout: 60_000 });
+    t.log(`progress: ${await lab.locator('#lab-progress').textContent()}`);
+    await lab.locator('#lab-results h2', { hasText: /Results · finished/ }).waitFor({ timeout: 150_000 });
+    const rows = await lab.locator('#lab-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
+    t.log(`table: ${JSON.stringify(rows)}`);
+    assert.equal(rows.length, 2);
+    // Columns: MB (effective), valid runs, req/s, p50/p99, scavenges/1k, GC ms/1k, …
+    const scav = rows.map((r) => Number(r[4].replace(/,/g, '')));
+    assert.ok(rows.every((r) => r[1] === '3/3'), `every run valid: ${JSON.stringify(rows.map((r) => r[1]))}`);
+    assert.ok(scav[1] < scav[0], `scavenges per 1k requests fall from 4 MB (${scav[0]}) to 16 MB (${scav[1]})`);
+    const recommendation = (await lab.locator('#lab-recommendation').textContent()).trim();
+    t.log(`recommendation: ${recommendation}`);
+    assert.match(recommendation, /^(Recommended: \d+ MB\.|Keep the default\.) \S/, 'a recommendation with its reason');
+
+    // The results in a wide panel beside the lab, for the README's screenshot.
+    await lab.locator('button', { hasText: 'Open results' }).click();
+    const panel = await t.webviewFrame(page, 'html[data-mode="results"] #lab-table', { timeout: 30_000 });
+    await panel.locator('#lab-recommendation').waitFor({ timeout: 15_000 });
+    await page.locator('.pane-header', { hasText: 'Sessions' }).first().click(); // collapse: more room for the lab
+    await lab.evaluate(() => document.getElementById('lab-results').scrollIntoView({ block: 'start' }));
+    await t.host.eval(async (vscode) => {
+      await vscode.commands.executeCommand('workbench.action.closePanel');
+    });
+    await t.sleep(800);
+    await t.screenshot(page, join(t.screenshotsDir, 'semi-space-lab.png'));
+  },
+};
