@@ -25,7 +25,10 @@ export type ToLab =
   /** A run finished or the sweep ended: the figures so far. */
   | { type: 'result'; result: SweepResult; final: boolean }
   | { type: 'error'; message: string }
-  | { type: 'stopped' };
+  | { type: 'stopped' }
+  /** Apply: the diff is open in the editor; the lab asks before anything is written. */
+  | { type: 'applyProposed'; semiSpaceMB: number; where: string }
+  | { type: 'applied'; message: string };
 
 /** Webview → host. */
 export type FromLab =
@@ -34,6 +37,7 @@ export type FromLab =
   | { type: 'cancel' }
   | { type: 'formChanged'; form: LabForm }
   | { type: 'apply'; semiSpaceMB: number }
+  | { type: 'applyConfirm'; write: boolean }
   | { type: 'openResults' }
   | { type: 'revealFolder' };
 
@@ -69,6 +73,8 @@ export function parseFromLab(value: unknown): FromLab | null {
       const form = parseLabForm(m.form);
       return form ? { type: m.type, form } : null;
     }
+    case 'applyConfirm':
+      return typeof m.write === 'boolean' ? { type: 'applyConfirm', write: m.write } : null;
     case 'apply':
       return typeof m.semiSpaceMB === 'number' && Number.isInteger(m.semiSpaceMB) && m.semiSpaceMB > 0 && m.semiSpaceMB <= 4096
         ? { type: 'apply', semiSpaceMB: m.semiSpaceMB }

@@ -28,6 +28,7 @@ let running = false;
 let runCount = 0;
 let lastResult: SweepResult | null = null;
 const charts: Chart[] = [];
+const applyBox = el('div', { id: 'lab-apply-box', attrs: { 'aria-live': 'polite' } });
 
 window.addEventListener('message', (event: MessageEvent<ToLab>) => {
   const m = event.data;
@@ -65,6 +66,20 @@ window.addEventListener('message', (event: MessageEvent<ToLab>) => {
     case 'stopped':
       running = false;
       syncButtons();
+      break;
+    case 'applyProposed': {
+      const write = el('button', { id: 'lab-apply-write', className: 'primary', text: 'Write it' });
+      const discard = el('button', { id: 'lab-apply-discard', text: 'Discard' });
+      write.onclick = () => post({ type: 'applyConfirm', write: true });
+      discard.onclick = () => post({ type: 'applyConfirm', write: false });
+      applyBox.replaceChildren(
+        el('p', { text: `The editor shows the change: --max-semi-space-size=${m.semiSpaceMB} in the ${m.where}. Write it? (Undo in the editor takes it back.)` }),
+        el('div', { className: 'buttons' }, write, discard),
+      );
+      break;
+    }
+    case 'applied':
+      applyBox.replaceChildren(el('p', { className: 'status', id: 'lab-applied', text: m.message }));
       break;
   }
 });
@@ -267,6 +282,7 @@ function renderResults(result: SweepResult, final: boolean): void {
     el('p', { className: 'hint', text: `${result.environment.nodeVersion} · ${result.environment.cpus} cores · ${result.config.rounds} rounds · ${result.config.load.rate === null ? 'closed loop' : `${result.config.load.rate} req/s`} · medians; "~" = no detectable difference from ${baseline} MB` }),
     recBox,
     actions,
+    applyBox,
     el('div', { className: 'table-wrap' }, table),
     chartsBox,
     ...result.warnings.map((w) => el('p', { className: 'warning', text: w })),

@@ -18,7 +18,7 @@ import { parseFromLab, type FromLab, type ToLab } from '../../shared/labProtocol
 import { OUTPUT_CHANNEL_NAME, ViewIds } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
 import { targetEnvironment } from '../profile/targetPicker';
-import { applySemiSpace } from './applySemiSpace';
+import { proposeSemiSpace, writeSemiSpace, type SemiSpaceProposal } from './applySemiSpace';
 import { listLabTargets, type ResolvableLabTarget } from './labTargets';
 
 const FORM_KEY = 'v8Lens.lab.form';
@@ -30,6 +30,7 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
   private targets: ResolvableLabTarget[] = [];
   private running: { abort: AbortController; folder: string; target: ResolvableLabTarget } | null = null;
   private last: { result: SweepResult; folder: string; target: ResolvableLabTarget | null } | null = null;
+  private proposal: SemiSpaceProposal | null = null;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -87,7 +88,15 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
           return;
         case 'apply': {
           const place = this.last?.target?.applyTo ?? { kind: 'none' as const };
-          await applySemiSpace(place, message.semiSpaceMB);
+          this.proposal = await proposeSemiSpace(place, message.semiSpaceMB);
+          if (this.proposal) this.post({ type: 'applyProposed', semiSpaceMB: message.semiSpaceMB, where: this.proposal.where }, from);
+          return;
+        }
+        case 'applyConfirm': {
+          const proposal = this.proposal;
+          this.proposal = null;
+          if (proposal && message.write) this.post({ type: 'applied', message: await writeSemiSpace(proposal) }, from);
+          else this.post({ type: 'applied', message: 'Nothing written.' }, from);
           return;
         }
         case 'openResults':

@@ -89,3 +89,17 @@ export async function profileLaunchConfig(t, configName) {
   await t.waitForQuickInput(t.page, /What to collect/);
   await t.pickQuickItem(t.page, /^CPU \+ GC trace \+ deopts/);
 }
+
+/**
+ * Every process on the machine whose command line matches re, not only descendants: a process
+ * that outlived its parent is re-parented to init, and that is exactly the leftover to catch.
+ */
+export function processesMatching(re) {
+  const out = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    const argv = cmdline(Number(name));
+    if (argv && re.test(argv.join(' '))) out.push(Number(name));
+  }
+  return out;
+}
