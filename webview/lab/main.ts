@@ -276,6 +276,12 @@ function renderResults(result: SweepResult, final: boolean): void {
   folder.onclick = () => post({ type: 'revealFolder' });
   actions.append(folder);
 
+  // Every run that did not count, with its one-line reason (never ready, crashed, lost requests).
+  const invalid = result.results.flatMap((r) => r.runs).filter((r) => r.status !== 'ok').sort((a, b) => a.index - b.index);
+  const invalidList = invalid.length === 0 ? null : el('div', { id: 'lab-invalid' },
+    el('h3', { text: `Runs that did not count (${invalid.length})` }),
+    el('ul', {}, ...invalid.map((r) => el('li', { text: `Run ${r.index + 1} · ${r.semiSpaceMB} MB · round ${r.round + 1}: ${r.status === 'cancelled' ? 'cancelled' : r.reason ?? 'invalid'}` }))),
+  );
   const chartsBox = el('div', { className: 'charts' });
   resultsSection.replaceChildren(
     el('h2', { text: final ? `Results · ${result.status}` : 'Results so far' }),
@@ -284,6 +290,7 @@ function renderResults(result: SweepResult, final: boolean): void {
     actions,
     applyBox,
     el('div', { className: 'table-wrap' }, table),
+    ...(invalidList ? [invalidList] : []),
     chartsBox,
     ...result.warnings.map((w) => el('p', { className: 'warning', text: w })),
   );
