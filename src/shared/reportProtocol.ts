@@ -2,16 +2,19 @@
  * The one typed message protocol between the report webview and the extension host. Both sides
  * import this file; the host validates everything it receives (a webview is untrusted input).
  */
-import type { ReportModel } from '../core/report/reportModelTypes';
+import type { LiveAttachStatus, ReportModel } from '../core/report/reportModelTypes';
 
-export type { FlameNode, GcPoint, ReportModel } from '../core/report/reportModelTypes';
+export type { FlameNode, GcPoint, LiveAttachStatus, ReportModel } from '../core/report/reportModelTypes';
 export type { FrameCategory } from '../core/report/frameCategory';
 
 /** Host → webview. */
 export type ToReportWebview =
   | { type: 'model'; model: ReportModel }
-  /** Live updates while a run is going (later: attach mode). */
-  | { type: 'status'; text: string };
+  /** Live updates while a run is going. */
+  | { type: 'status'; text: string }
+  /** While attached: the GC so far (the model has no CPU profile yet), redrawn every second. */
+  | { type: 'live'; model: ReportModel; live: LiveAttachStatus };
+
 
 /** Webview → host. */
 export type FromReportWebview =

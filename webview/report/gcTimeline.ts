@@ -37,6 +37,8 @@ type GcChart = Chart<'scatter' | 'line', GcXY[]>;
 
 export interface GcView {
   applyTheme(palette: Palette): void;
+  /** Releases the chart (the live view redraws the section every second). */
+  destroy?(): void;
 }
 
 export function renderGcSection(section: HTMLElement, gc: GcSummary | null, events: GcPoint[], missing: string, palette: Palette): GcView | null {
@@ -163,7 +165,7 @@ export function renderGcSection(section: HTMLElement, gc: GcSummary | null, even
     cards?.applyTheme(p);
   };
   applyTheme(palette);
-  return { applyTheme };
+  return { applyTheme, destroy: () => chart.destroy() };
 }
 
 function typesByCount(gc: GcSummary | null, events: GcPoint[]): string[] {

@@ -7,7 +7,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { ReportModel, ToReportWebview } from '../../src/shared/reportProtocol';
+import type { LiveAttachStatus, ReportModel, ToReportWebview } from '../../src/shared/reportProtocol';
 import { clear, el } from './dom';
 import { renderFlameSection, type FlameView } from './flameGraph';
 import type { LocationContext } from './format';
@@ -27,11 +27,22 @@ app.append(status);
 let views: { flame: FlameView | null; gc: GcView | null } = { flame: null, gc: null };
 let themeHooked = false;
 
+let liveRendered = false;
+
 const host = connectHost((message: ToReportWebview) => {
   if (message.type === 'status') {
     status.textContent = message.text;
     return;
   }
+  if (message.type === 'live') {
+    try {
+      renderLive(message.model, message.live);
+    } catch (err) {
+      showError(err);
+    }
+    return;
+  }
+  liveRendered = false;
   try {
     const received = performance.now();
     render(message.model);
@@ -79,6 +90,33 @@ function render(model: ReportModel): void {
       views.flame?.applyTheme(next);
       views.gc?.applyTheme(next);
     });
+  }
+}
+
+/**
+ * While attached: the first update draws the whole report (no CPU profile yet), later ones only
+ * the GC section and the banner, so the page does not jump.
+ */
+function renderLive(model: ReportModel, live: LiveAttachStatus): void {
+  if (!liveRendered) {
+    render(model);
+    liveRendered = true;
+    document.getElementById('report-header')?.after(el('div', { id: 'live-status', className: 'live-status', attrs: { 'aria-live': 'polite' } }));
+  } else {
+    const section = document.getElementById('gc-section');
+    if (section) {
+      views.gc?.destroy?.();
+      clear(section);
+      views.gc = renderGcSection(section, model.summary.gc, model.gcEvents, missingGc(model), readPalette());
+    }
+  }
+  const banner = document.getElementById('live-status');
+  if (banner) {
+    const heap = live.heapUsedMB === null ? '' : ` · heap used ${live.heapUsedMB.toFixed(1)} MB`;
+    const what = live.state === 'profiling' ? 'profiling; the flame graph appears when you stop (V8 Lens: Stop & Collect)' : 'saving the profile…';
+    banner.textContent = `● Live: attached to pid ${live.pid ?? '?'} · ${live.elapsedSeconds.toFixed(0)} s · ${live.gcEvents} GC events · ${live.scavenges} scavenges (${live.scavengesPerSecond.toFixed(1)}/s)${heap} · ${what}`;
+    banner.setAttribute('data-gc-count', String(live.gcEvents));
+    banner.setAttribute('data-scavenges', String(live.scavenges));
   }
 }
 

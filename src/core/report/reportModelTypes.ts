@@ -44,3 +44,16 @@ export interface ReportModel {
   /** The main isolate's GC events, in time order. */
   gcEvents: GcPoint[];
 }
+
+/** The counters the live banner shows while V8 Lens is attached to a process. */
+export interface LiveAttachStatus {
+  pid: number | null;
+  elapsedSeconds: number;
+  gcEvents: number;
+  scavenges: number;
+  /** Scavenges in the last second. */
+  scavengesPerSecond: number;
+  /** Heap used after the last GC, MB; null before the first. */
+  heapUsedMB: number | null;
+  state: 'profiling' | 'saving';
+}

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { readReportAssets, reportWebviewHtml, standaloneReportHtml } from '../../core/report/reportPage';
 import { buildReportModel, type ReportModel } from '../../core/report/reportModel';
 import { UserError, errorMessage } from '../../core/util/errors';
-import { parseFromReportWebview, type FromReportWebview, type ToReportWebview } from '../../shared/reportProtocol';
+import { parseFromReportWebview, type FromReportWebview, type LiveAttachStatus, type ToReportWebview } from '../../shared/reportProtocol';
 import { REPORT_VIEW_TYPE } from '../contract';
 import { openSourceLocation } from './openSource';
 
@@ -39,6 +39,37 @@ export class ReportPanels implements vscode.Disposable {
     this.opened.fire(source);
   }
 
+  /**
+   * A panel for a run still being captured (attach): live GC updates now, the finished report
+   * once `finish()` has read the run folder.
+   */
+  openLive(source: string, title: string): LiveReport {
+    const placeholder: ReportModel = {
+      title,
+      source,
+      summary: { schemaVersion: 1, source: { kind: 'run', path: source }, cpu: null, gc: null, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings: [] },
+      session: null,
+      flame: null,
+      gcEvents: [],
+    };
+    const panel = new ReportPanel(this.extensionUri, placeholder, () => {
+      this.panels.delete(source);
+      if (this.active === panel) this.active = null;
+    }, () => (this.active = panel));
+    this.panels.set(source, panel);
+    this.active = panel;
+    return {
+      update: (model, live) => panel.showLive(model, live),
+      finish: async () => {
+        panel.showModel(await buildReportModel(source));
+        this.opened.fire(source);
+      },
+      get closed() {
+        return panel.closed;
+      },
+    };
+  }
+
   /** The panel the user looked at last, for "Export report" from the palette. */
   get activePanel(): ReportPanel | null {
     return this.active;
@@ -50,13 +81,22 @@ export class ReportPanels implements vscode.Disposable {
   }
 }
 
+export interface LiveReport {
+  update(model: ReportModel, live: LiveAttachStatus): void;
+  /** Reads the finished run folder and shows the whole report in the same panel. */
+  finish(): Promise<void>;
+  readonly closed: boolean;
+}
+
 export class ReportPanel {
   private readonly panel: vscode.WebviewPanel;
   private readonly disposables: vscode.Disposable[] = [];
+  private live: { model: ReportModel; live: LiveAttachStatus } | null = null;
+  closed = false;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    readonly model: ReportModel,
+    public model: ReportModel,
     onClosed: () => void,
     onFocused: () => void,
   ) {
@@ -83,6 +123,7 @@ export class ReportPanel {
         if (e.webviewPanel.active) onFocused();
       }),
       this.panel.onDidDispose(() => {
+        this.closed = true;
         onClosed();
         this.dispose();
       }),
@@ -93,6 +134,18 @@ export class ReportPanel {
     this.panel.reveal();
   }
 
+  showLive(model: ReportModel, live: LiveAttachStatus): void {
+    this.live = { model, live };
+    this.model = model;
+    this.post({ type: 'live', model, live });
+  }
+
+  showModel(model: ReportModel): void {
+    this.live = null;
+    this.model = model;
+    this.post({ type: 'model', model });
+  }
+
   private post(message: ToReportWebview): void {
     void this.panel.webview.postMessage(message);
   }
@@ -101,7 +154,7 @@ export class ReportPanel {
     try {
       switch (message.type) {
         case 'ready':
-          this.post({ type: 'model', model: this.model });
+          this.post(this.live ? { type: 'live', ...this.live } : { type: 'model', model: this.model });
           return;
         case 'openSource':
           await openSourceLocation(message.url, message.line, message.column, this.model.source);
