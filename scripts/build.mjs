@@ -49,6 +49,21 @@ await Promise.all([
     legalComments: 'eof', // the libraries' licence notices travel with the bundle, also into the HTML export
     logLevel: 'warning',
   }),
+  // The compare webview (two runs side by side): same rules as the report. The bundle imports
+  // d3-flame-graph's CSS, report.css and compare.css, which esbuild writes to compare.css.
+  build({
+    entryPoints: ['webview/compare/main.ts'],
+    outfile: 'dist/webview/compare.js',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: ['chrome120'],
+    minify: true,
+    sourcemap: production ? false : 'linked',
+    sourcesContent: false,
+    legalComments: 'eof',
+    logLevel: 'warning',
+  }),
   // The Semi-space Lab webview (sidebar view and results panel): same rules as the report.
   build({
     entryPoints: ['webview/lab/main.ts', 'webview/lab/lab.css'],

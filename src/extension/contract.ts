@@ -23,6 +23,8 @@ export interface CommandTypes {
   [Commands.OpenSession](item?: SessionItemArg): Promise<void>;
   [Commands.RevealSession](item?: SessionItemArg): Promise<void>;
   [Commands.DeleteSession](item?: SessionItemArg): Promise<void>;
+  /** From the palette (pick A, then B) or a Sessions item (it is A); two selected items are compared directly. */
+  [Commands.CompareRuns](item?: SessionItemArg, selected?: readonly SessionItemArg[]): Promise<void>;
   [Commands.PickAnnotatedRun](): Promise<void>;
   [Commands.ToggleDeoptAnnotations](): Promise<void>;
   [Commands.ToggleHeatAnnotations](): Promise<void>;

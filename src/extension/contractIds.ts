@@ -14,6 +14,7 @@ export const Commands = {
   OpenSession: 'v8Lens.sessions.open',
   RevealSession: 'v8Lens.sessions.reveal',
   DeleteSession: 'v8Lens.sessions.delete',
+  CompareRuns: 'v8Lens.compareRuns',
   PickAnnotatedRun: 'v8Lens.annotations.pickRun',
   ToggleDeoptAnnotations: 'v8Lens.annotations.toggleDeopts',
   ToggleHeatAnnotations: 'v8Lens.annotations.toggleHeat',

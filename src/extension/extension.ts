@@ -16,6 +16,7 @@ import { SemiSpaceLab } from './lab/labView';
 import { pickFlags } from './profile/flagPicker';
 import { RunController } from './profile/runController';
 import { pickTarget } from './profile/targetPicker';
+import { compareRunsCommand, disposeComparePanels } from './report/comparePanel';
 import { ReportPanels, exportReport } from './report/reportPanel';
 import { SessionsView } from './sessions/sessionsView';
 
@@ -43,7 +44,10 @@ export function activate(context: vscode.ExtensionContext): void {
     output,
     runs,
     panels,
-    vscode.window.registerTreeDataProvider(ViewIds.Sessions, sessions),
+    // Several runs can be selected: two of them are compared directly.
+    vscode.window.createTreeView(ViewIds.Sessions, { treeDataProvider: sessions, canSelectMany: true }),
+    { dispose: disposeComparePanels },
+    registerCommand(Commands.CompareRuns, (item, selected) => compareRunsCommand(context.extensionUri, item, selected)),
     runs.onDidChangeRuns(() => sessions.refresh()),
     annotations,
     panels.onDidOpen((source) => void annotations.show(source)),

@@ -1,0 +1,218 @@
+/**
+ * The compare view's model: two runs (A = base, B = other) built in the extension host
+ * (compareModel.ts), rendered by the compare webview. Types and a few pure helpers with no Node
+ * imports, so the webview bundle shares them (it re-normalises the tree when the user toggles
+ * between milliseconds and shares).
+ *
+ * Sign convention everywhere: a change is B − A. In the flame graph this is d3-flame-graph's
+ * differential convention (`delta` > 0 is drawn red: more time in B; < 0 blue: less time in B).
+ */
+import type { FrameCategory } from './frameCategory';
+
+/** Which run a figure belongs to: A is the base, B the run compared with it. */
+export type CompareSide = 'base' | 'other';
+
+/**
+ * How self times are compared. `ms`: as measured (right for the same workload run twice);
+ * `share`: as percent of each profile's sampled time (right when the runs differ in length).
+ */
+export type CompareNormalization = 'ms' | 'share';
+
+/**
+ * One frame of the merged call tree, in the shape d3-flame-graph reads (`name`, `value`,
+ * `children`, and `delta` for its differential colouring) with `selfValue(true)`. Frames are
+ * matched by call path: the same name + url + line + column at every level from the root.
+ */
+export interface CompareNode {
+  name: string;
+  /** Self time of B in the model's normalisation unit (ms, or percent of B's profile): the frame's width. */
+  value: number;
+  /** B − A self time, same unit as `value`. */
+  delta: number;
+  /** Self time in A and in B, ms, whatever the normalisation (tooltips, re-normalising). */
+  baseMs: number;
+  otherMs: number;
+  /** `both`, or only in A (`base`: gone in B), or only in B (`other`: new in B). */
+  presence: 'both' | CompareSide;
+  category: FrameCategory;
+  url: string;
+  /** 1-based function start; 0 = no position. */
+  line: number;
+  column: number;
+  children: CompareNode[];
+}
+
+/** A short description of one of the two runs, for the header. */
+export interface CompareRunInfo {
+  side: CompareSide;
+  /** One line to tell the runs apart: "server.js 16 MB · 14:02". */
+  label: string;
+  /** The report's title for the run or file. */
+  title: string;
+  /** The run folder or file. */
+  source: string;
+  kind: 'run' | 'cpuprofile' | 'gc-trace' | 'v8-log';
+  /** The run's program, or the file name. */
+  program: string;
+  /** The run's start (ISO); a file's modification time. Null when unknown. */
+  startedAt: string | null;
+  /** e.g. "v22.11.0"; null for a lone file. */
+  nodeVersion: string | null;
+  v8Version: string | null;
+  /** "--max-semi-space-size=16 · --no-opt"; "semi-space: V8 default"; null for a lone file. */
+  flags: string | null;
+  /** What `--max-semi-space-size` asked for; null when left to V8 (or unknown). */
+  semiSpaceRequestedMB: number | null;
+  /** The semi-space the run really had; null when not measured. */
+  semiSpaceMB: number | null;
+  /** Wall time of the run (or of the profile), ms; null when unknown. */
+  durationMs: number | null;
+  /** The run's working folder: locations under it are shown relative to it. */
+  cwd: string | null;
+  /** The run's own warnings (truncated inputs, missing parts). */
+  warnings: string[];
+}
+
+/** Which way is good for a figure. Fewer scavenges, shorter pauses, less RSS: `lower`. Throughput: `higher`. */
+export type MetricDirection = 'lower' | 'higher' | 'neutral';
+
+/** How a figure is shown: `share` values are 0–1 (their change is in percentage points). */
+export type MetricUnit = 'count' | 'ms' | 'duration' | 'share' | 'MB' | 'per-s';
+
+/** The change judged by the figure's direction; `info` for figures that are settings, not outcomes. */
+export type MetricVerdict = 'better' | 'worse' | 'same' | 'info' | 'n/a';
+
+export interface MetricRow {
+  key: string;
+  label: string;
+  group: 'run' | 'gc' | 'cpu' | 'memory';
+  unit: MetricUnit;
+  direction: MetricDirection;
+  base: number | null;
+  other: number | null;
+  /** B − A; null when either side is missing. */
+  change: number | null;
+  /** (B − A) / A × 100; null when A is 0 or either side is missing. */
+  changePct: number | null;
+  verdict: MetricVerdict;
+  /** Text instead of a missing value ("V8 default"), per side. */
+  baseText?: string;
+  otherText?: string;
+  /** Where the figure comes from or what it means, for a tooltip. */
+  hint?: string;
+}
+
+/** A function's self time in both runs (functions matched by name + url + line + column). */
+export interface FunctionChange {
+  name: string;
+  url: string;
+  line: number;
+  column: number;
+  category: FrameCategory;
+  baseSelfMs: number;
+  otherSelfMs: number;
+  /** Inclusive time; a recursive function is counted once per sample. */
+  baseTotalMs: number;
+  otherTotalMs: number;
+  /** Self time as percent of each profile. */
+  baseSelfPct: number;
+  otherSelfPct: number;
+  /** B − A in the list's normalisation (ms, or percentage points). */
+  delta: number;
+  /** (B − A) / A × 100 in the list's normalisation; null when A is 0 (new in B). */
+  deltaPct: number | null;
+  presence: 'both' | CompareSide;
+}
+
+export interface TopChanges {
+  /** Biggest increases (more time in B) first. */
+  increases: FunctionChange[];
+  /** Biggest decreases (less time in B) first. */
+  decreases: FunctionChange[];
+}
+
+export interface CompareModel {
+  /** "A: server.js 16 MB · 14:02 vs B: server.js 64 MB · 14:05". */
+  title: string;
+  base: CompareRunInfo;
+  other: CompareRunInfo;
+  /** The unit of `flame` values and deltas; the webview can switch. */
+  normalization: CompareNormalization;
+  /** Sampled time of each whole profile, ms (the share denominators); 0 without a profile. */
+  profileMs: { base: number; other: number };
+  /** The profiled lengths differ by more than 20%: milliseconds alone may mislead. */
+  lengthsDiffer: boolean;
+  /** The merged call tree (root = "all"); null when either run has no CPU profile. */
+  flame: CompareNode | null;
+  /** Why `flame` is null. */
+  flameMissing: string | null;
+  /** Run, GC, CPU and memory figures side by side. */
+  metrics: MetricRow[];
+  /** Why there are no GC rows, when neither run traced GC. */
+  gcMissing: string | null;
+  /** Top functions by self-time change, in both normalisations (10 each way). */
+  topChanges: Record<CompareNormalization, TopChanges>;
+}
+
+/** How many functions each top list holds. */
+export const TOP_CHANGES = 10;
+
+/**
+ * A copy of the merged tree with `value` and `delta` in the given unit. `sizeBy` picks the run whose
+ * self time is the frame width: B by default; A shows the frames that are gone in B (they have no
+ * width in B). `delta` stays B − A either way. Iterative: real stacks are hundreds of frames deep.
+ */
+export function normalizeCompareTree(
+  root: CompareNode,
+  normalization: CompareNormalization,
+  profileMs: { base: number; other: number },
+  sizeBy: CompareSide = 'other',
+): CompareNode {
+  const scaleBase = normalization === 'share' ? (profileMs.base > 0 ? 100 / profileMs.base : 0) : 1;
+  const scaleOther = normalization === 'share' ? (profileMs.other > 0 ? 100 / profileMs.other : 0) : 1;
+  const copy = (n: CompareNode): CompareNode => {
+    const base = n.baseMs * scaleBase;
+    const other = n.otherMs * scaleOther;
+    return { ...n, value: sizeBy === 'other' ? other : base, delta: other - base, children: [] };
+  };
+  const out = copy(root);
+  const stack: [CompareNode, CompareNode][] = [[root, out]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    for (const child of from.children) {
+      const c = copy(child);
+      to.children.push(c);
+      stack.push([child, c]);
+    }
+  }
+  return out;
+}
+
+/** Inclusive A and B time of every node (in the tree's unit, via `baseOf`/`otherOf`), parents before children in `order`. */
+export function compareTotals(
+  root: CompareNode,
+  baseOf: (n: CompareNode) => number = (n) => n.baseMs,
+  otherOf: (n: CompareNode) => number = (n) => n.otherMs,
+): { order: CompareNode[]; base: Map<CompareNode, number>; other: Map<CompareNode, number> } {
+  const order: CompareNode[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    order.push(node);
+    for (const child of node.children) stack.push(child);
+  }
+  const base = new Map<CompareNode, number>();
+  const other = new Map<CompareNode, number>();
+  for (let i = order.length - 1; i >= 0; i--) {
+    const node = order[i]!;
+    let b = baseOf(node);
+    let o = otherOf(node);
+    for (const child of node.children) {
+      b += base.get(child)!;
+      o += other.get(child)!;
+    }
+    base.set(node, b);
+    other.set(node, o);
+  }
+  return { order, base, other };
+}

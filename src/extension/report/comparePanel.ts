@@ -1,0 +1,193 @@
+/**
+ * The compare panel: two runs (or profiles / GC traces) side by side in one webview — a
+ * differential flame graph, the GC figures with their change, and the functions that changed most.
+ * One panel per pair (A, B); asking for the same pair again reveals it.
+ */
+import { randomBytes } from 'node:crypto';
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { buildCompareModel, type CompareModel } from '../../core/report/compareModel';
+import { reportWebviewHtml } from '../../core/report/reportPage';
+import { UserError, errorMessage } from '../../core/util/errors';
+import { parseFromCompareWebview, type FromCompareWebview, type ToCompareWebview } from '../../shared/compareProtocol';
+import { Commands, type SessionItemArg } from '../contract';
+import { describeRun, listWorkspaceRuns } from '../sessions/sessionsView';
+import { openSourceLocation } from './openSource';
+
+export const COMPARE_VIEW_TYPE = 'v8Lens.compare';
+
+const panels = new Map<string, ComparePanel>();
+const pairKey = (base: string, other: string) => `${base}\n${other}`;
+
+/** Opens (or reveals) the comparison of `baseDir` (A) with `otherDir` (B): run folders or single artifacts. */
+export async function openComparePanel(extensionUri: vscode.Uri, baseDir: string, otherDir: string): Promise<ComparePanel> {
+  const existing = panels.get(pairKey(baseDir, otherDir));
+  if (existing) {
+    existing.reveal();
+    return existing;
+  }
+  const model = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: `V8 Lens: comparing ${basename(baseDir)} with ${basename(otherDir)}` },
+    () => buildCompareModel(baseDir, otherDir),
+  );
+  const panel = new ComparePanel(extensionUri, baseDir, otherDir, model);
+  panels.set(pairKey(baseDir, otherDir), panel);
+  return panel;
+}
+
+/** Closes every compare panel (for the extension's deactivation). */
+export function disposeComparePanels(): void {
+  for (const panel of [...panels.values()]) panel.dispose();
+}
+
+export class ComparePanel {
+  private readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private disposed = false;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private baseDir: string,
+    private otherDir: string,
+    private model: CompareModel,
+  ) {
+    const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+    this.panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, panelTitle(model), vscode.ViewColumn.Active, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [assets, vscode.Uri.joinPath(extensionUri, 'media')],
+    });
+    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'v8-lens.svg');
+    const webview = this.panel.webview;
+    webview.html = reportWebviewHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(assets, 'compare.js')).toString(),
+      styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(assets, 'compare.css')).toString()],
+      title: 'V8 Lens compare',
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => {
+        const message = parseFromCompareWebview(raw);
+        if (message) void this.handle(message);
+      }),
+      this.panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  private post(message: ToCompareWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private async handle(message: FromCompareWebview): Promise<void> {
+    try {
+      switch (message.type) {
+        case 'ready':
+          this.post({ type: 'model', model: this.model });
+          return;
+        case 'openSource':
+          await openSourceLocation(message.url, message.line, message.column, message.side === 'base' ? this.baseDir : this.otherDir);
+          return;
+        case 'openReport':
+          await vscode.commands.executeCommand(Commands.OpenSession, { runDir: message.side === 'base' ? this.baseDir : this.otherDir } satisfies SessionItemArg);
+          return;
+        case 'swap':
+          await this.swap();
+          return;
+      }
+    } catch (err) {
+      void vscode.window.showErrorMessage(`V8 Lens: ${err instanceof UserError ? err.message : errorMessage(err)}`);
+    }
+  }
+
+  /** B becomes the base: the same panel shows the comparison the other way round. */
+  private async swap(): Promise<void> {
+    const [base, other] = [this.otherDir, this.baseDir];
+    this.post({ type: 'status', text: 'Swapping A and B…' });
+    let model: CompareModel;
+    try {
+      model = await buildCompareModel(base, other, { normalization: this.model.normalization });
+    } catch (err) {
+      this.post({ type: 'status', text: '' });
+      throw err;
+    }
+    if (this.disposed) return;
+    panels.delete(pairKey(this.baseDir, this.otherDir));
+    [this.baseDir, this.otherDir, this.model] = [base, other, model];
+    panels.set(pairKey(base, other), this);
+    this.panel.title = panelTitle(model);
+    this.post({ type: 'model', model });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (panels.get(pairKey(this.baseDir, this.otherDir)) === this) panels.delete(pairKey(this.baseDir, this.otherDir));
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+  }
+}
+
+function panelTitle(model: CompareModel): string {
+  return `V8 Lens: ${model.base.program} ⇄ ${model.other.program}`;
+}
+
+interface RunPick extends vscode.QuickPickItem {
+  source?: string;
+  browse?: boolean;
+}
+
+/**
+ * The "Compare Runs…" command. From the Sessions view's context menu the clicked run is A (with
+ * two runs selected, those two are compared); from the palette both are picked. A quick pick
+ * lists the workspace's runs, newest first, and offers any other folder or file.
+ */
+export async function compareRunsCommand(extensionUri: vscode.Uri, item?: SessionItemArg, selected?: readonly SessionItemArg[]): Promise<void> {
+  try {
+    let base: string | undefined;
+    let other: string | undefined;
+    if (selected && selected.length === 2) [base, other] = [selected[0]!.runDir, selected[1]!.runDir];
+    else base = item?.runDir;
+    base ??= await pickRun('V8 Lens: Compare runs — pick A, the base', null);
+    if (!base) return;
+    other ??= await pickRun(`V8 Lens: Compare ${basename(base)} (A) with… — pick B`, base);
+    if (!other) return;
+    if (other === base) {
+      void vscode.window.showInformationMessage('V8 Lens: pick two different runs to compare.');
+      return;
+    }
+    await openComparePanel(extensionUri, base, other);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`V8 Lens: ${err instanceof UserError ? err.message : `cannot compare: ${errorMessage(err)}`}`);
+  }
+}
+
+async function pickRun(title: string, exclude: string | null): Promise<string | undefined> {
+  const runs = (await listWorkspaceRuns()).filter((r) => r.runDir !== exclude);
+  const items: RunPick[] = runs.map((r) => ({
+    label: r.session ? basename(r.session.target.program) : basename(r.runDir),
+    description: [semiSpaceOf(r.session?.flags.semiSpaceMB ?? null), describeRun(r)].filter(Boolean).join(' · '),
+    detail: r.runDir,
+    source: r.runDir,
+  }));
+  items.push({ label: '$(folder-opened) Other run folder or file…', browse: true, alwaysShow: true });
+  const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, matchOnDetail: true, placeHolder: runs.length === 0 ? 'No runs in this workspace yet' : 'A run of this workspace' });
+  if (!picked) return undefined;
+  if (!picked.browse) return picked.source;
+  const uris = await vscode.window.showOpenDialog({
+    title,
+    canSelectFiles: true,
+    canSelectFolders: true,
+    canSelectMany: false,
+    filters: { 'Profiles and logs': ['cpuprofile', 'log', 'txt', 'json'], 'All files': ['*'] },
+  });
+  return uris?.[0]?.fsPath;
+}
+
+function semiSpaceOf(mb: number | null): string {
+  return mb === null ? '' : `${mb} MB semi-space`;
+}

@@ -1,0 +1,61 @@
+/** Values and signed changes for the compare view, in the units the model names. */
+import type { CompareNormalization, MetricRow } from '../../src/shared/compareProtocol';
+import { fmtDuration, fmtMB, fmtMs, fmtNum } from '../report/format';
+
+const MINUS = '\u2212';
+
+/** "+1.2", "−3", "0": a sign on every non-zero change. */
+export function signed(value: number, text: (abs: number) => string): string {
+  if (!Number.isFinite(value)) return '–';
+  if (value === 0) return text(0);
+  return `${value > 0 ? '+' : MINUS}${text(Math.abs(value))}`;
+}
+
+export function fmtPctChange(pct: number | null, decimals = 1): string {
+  if (pct === null || !Number.isFinite(pct)) return '–';
+  return signed(pct, (v) => `${fmtNum(v, Math.abs(v) >= 100 ? 0 : decimals)}%`);
+}
+
+function count(v: number): string {
+  return fmtNum(v, Number.isInteger(v) ? 0 : 1);
+}
+
+/** A metric value in its unit ("12 ms", "4.1%", "16 MB", "3.20/s"). */
+export function fmtMetric(unit: MetricRow['unit'], value: number): string {
+  switch (unit) {
+    case 'count':
+      return count(value);
+    case 'ms':
+      return fmtMs(value);
+    case 'duration':
+      return fmtDuration(value);
+    case 'share':
+      return `${fmtNum(value * 100, 2)}%`;
+    case 'MB':
+      return fmtMB(value);
+    case 'per-s':
+      return `${fmtNum(value, 2)}/s`;
+  }
+}
+
+/** A metric's change B − A in its unit; a share's change is in percentage points. */
+export function fmtMetricChange(unit: MetricRow['unit'], change: number): string {
+  if (unit === 'share') return signed(change * 100, (v) => `${fmtNum(v, 2)} pp`);
+  return signed(change, (v) => fmtMetric(unit, v));
+}
+
+/** A self or total time in the comparison's unit: ms, or percent of the profile. */
+export function fmtTime(value: number, normalization: CompareNormalization): string {
+  return normalization === 'ms' ? fmtMs(value) : `${fmtNum(value, value !== 0 && Math.abs(value) < 0.1 ? 3 : 2)}%`;
+}
+
+export function fmtTimeChange(delta: number, normalization: CompareNormalization): string {
+  return normalization === 'ms' ? signed(delta, fmtMs) : signed(delta, (v) => `${fmtNum(v, v !== 0 && v < 0.1 ? 3 : 2)} pp`);
+}
+
+/** What the numbers are, in words, for the page. */
+export function describeNormalization(normalization: CompareNormalization, profileMs: { base: number; other: number }): string {
+  return normalization === 'ms'
+    ? 'Self time in milliseconds, as measured in each run.'
+    : `Self time as a share of each profile’s sampled time (A: ${fmtDuration(profileMs.base)}, B: ${fmtDuration(profileMs.other)}); changes in percentage points (pp).`;
+}

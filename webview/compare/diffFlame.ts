@@ -1,0 +1,425 @@
+/**
+ * The differential flame graph: d3-flame-graph v5 (ES build, its CSS goes to compare.css) over the
+ * merged call tree of A and B, drawn top-down like the report's. d3-flame-graph's differential
+ * convention: each frame carries `delta` (B − A), `computeDelta(true)` sums it over the subtree,
+ * and the colour follows its sign — red: more time in B, blue: less — with the strength of the
+ * relative change of the frame's total (as the library's differentialColorMapper does, but in the
+ * theme's colours so labels stay readable). Width is B's time; "size by A" draws A's instead, so
+ * frames that are gone in B can be seen. Search is plain substring; labels and tooltip are text.
+ */
+import flamegraph, { type FlameGraph, type FlameHierarchyNode, type FlameTooltip } from 'd3-flame-graph';
+import { select } from 'd3-selection';
+import { FRAME_CATEGORY_LABELS } from '../../src/core/report/frameCategory';
+import { compareTotals, normalizeCompareTree } from '../../src/core/report/compareModelTypes';
+import type { CompareModel, CompareNode, CompareNormalization, CompareSide } from '../../src/shared/compareProtocol';
+import { el, emptyNote } from '../report/dom';
+import { fmtDuration, fmtMs, formatLocation, plural } from '../report/format';
+import { cssVar, mix, parseColor, readPalette, toCss, type Rgb } from '../report/theme';
+import { fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
+import { canOpen, type CompareHost } from './host';
+
+// The part of d3-flame-graph's differential API used here (webview/types declares the rest).
+declare module 'd3-flame-graph' {
+  interface FlameGraph<T> {
+    /** Sums each node's `delta` (getDelta, by default `data.delta`) over its subtree into `node.delta`. */
+    computeDelta(on: boolean): FlameGraph<T>;
+  }
+  interface FlameHierarchyNode<T> {
+    /** With computeDelta(true): the frame's delta plus its descendants'. */
+    delta?: number;
+  }
+}
+
+type HNode = FlameHierarchyNode<CompareNode>;
+
+const MIN_FRAME_PX = 5;
+const CELL_HEIGHT = 18;
+const TRANSITION_NODE_LIMIT = 5000;
+const SEARCH_DEBOUNCE_MS = 120;
+/** Relative changes below this are drawn neutral (sampling noise). */
+const NEUTRAL_BELOW = 0.02;
+
+export interface DiffFlameView {
+  setNormalization(normalization: CompareNormalization): void;
+  applyTheme(): void;
+}
+
+interface DiffPalette {
+  background: Rgb;
+  /** More time in B. */
+  red: Rgb;
+  /** Less time in B. */
+  blue: Rgb;
+  neutral: Rgb;
+}
+
+function readDiffPalette(): DiffPalette {
+  const p = readPalette();
+  const red = parseColor(cssVar('--vscode-charts-red', '#f14c4c'));
+  const blue = parseColor(cssVar('--vscode-charts-blue', '#3794ff'));
+  return {
+    background: p.background,
+    // Enough colour to read the change, enough background for the label text.
+    red: mix(red, p.background, p.dark ? 0.72 : 0.62),
+    blue: mix(blue, p.background, p.dark ? 0.72 : 0.55),
+    neutral: mix(p.muted, p.background, p.dark ? 0.32 : 0.24),
+  };
+}
+
+/** The frame colour for a change `delta` of a frame whose totals are `a` (A) and `b` (B). */
+export function diffColor(delta: number, a: number, b: number, pal: DiffPalette): Rgb {
+  const scale = Math.max(a, b);
+  const t = scale > 0 ? Math.min(1, Math.abs(delta) / scale) : 0;
+  if (t < NEUTRAL_BELOW) return pal.neutral;
+  return mix(delta > 0 ? pal.red : pal.blue, pal.neutral, Math.sqrt(t));
+}
+
+interface Stats {
+  /** Inclusive A and B per node, in the comparison's unit. */
+  unit: ReturnType<typeof compareTotals>;
+  /** Inclusive A and B per node, ms. */
+  ms: ReturnType<typeof compareTotals>;
+}
+
+export function renderDiffFlame(section: HTMLElement, model: CompareModel, host: CompareHost, initial: CompareNormalization): DiffFlameView | null {
+  section.append(el('h2', { text: 'Differential flame graph' }));
+  const flame = model.flame;
+  if (!flame) {
+    section.append(el('div', { id: 'flame-graph', className: 'flame-graph is-empty', attrs: { 'data-frame-count': 0 } }, emptyNote('No differential flame graph:', model.flameMissing ?? 'a run has no CPU profile.')));
+    return null;
+  }
+
+  let normalization = initial;
+  let sizeBy: CompareSide = 'other';
+  let pal = readDiffPalette();
+  const { profileMs } = model;
+
+  // A server's profile is mostly (idle): hidden by default when it is the larger part of either run.
+  const idleNode = flame.children.find((c) => c.name === '(idle)' && c.url === '');
+  const idleTotals = idleNode ? compareTotals(idleNode) : null;
+  const idleShare = idleNode && idleTotals
+    ? Math.max(profileMs.base > 0 ? idleTotals.base.get(idleNode)! / profileMs.base : 0, profileMs.other > 0 ? idleTotals.other.get(idleNode)! / profileMs.other : 0)
+    : 0;
+  let showIdle = !idleNode || idleShare < 0.3;
+
+  const scale = () => ({
+    base: normalization === 'share' ? (profileMs.base > 0 ? 100 / profileMs.base : 0) : 1,
+    other: normalization === 'share' ? (profileMs.other > 0 ? 100 / profileMs.other : 0) : 1,
+  });
+
+  function build(): { data: CompareNode; stats: Stats } {
+    const data = normalizeCompareTree(flame!, normalization, profileMs, sizeBy);
+    if (!showIdle) data.children = data.children.filter((c) => !(c.name === '(idle)' && c.url === ''));
+    const s = scale();
+    return { data, stats: { unit: compareTotals(data, (n) => n.baseMs * s.base, (n) => n.otherMs * s.other), ms: compareTotals(data) } };
+  }
+  let current = build();
+
+  // ---- toolbar
+  const search = el('vscode-textfield', { id: 'flame-search', attrs: { placeholder: 'Search functions or files (plain text)', 'aria-label': 'Search frames' } });
+  const searchInfo = el('span', { id: 'flame-search-info', className: 'toolbar-note', attrs: { 'aria-live': 'polite' } });
+  const reset = el('vscode-button', { id: 'flame-reset', attrs: { secondary: true, title: 'Show the whole tree again' }, text: 'Reset zoom' });
+  const zoomName = el('span', { id: 'flame-zoomed', className: 'toolbar-note' });
+  const openZoomed = el('vscode-button', { id: 'flame-open-source', attrs: { secondary: true, hidden: true, title: 'Open the zoomed frame in the editor' }, text: 'Open source' });
+  const sizeToggle = el('vscode-checkbox', { id: 'flame-size-by-base', attrs: { title: 'Frames only in A have no width in B: size frames by A to see them' } }, 'Size frames by A');
+  const idleToggle = idleNode
+    ? el('vscode-checkbox', { id: 'flame-show-idle', attrs: { checked: showIdle, title: 'The (idle) frame is the event loop waiting for work' } }, 'Show idle time')
+    : null;
+  const toolbar = el('div', { className: 'toolbar' }, search, searchInfo, el('span', { className: 'spacer' }), zoomName, openZoomed, sizeToggle, idleToggle, reset);
+
+  const swatches = { red: el('span', { className: 'swatch' }), blue: el('span', { className: 'swatch' }), neutral: el('span', { className: 'swatch' }) };
+  const legend = el(
+    'ul',
+    { id: 'flame-legend', className: 'legend', attrs: { 'aria-label': 'Frame colours' } },
+    el('li', { attrs: { 'data-change': 'more' } }, swatches.red, el('span', { text: 'more time in B' })),
+    el('li', { attrs: { 'data-change': 'less' } }, swatches.blue, el('span', { text: 'less time in B' })),
+    el('li', { attrs: { 'data-change': 'same' } }, swatches.neutral, el('span', { text: 'about the same' })),
+  );
+  const hint = el('p', { id: 'flame-hint', className: 'hint' });
+  const container = el('div', { id: 'flame-graph', className: 'flame-graph', attrs: { 'data-frame-count': 0 } });
+  const tooltip = makeTooltip();
+  section.append(toolbar, el('div', { className: 'legend-row' }, legend, hint), container);
+  document.getElementById('flame-tooltip')?.remove();
+  document.body.append(tooltip.root);
+
+  function describe(): void {
+    const width = sizeBy === 'other' ? 'Width = B’s time' : 'Width = A’s time (frames gone in B show blue)';
+    const unit = normalization === 'ms' ? 'in ms' : 'as % of each profile';
+    hint.textContent = `${width}, ${unit}. Colour = change of the frame’s total from A to B; the stronger, the larger the relative change. Click to zoom${host.connected ? '; Ctrl/⌘-click opens the code' : ''}.`;
+    container.setAttribute('data-size-by', sizeBy);
+    container.setAttribute('data-normalization', normalization);
+  }
+
+  // ---- the chart
+  let searching = false;
+  let zoomed: CompareNode | null = null;
+  const nodeCount = current.stats.ms.order.length;
+  container.setAttribute('data-node-count', String(nodeCount));
+  const chart: FlameGraph<CompareNode> = flamegraph<CompareNode>()
+    .selfValue(true)
+    .sort(false) // merged heaviest-first already
+    .inverted(true)
+    .cellHeight(CELL_HEIGHT)
+    .minFrameSize(MIN_FRAME_PX)
+    .transitionDuration(nodeCount > TRANSITION_NODE_LIMIT ? 0 : 250)
+    .resetHeightOnZoom(true)
+    .title('')
+    .computeDelta(true)
+    .tooltip(tooltip.tip)
+    .setColorMapper((d) => {
+      const a = current.stats.unit.base.get(d.data) ?? 0;
+      const b = current.stats.unit.other.get(d.data) ?? 0;
+      const fill = diffColor(d.delta ?? b - a, a, b, pal);
+      return toCss(searching && !d.highlight ? mix(fill, pal.background, 0.22) : fill);
+    })
+    .setSearchMatch((d, term) => matches(d.data, term))
+    .setSearchHandler((results) => {
+      container.setAttribute('data-search-matches', String(results.length));
+      if (results.length === 0) {
+        searchInfo.textContent = 'no frame matches';
+        return;
+      }
+      // Count a match inside another match once.
+      const hit = new Set(results);
+      let a = 0;
+      let b = 0;
+      for (const r of results) {
+        let p = r.parent;
+        while (p && !hit.has(p)) p = p.parent;
+        if (p) continue;
+        a += current.stats.unit.base.get(r.data) ?? 0;
+        b += current.stats.unit.other.get(r.data) ?? 0;
+      }
+      searchInfo.textContent = `${plural(results.length, 'frame')} match · A ${fmtTime(a, normalization)} → B ${fmtTime(b, normalization)} (${fmtTimeChange(b - a, normalization)})`;
+    })
+    .setDetailsHandler(() => undefined)
+    .onClick((d) => {
+      zoomed = d.depth === 0 ? null : d.data;
+      showZoom();
+      countFrames();
+    });
+
+  function showZoom(): void {
+    if (!zoomed) {
+      zoomName.textContent = '';
+      openZoomed.hidden = true;
+      return;
+    }
+    const where = zoomed.url ? ` (${formatLocation(zoomed.url, zoomed.line, zoomed.column, locOf(zoomed)).text})` : '';
+    zoomName.textContent = `Zoomed into ${zoomed.name}${where}`;
+    openZoomed.hidden = !(host.connected && canOpen(zoomed.url, zoomed.line));
+  }
+
+  function countFrames(): void {
+    container.setAttribute('data-frame-count', String(container.querySelectorAll('svg g').length));
+  }
+
+  function width(): number {
+    return Math.max(200, Math.floor(container.clientWidth));
+  }
+
+  describe();
+  chart.width(width());
+  select(container).datum(current.data).call(chart);
+  countFrames();
+  applySwatches();
+
+  let lastWidth = width();
+  new ResizeObserver(() => {
+    const w = width();
+    if (Math.abs(w - lastWidth) < 2) return;
+    lastWidth = w;
+    chart.width(w).update();
+    countFrames();
+  }).observe(container);
+
+  /** New data (unit, width side or idle changed): the zoom starts over, the search is kept. */
+  function redraw(): void {
+    current = build();
+    zoomed = null;
+    showZoom();
+    describe();
+    chart.update(current.data);
+    const term = searchTerm();
+    if (term) chart.search(term);
+    countFrames();
+  }
+
+  function searchTerm(): string {
+    return String((search as unknown as { value: string }).value ?? '').trim();
+  }
+
+  let timer: number | undefined;
+  search.addEventListener('input', () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => runSearch(searchTerm()), SEARCH_DEBOUNCE_MS);
+  });
+  function runSearch(term: string): void {
+    searching = term.length > 0;
+    if (!searching) {
+      chart.clear();
+      searchInfo.textContent = '';
+      container.removeAttribute('data-search-matches');
+    } else {
+      chart.search(term);
+    }
+    countFrames();
+  }
+
+  sizeToggle.addEventListener('change', () => {
+    sizeBy = (sizeToggle as unknown as { checked: boolean }).checked ? 'base' : 'other';
+    redraw();
+  });
+  idleToggle?.addEventListener('change', () => {
+    showIdle = (idleToggle as unknown as { checked: boolean }).checked;
+    redraw();
+  });
+  reset.addEventListener('click', () => {
+    chart.resetZoom();
+    zoomed = null;
+    showZoom();
+    countFrames();
+  });
+  openZoomed.addEventListener('click', () => {
+    if (zoomed) host.openSource(sideOf(zoomed), zoomed.url, zoomed.line, zoomed.column);
+  });
+
+  // Ctrl/⌘-click opens the frame's source instead of zooming (captured before d3's own handler).
+  container.addEventListener(
+    'click',
+    (event) => {
+      if (!(event.ctrlKey || event.metaKey)) return;
+      const frame = (event.target as Element | null)?.closest('g');
+      const d = frame ? (frame as unknown as { __data__?: HNode }).__data__ : undefined;
+      event.stopPropagation();
+      event.preventDefault();
+      if (d) host.openSource(sideOf(d.data), d.data.url, d.data.line, d.data.column);
+    },
+    true,
+  );
+  container.addEventListener('mousemove', (event) => tooltip.move(event));
+  container.addEventListener('mouseleave', () => tooltip.hide());
+
+  function applySwatches(): void {
+    swatches.red.style.backgroundColor = toCss(pal.red);
+    swatches.blue.style.backgroundColor = toCss(pal.blue);
+    swatches.neutral.style.backgroundColor = toCss(pal.neutral);
+  }
+
+  return {
+    setNormalization(next) {
+      if (next === normalization) return;
+      normalization = next;
+      redraw();
+    },
+    applyTheme() {
+      pal = readDiffPalette();
+      applySwatches();
+      chart.update();
+      countFrames();
+    },
+  };
+
+  /** A frame only in A is opened as A has it; everything else as B has it. */
+  function sideOf(node: CompareNode): CompareSide {
+    return node.presence === 'base' ? 'base' : 'other';
+  }
+
+  function locOf(node: CompareNode): { cwd: string | null } {
+    return { cwd: (sideOf(node) === 'base' ? model.base.cwd : model.other.cwd) ?? null };
+  }
+
+  function tooltipLocation(node: CompareNode): string {
+    if (!node.url) {
+      if (node.category === 'gc' || node.category === 'idle') return 'V8 pseudo-frame (no source)';
+      return node.line > 0 ? `script without a file, line ${node.line}` : 'native code (no source)';
+    }
+    return formatLocation(node.url, node.line, node.column, locOf(node)).text;
+  }
+
+  function makeTooltip() {
+    const name = el('div', { className: 'tt-name' });
+    const where = el('div', { className: 'tt-loc' });
+    const presence = el('div', { className: 'tt-presence' });
+    const cells = {
+      selfA: el('td', { className: 'tt-a' }),
+      selfB: el('td', { className: 'tt-b' }),
+      selfD: el('td', { className: 'tt-delta' }),
+      totalA: el('td', { className: 'tt-a' }),
+      totalB: el('td', { className: 'tt-b' }),
+      totalD: el('td', { className: 'tt-delta' }),
+    };
+    const category = el('div', { className: 'tt-cat' });
+    const hintLine = el('div', { className: 'tt-hint', text: host.connected ? 'Click to zoom · Ctrl/⌘-click to open source' : 'Click to zoom' });
+    const root = el(
+      'div',
+      { id: 'flame-tooltip', attrs: { role: 'tooltip', hidden: true } },
+      name,
+      where,
+      presence,
+      el(
+        'table',
+        {},
+        el('thead', {}, el('tr', {}, el('th'), el('th', { text: 'A' }), el('th', { text: 'B' }), el('th', { text: 'change' }))),
+        el(
+          'tbody',
+          {},
+          el('tr', {}, el('th', { text: 'self' }), cells.selfA, cells.selfB, cells.selfD),
+          el('tr', {}, el('th', { text: 'total' }), cells.totalA, cells.totalB, cells.totalD),
+        ),
+      ),
+      category,
+      hintLine,
+    );
+    const move = (event: MouseEvent) => {
+      if (root.hidden) return;
+      const pad = 14;
+      const rect = root.getBoundingClientRect();
+      let x = event.clientX + pad;
+      let y = event.clientY + pad;
+      if (x + rect.width > window.innerWidth - 4) x = Math.max(4, event.clientX - rect.width - pad);
+      if (y + rect.height > window.innerHeight - 4) y = Math.max(4, event.clientY - rect.height - pad);
+      root.style.left = `${x}px`;
+      root.style.top = `${y}px`;
+    };
+    const hide = () => {
+      root.hidden = true;
+    };
+    /** "1.20 ms" or "0.41% (1.20 ms)". */
+    const both = (unitValue: number, ms: number) => (normalization === 'ms' ? fmtMs(ms) : `${fmtTime(unitValue, 'share')} (${fmtMs(ms)})`);
+    const change = (a: number, b: number) => `${fmtTimeChange(b - a, normalization)}${a > 0 ? ` (${fmtPctChange(((b - a) / a) * 100)})` : b > 0 ? ' (new)' : ''}`;
+    const tip = (() => undefined) as unknown as FlameTooltip<CompareNode>;
+    tip.show = (event, d) => {
+      const node = d.data;
+      const s = scale();
+      const { unit, ms } = current.stats;
+      const selfA = node.baseMs * s.base;
+      const selfB = node.otherMs * s.other;
+      const totalA = unit.base.get(node) ?? selfA;
+      const totalB = unit.other.get(node) ?? selfB;
+      name.textContent = d.depth === 0 ? (showIdle || !idleNode ? 'all (the whole profiles)' : 'all, without idle time') : node.name;
+      where.textContent = d.depth === 0 ? `sampled: A ${fmtDuration(profileMs.base)}, B ${fmtDuration(profileMs.other)}` : tooltipLocation(node);
+      presence.textContent = node.presence === 'other' ? 'only in B (new)' : node.presence === 'base' ? 'only in A (gone in B)' : '';
+      presence.hidden = node.presence === 'both';
+      cells.selfA.textContent = both(selfA, node.baseMs);
+      cells.selfB.textContent = both(selfB, node.otherMs);
+      cells.selfD.textContent = change(selfA, selfB);
+      cells.totalA.textContent = both(totalA, ms.base.get(node) ?? node.baseMs);
+      cells.totalB.textContent = both(totalB, ms.other.get(node) ?? node.otherMs);
+      cells.totalD.textContent = change(totalA, totalB);
+      for (const [cell, delta] of [[cells.selfD, selfB - selfA], [cells.totalD, totalB - totalA]] as const) {
+        cell.className = `tt-delta ${delta > 0 ? 'worse' : delta < 0 ? 'better' : 'same'}`;
+      }
+      category.textContent = FRAME_CATEGORY_LABELS[node.category] ?? '';
+      root.hidden = false;
+      move(event);
+    };
+    tip.hide = hide;
+    return { root, move, hide, tip };
+  }
+}
+
+function matches(node: CompareNode, term: string): boolean {
+  const t = term.toLowerCase();
+  return node.name.toLowerCase().includes(t) || (node.url !== '' && node.url.toLowerCase().includes(t));
+}

@@ -1,0 +1,102 @@
+/**
+ * The V8 Lens compare webview (bundled to dist/webview/compare.js + compare.css). It posts `ready`,
+ * receives `{ type: 'model' }` (src/shared/compareProtocol.ts) and renders two runs side by side:
+ * both headers, the GC and run figures with their change, a differential flame graph, and the
+ * functions whose self time changed most. Everything from the model reaches the page as text
+ * (textContent / setAttribute, see ../report/dom.ts).
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { CompareModel, CompareNormalization, ToCompareWebview } from '../../src/shared/compareProtocol';
+import { clear, el } from '../report/dom';
+import { onThemeChange } from '../report/theme';
+import { describeNormalization } from './compareFormat';
+import { renderDiffFlame, type DiffFlameView } from './diffFlame';
+import { renderHeader } from './header';
+import { connectHost } from './host';
+import { renderMetrics } from './metrics';
+import { renderTopChanges } from './topChanges';
+// The report's stylesheet (same look), then ours; both after d3-flame-graph's (imported by diffFlame.ts).
+import '../report/report.css';
+import './compare.css';
+
+const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
+const status = el('p', { id: 'report-status', attrs: { 'aria-live': 'polite' }, text: 'Loading comparison…' });
+app.append(status);
+
+let flameView: DiffFlameView | null = null;
+let themeHooked = false;
+
+const host = connectHost((message: ToCompareWebview) => {
+  if (message.type === 'status') {
+    status.textContent = message.text;
+    return;
+  }
+  try {
+    render(message.model);
+  } catch (err) {
+    showError(err);
+  }
+});
+document.documentElement.toggleAttribute('data-connected', host.connected);
+host.post({ type: 'ready' });
+
+function render(model: CompareModel): void {
+  clear(app);
+  document.documentElement.removeAttribute('data-report-ready');
+  document.title = `V8 Lens · ${model.title}`;
+  let normalization: CompareNormalization = model.normalization;
+
+  const header = el('header', { id: 'compare-header' });
+  app.append(header);
+  renderHeader(header, model, host);
+
+  // What is compared, and the switch between ms and shares (for the flame graph and the top lists).
+  const basisText = el('span', { id: 'compare-basis-text' });
+  const shareToggle = el(
+    'vscode-checkbox',
+    { id: 'compare-share', attrs: { checked: normalization === 'share', title: 'Compare each function’s share of its own profile instead of milliseconds' } },
+    'Compare as share of each profile',
+  );
+  const lengthNote = el('span', { id: 'compare-length-note', className: 'length-note' });
+  const basis = el('div', { id: 'compare-basis', className: 'basis' }, el('span', { className: 'basis-label', text: 'Compared:' }), basisText, lengthNote, el('span', { className: 'spacer' }), shareToggle);
+  app.append(basis, status);
+  status.textContent = '';
+
+  const metricsSection = el('section', { id: 'metrics-section', className: 'panel', attrs: { 'aria-label': 'GC and run figures' } });
+  const flameSection = el('section', { id: 'flame-section', className: 'panel', attrs: { 'aria-label': 'Differential flame graph' } });
+  const changesSection = el('section', { id: 'changes-section', className: 'panel', attrs: { 'aria-label': 'Biggest changes in self time' } });
+  app.append(el('main', {}, metricsSection, flameSection, changesSection));
+
+  renderMetrics(metricsSection, model);
+  flameView = renderDiffFlame(flameSection, model, host, normalization);
+  renderTopChanges(changesSection, model, normalization, host);
+
+  const describeBasis = () => {
+    basisText.textContent = describeNormalization(normalization, model.profileMs);
+    lengthNote.textContent =
+      model.lengthsDiffer && normalization === 'ms' ? 'The profiles differ in length by more than 20%: shares may compare better.' : '';
+    document.documentElement.setAttribute('data-normalization', normalization);
+  };
+  describeBasis();
+  shareToggle.addEventListener('change', () => {
+    normalization = (shareToggle as unknown as { checked: boolean }).checked ? 'share' : 'ms';
+    describeBasis();
+    flameView?.setNormalization(normalization);
+    renderTopChanges(changesSection, model, normalization, host);
+  });
+
+  document.documentElement.setAttribute('data-report-ready', 'true');
+  if (!themeHooked) {
+    themeHooked = true;
+    onThemeChange(() => flameView?.applyTheme());
+  }
+}
+
+function showError(err: unknown): void {
+  const text = err instanceof Error ? err.message : String(err);
+  status.textContent = `The comparison could not be drawn: ${text}`;
+  status.classList.add('error');
+  console.error(err);
+}

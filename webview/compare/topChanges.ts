@@ -1,0 +1,105 @@
+/**
+ * The functions whose self time changed most from A to B: the biggest increases (slower in B) and
+ * decreases (faster in B), in the comparison's unit. A row opens its function when the host can.
+ */
+import type { CompareModel, CompareNormalization, FunctionChange } from '../../src/shared/compareProtocol';
+import { clear, el, emptyNote } from '../report/dom';
+import { formatLocation, type LocationContext } from '../report/format';
+import { fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
+import { canOpen, type CompareHost } from './host';
+
+export function renderTopChanges(section: HTMLElement, model: CompareModel, normalization: CompareNormalization, host: CompareHost): void {
+  clear(section);
+  section.append(el('h2', { text: 'Biggest changes in self time' }));
+  const top = model.topChanges[normalization];
+  if (!model.profileMs.base || !model.profileMs.other) {
+    section.append(el('div', { id: 'top-increases', className: 'is-empty' }, emptyNote('No function changes:', model.flameMissing ?? 'a run has no CPU profile.')));
+    return;
+  }
+  section.append(
+    el('p', {
+      className: 'hint',
+      text:
+        (normalization === 'ms' ? 'Self time in ms, change B − A.' : 'Self time as % of each profile, change B − A in percentage points.') +
+        ' Functions are matched by name and position; one found in a single run counts 0 in the other.' +
+        (host.connected ? ' Click a row to open the function.' : ''),
+    }),
+  );
+  const loc = (f: FunctionChange): LocationContext => ({ cwd: (f.presence === 'base' ? model.base.cwd : model.other.cwd) ?? null });
+  section.append(
+    el(
+      'div',
+      { className: 'changes-grid' },
+      table('top-increases', 'Slower in B (more self time)', top.increases, 'No function has more self time in B.', normalization, host, loc),
+      table('top-decreases', 'Faster in B (less self time)', top.decreases, 'No function has less self time in B.', normalization, host, loc),
+    ),
+  );
+}
+
+function table(
+  id: string,
+  caption: string,
+  rows: FunctionChange[],
+  none: string,
+  normalization: CompareNormalization,
+  host: CompareHost,
+  loc: (f: FunctionChange) => LocationContext,
+): HTMLElement {
+  const wrap = el('div', { className: 'changes-block' }, el('h3', { text: caption }));
+  if (rows.length === 0) {
+    wrap.append(el('div', { id, className: 'is-empty' }, emptyNote(none)));
+    return wrap;
+  }
+  const t = el('table', { id, className: 'data-table changes-table', attrs: { 'data-normalization': normalization } });
+  t.append(
+    el('caption', { className: 'visually-hidden', text: caption }),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { attrs: { scope: 'col' }, text: 'Function' }),
+        el('th', { className: 'num', attrs: { scope: 'col' }, text: 'A self' }),
+        el('th', { className: 'num', attrs: { scope: 'col' }, text: 'B self' }),
+        el('th', { className: 'num', attrs: { scope: 'col' }, text: 'Change' }),
+        el('th', { className: 'num', attrs: { scope: 'col' }, text: '%' }),
+      ),
+    ),
+  );
+  const body = el('tbody');
+  for (const f of rows) {
+    const [a, b] = normalization === 'ms' ? [f.baseSelfMs, f.otherSelfMs] : [f.baseSelfPct, f.otherSelfPct];
+    const where = f.url ? formatLocation(f.url, f.line, f.column, loc(f)) : null;
+    const pct = f.presence === 'other' ? 'new in B' : f.presence === 'base' ? 'gone in B' : f.deltaPct === null ? 'from 0' : fmtPctChange(f.deltaPct);
+    const tr = el(
+      'tr',
+      { attrs: { 'data-presence': f.presence } },
+      el(
+        'td',
+        { className: 'fn-cell' },
+        el('span', { className: 'fn-name', text: f.name }),
+        where ? el('span', { className: 'location', text: where.text, title: where.full }) : el('span', { className: 'muted location', text: f.line > 0 ? `script without a file, line ${f.line}` : 'native / VM' }),
+      ),
+      el('td', { className: 'num', text: fmtTime(a, normalization) }),
+      el('td', { className: 'num', text: fmtTime(b, normalization) }),
+      el('td', { className: `num change ${f.delta > 0 ? 'worse' : 'better'}`, text: fmtTimeChange(f.delta, normalization) }),
+      el('td', { className: 'num muted', text: pct }),
+    );
+    const side = f.presence === 'base' ? 'base' : 'other';
+    if (host.connected && canOpen(f.url, f.line)) {
+      tr.classList.add('clickable');
+      tr.tabIndex = 0;
+      tr.setAttribute('title', `Open in the editor (as in run ${side === 'base' ? 'A' : 'B'})`);
+      const open = () => host.openSource(side, f.url, f.line, f.column);
+      tr.addEventListener('click', open);
+      tr.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') open();
+      });
+    }
+    body.append(tr);
+  }
+  t.append(body);
+  wrap.append(el('div', { className: 'table-wrap' }, t));
+  return wrap;
+}
