@@ -3,11 +3,15 @@
  *   v8-lens profile [options] -- <script.js | command> [args…]
  *   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
  *   v8-lens sweep [options] --url URL -- <script.js> [args…]
+ *   v8-lens attach <pid | host:port | ws://url> [options]
  */
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { attachAndProfile } from './core/attach/attachRun';
+import { formatHostPort, parseInspectorAddress } from './core/attach/inspectorAddress';
+import { resolveInspector } from './core/attach/inspectorDiscovery';
 import { preloadAgentPath } from './core/capture/preloadPath';
 import { ProfileRun, type ProfileTarget } from './core/capture/profileRun';
 import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId } from './core/flags/presets';
@@ -21,6 +25,7 @@ import type { Readiness, SweepConfig, SweepProgress, SweepRun } from './core/swe
 import { UserError, errorMessage } from './core/util/errors';
 import { TOOL_VERSION } from './core/version';
 
+const ATTACH_DEFAULT_DURATION_S = 10;
 const SWEEP_DEFAULTS = { sizes: [16, 32, 64, 128, 256], rounds: 3, warmup: 5, duration: 10, connections: 20, timeout: 10, readyTimeout: 30 };
 
 const USAGE = `V8 Lens ${TOOL_VERSION}: profile Node.js with V8 flags (CPU profile, GC trace, deopts)
@@ -29,6 +34,7 @@ Usage:
   v8-lens profile [options] -- <script.js | command> [args…]
   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
   v8-lens sweep [options] --url URL -- <script.js> [args…]
+  v8-lens attach <pid | host:port | ws://url> [options]
 
 profile options:
   --out DIR         run folder to write (default: .v8-lens/runs/<time>-<name>)
@@ -64,6 +70,15 @@ sweep options (compare --max-semi-space-size settings under load; a fresh proces
   --out DIR         sweep folder (default: .v8-lens/sweeps/<time>)
   --json            print sweep.json instead of the table
 
+attach options (profile a process that is already running, over its inspector):
+  --duration S      how long to profile (default ${ATTACH_DEFAULT_DURATION_S}); Ctrl-C stops early and keeps the profile
+  --interval US     CPU sampling interval in microseconds (default ${DEFAULT_SAMPLING_INTERVAL_US})
+  --out DIR         run folder to write (default: .v8-lens/runs/<time>-attach-<pid>)
+  --open-inspector  a pid without an open inspector: open it with SIGUSR1 (it stays open
+                    until the process ends)
+  --allow-remote    allow a host that is not loopback (the inspector is full code execution)
+  --json            print summary.json instead of the text summary
+
 A JS file is started as node <flags> file; anything else (npm run start) is started as is,
 with the flags in NODE_OPTIONS. Ctrl-C stops the target and keeps its profile; twice kills it.
 A sweep starts node <flags> --trace-gc --max-semi-space-size=S <script> itself and load-tests
@@ -79,6 +94,8 @@ async function main(argv: string[]): Promise<number> {
       return reportCommand(rest);
     case 'sweep':
       return sweepCommand(rest);
+    case 'attach':
+      return attachCommand(rest);
     case '--version':
     case '-v':
       process.stdout.write(`${TOOL_VERSION}\n`);
@@ -296,6 +313,74 @@ async function sweepCommand(args: string[]): Promise<number> {
   if (result.status === 'cancelled') return 130;
   if (result.status !== 'finished') return 1;
   return result.results.some((r) => r.validRuns > 0) ? 0 : 1;
+}
+
+async function attachCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    args,
+    {
+      duration: { type: 'string' },
+      interval: { type: 'string' },
+      out: { type: 'string' },
+      'allow-remote': { type: 'boolean' },
+      'open-inspector': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    true,
+  );
+  if (positionals.length !== 1) throw new UserError('attach needs one target: a pid, host:port or ws:// URL, e.g. v8-lens attach 1234', 2);
+  const address = parseInspectorAddress(positionals[0]!);
+  const durationS = values.duration !== undefined ? positiveNumber('--duration', values.duration) : ATTACH_DEFAULT_DURATION_S;
+  const samplingIntervalUs = values.interval !== undefined ? wholeNumber('--interval', values.interval) : DEFAULT_SAMPLING_INTERVAL_US;
+  if (samplingIntervalUs < 1) throw new UserError('--interval needs a whole number of microseconds ≥ 1', 2);
+
+  // Ctrl-C from here on stops early and keeps what was collected; a second one quits at once.
+  const abort = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      note('stopping: saving the profile and detaching… (Ctrl-C again to quit without cleaning up the target)');
+      abort.abort();
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  try {
+    const resolved = await resolveInspector(address, { allowRemote: values['allow-remote'] ?? false, openWithSignal: values['open-inspector'] ?? false });
+    const inspector = new URL(resolved.webSocketUrl).host;
+    if (resolved.openedBySignal) note(`opened the inspector of pid ${resolved.pid} with SIGUSR1 (on ${inspector}); it stays open until the process ends`);
+    const cwd = process.cwd();
+    const label = resolved.pid ?? (address.kind === 'hostPort' ? formatHostPort(address.host, address.port).replace(/[^\w.-]+/g, '_') : 'ws');
+    const runDir = resolve(cwd, values.out ?? join('.v8-lens', 'runs', `${timestamp()}-attach-${label}`));
+    const handle = await attachAndProfile(resolved.webSocketUrl, {
+      outDir: runDir,
+      durationMs: durationS * 1000,
+      samplingIntervalUs,
+      signal: abort.signal,
+      toolVersion: TOOL_VERSION,
+      openedInspector: resolved.openedBySignal,
+    });
+    note(`attached to pid ${handle.pid ?? '?'} on ${inspector}: profiling for ${durationS} s into ${runDir} (Ctrl-C stops early and keeps the profile)`);
+    const result = await handle.done;
+
+    const summary = await loadReport(result.runDir);
+    if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    else process.stdout.write(`\n${formatTextReport(summary, { cwd })}`);
+    if (result.openedInspector) note(`the inspector V8 Lens opened in pid ${handle.pid} stays open until the process ends (Node cannot close it from outside)`);
+    if (result.status !== 'finished') {
+      note(result.reason ?? `attaching ended: ${result.status}`);
+      note(`whatever was collected is kept in ${result.runDir}`);
+      return 1;
+    }
+    note(`detached; pid ${handle.pid} keeps running. Run folder: ${result.runDir} (${result.gcEvents} GC events)`);
+    return 0;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+  }
 }
 
 /** "run 3/10 · 64 MB · round 1 · ok · 4,123 req/s · 2.74 scavenges/1k · 19.1 GC ms/1k · effective 64 MB". */

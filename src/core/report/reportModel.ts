@@ -6,7 +6,8 @@ import { buildFlameTree, type FlameNode } from '../cpu/flameTree';
 import type { GcEvent } from '../gc/gcEvent';
 import { readGcTraceFile } from '../run/analyzeRun';
 import { runLayout } from '../run/runLayout';
-import type { SessionRecord } from '../run/session';
+import { sessionMode, type SessionRecord } from '../run/session';
+import { attachedToGcEvents, readAttachedGcEvents } from '../attach/gcEventsFile';
 import type { Summary } from '../summary/types';
 import type { GcPoint, ReportModel } from './reportModelTypes';
 
@@ -33,10 +34,18 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
     (text) => JSON.parse(text) as SessionRecord,
     () => null,
   );
-  const title = session ? `${basename(session.target.program)} · ${new Date(session.startedAt).toLocaleString('en-GB')}` : basename(dir);
+  const title = session ? `${basename(session.target.program)}${session.mode === 'attach' ? ' (attached)' : ''} · ${new Date(session.startedAt).toLocaleString('en-GB')}` : basename(dir);
   const model: ReportModel = { title, source: dir, summary, session, flame: null, gcEvents: [] };
   if (summary.cpu) model.flame = await flameFromFile(join(layout.cpuDir, summary.cpu.profile), summary);
-  model.gcEvents = await gcPointsFromFile(layout.gcTrace, summary).catch(() => []);
+  if (session && sessionMode(session) === 'attach') {
+    // Attached runs have the observer's events instead of a --trace-gc log.
+    model.gcEvents = await readAttachedGcEvents(layout.gcEvents).then(
+      ({ events }) => attachedToGcEvents(events, session.pid ?? 0).map(toPoint),
+      () => [],
+    );
+  } else {
+    model.gcEvents = await gcPointsFromFile(layout.gcTrace, summary).catch(() => []);
+  }
   return model;
 }
 

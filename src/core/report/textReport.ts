@@ -51,7 +51,9 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
 
   if (summary.source.kind === 'run' || summary.deopts.length > 0) {
     const events = summary.deopts.reduce((n, d) => n + d.count, 0);
-    out.push(summary.deopts.length === 0 ? 'Deopts: none recorded' : `Deopts: ${summary.deopts.length} site(s), ${events} event(s)`);
+    // A run that could not record deopts (attached, or a preset without them) says why, not "none".
+    const unavailable = summary.deopts.length === 0 ? summary.warnings.find((w) => /^deopts (are not available|need)/.test(w)) : undefined;
+    out.push(unavailable ? `Deopts: ${unavailable}` : summary.deopts.length === 0 ? 'Deopts: none recorded' : `Deopts: ${summary.deopts.length} site(s), ${events} event(s)`);
     const rows = summary.deopts.slice(0, options.topDeopts ?? 10);
     if (rows.length > 0) {
       out.push(table(

@@ -17,7 +17,9 @@ import { emptyCounters, mergeAnalyses } from '../v8log/mergeAnalyses';
 import { chooseMainProcess, processWallMs, readAgentRecords } from './agentRecords';
 import { listCpuProfiles, listV8Logs, type CpuProfileArtifact } from './runArtifacts';
 import type { RunLayout } from './runLayout';
-import type { SessionRecord } from './session';
+import { sessionMode, type SessionRecord } from './session';
+import { ATTACH_NOTES } from '../attach/attachNotes';
+import { attachedToGcEvents, readAttachedGcEvents } from '../attach/gcEventsFile';
 import { endsWithNewline } from '../util/files';
 
 /** GC data already in memory from a live capture, so the trace file need not be read back. */
@@ -32,6 +34,7 @@ export interface LiveGcData {
  */
 export async function analyzeRun(layout: RunLayout, session: SessionRecord | null, liveGc?: LiveGcData): Promise<Summary> {
   const warnings: string[] = [...(session?.launch.limitations ?? [])];
+  if (session && sessionMode(session) === 'attach') return analyzeAttachedRun(layout, session, liveGc, warnings);
   const records = await readAgentRecords(layout.agentDir);
   const main = chooseMainProcess(records, session?.pid ?? null);
   const capture = session?.flags.capture ?? { cpu: true, gc: true, deopts: true };
@@ -44,6 +47,37 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     warnings.push(`the target (pid ${main.pid}) did not exit normally, so its figures end at ${new Date(main.updatedAtMs).toISOString()}`);
   }
   return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts, deoptFunctions, optimizedFunctions, warnings };
+}
+
+/**
+ * A run made by attaching to a running process: the CPU profile came over the inspector, the GC
+ * events from an in-process observer (gc-events.jsonl), and there are no deopts (V8 logs them only
+ * when the process was started with the flags).
+ */
+async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liveGc: LiveGcData | undefined, warnings: string[]): Promise<Summary> {
+  const reason = session.attach?.reason;
+  if (reason && session.status !== 'finished') warnings.push(reason);
+  const cpu = await analyzeCpu(layout, null, false, warnings);
+  if (!cpu && session.flags.capture.cpu) warnings.push(ATTACH_NOTES.noProfile);
+  if (cpu) warnings.push(ATTACH_NOTES.inlining);
+
+  let gc: GcSummary | null = null;
+  let data = liveGc;
+  if (!data) {
+    if (existsSync(layout.gcEvents)) {
+      const { events, badLines } = await readAttachedGcEvents(layout.gcEvents);
+      if (badLines > 0) warnings.push(`${basename(layout.gcEvents)}: ${badLines} line(s) could not be read (cut short?) and were skipped`);
+      data = { events: attachedToGcEvents(events, session.pid ?? 0), unparsedLines: 0 };
+    } else if (session.flags.capture.gc) {
+      warnings.push(ATTACH_NOTES.noGcEvents);
+    }
+  }
+  if (data) {
+    gc = summarizeGc(data.events, { wallMs: session.durationMs, semiSpaceRequestedMB: null, unparsedLines: data.unparsedLines, mainPid: session.pid });
+    warnings.push(ATTACH_NOTES.gcSource);
+  }
+  warnings.push(ATTACH_NOTES.deopts);
+  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings };
 }
 
 async function analyzeCpu(layout: RunLayout, main: AgentRecord | null, wanted: boolean, warnings: string[]): Promise<CpuSummary | null> {

@@ -10,6 +10,8 @@ export interface RunLayout {
   summary: string;
   /** V8's `--trace-gc` lines, exactly as printed (separated from the app's own output). */
   gcTrace: string;
+  /** Attached runs: the GC events observed over the inspector (JSON lines), instead of gcTrace. */
+  gcEvents: string;
   /** `--cpu-prof-dir`: one `.cpuprofile` per thread (Node names them CPU.<date>.<time>.<pid>.<tid>.<seq>). */
   cpuDir: string;
   /** `--logfile` folder: V8 writes one `isolate-<address>-<pid>-v8.log` per isolate here. */
@@ -27,6 +29,7 @@ export function runLayout(dir: string): RunLayout {
     session: join(dir, 'session.json'),
     summary: join(dir, 'summary.json'),
     gcTrace: join(dir, 'gc-trace.log'),
+    gcEvents: join(dir, 'gc-events.jsonl'),
     cpuDir: join(dir, 'cpu'),
     v8LogDir: join(dir, 'v8'),
     v8LogFile: join(dir, 'v8', 'v8.log'),

@@ -5,7 +5,15 @@
 export interface SessionRecord {
   schemaVersion: 1;
   tool: { name: 'v8-lens'; version: string };
-  status: 'running' | 'finished' | 'stopped' | 'cancelled' | 'crashed' | 'failed';
+  /** 'target-exited': an attached process ended while V8 Lens was profiling it (`attach.reason` says how). */
+  status: 'running' | 'finished' | 'stopped' | 'cancelled' | 'crashed' | 'failed' | 'target-exited';
+  /**
+   * 'launch': V8 Lens started the target; 'attach': it attached to a running process over the
+   * inspector. Absent in files written before attaching existed: read it with `sessionMode`.
+   */
+  mode?: 'launch' | 'attach';
+  /** Attach runs only: how the target was reached and how the attachment ended. */
+  attach?: AttachInfo;
   node: { command: string; execPath: string; version: string; v8Version: string };
   target: { kind: 'script' | 'command'; program: string; args: string[]; cwd: string };
   launch: {
@@ -39,4 +47,26 @@ export interface SessionRecord {
   /** The last lines the target wrote to stderr, for a crash report. */
   stderrTail: string[];
   machine: { platform: string; cpus: number; loadavg: number[]; totalMemMB: number };
+}
+
+export interface AttachInfo {
+  /** host:port of the inspector (the ws:// path holds the target's secret id and is not kept). */
+  inspector: string;
+  /** V8 Lens opened the inspector with SIGUSR1: it stays open until the process ends. */
+  openedInspector: boolean;
+  /** Through a VS Code debug session's CDP proxy (js-debug), sharing its connection. */
+  viaDebugProxy: boolean;
+  /** The target's command line (execPath, execArgv, argv), when known. */
+  commandLine: string | null;
+  /** Requested profiling time; null: until stopped. */
+  requestedDurationMs: number | null;
+  /** GC events the observer reported. */
+  gcEvents: number;
+  /** Why the attachment ended other than as asked (one line), else null. */
+  reason: string | null;
+}
+
+/** How a run was made; files written before attaching existed have no `mode`: they were launched. */
+export function sessionMode(session: SessionRecord): 'launch' | 'attach' {
+  return session.mode ?? 'launch';
 }

@@ -1,0 +1,457 @@
+/**
+ * Attach to a running Node process over the Chrome DevTools Protocol: take a CPU profile for a
+ * while, watch its GC live through a small in-process observer, and save a run folder like a
+ * launched run (session.json, cpu/*.cpuprofile, gc-events.jsonl, summary.json). Everything
+ * installed in the target is removed again; the target keeps running.
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { analyzeRun } from '../run/analyzeRun';
+import { runLayout, type RunLayout } from '../run/runLayout';
+import type { SessionRecord } from '../run/session';
+import type { Summary } from '../summary/types';
+import { isLoopbackHost } from '../sweep/loopback';
+import { UserError, errorMessage, isErrno, oneLine } from '../util/errors';
+import { CdpClosedError, CdpError, CdpSession } from './cdpSession';
+import { formatGcEventLine, type AttachedGcEvent } from './gcEventsFile';
+import { gcKindName, installObserverExpression, observerNames, parseObservedGc, uninstallObserverExpression, type ObserverNames } from './gcObserverSource';
+
+export type { AttachedGcEvent } from './gcEventsFile';
+
+export interface AttachOptions {
+  /** The run folder (created; must not exist or be empty). */
+  outDir: string;
+  /** null: until stop() is called. */
+  durationMs: number | null;
+  /** Profiler.setSamplingInterval. */
+  samplingIntervalUs: number;
+  /** Abort = stop and keep what was collected (like stop()). */
+  signal?: AbortSignal;
+  /** Live, as they arrive. */
+  onGcEvent?: (e: AttachedGcEvent) => void;
+  toolVersion: string;
+  /**
+   * For a debug session of VS Code: an already-open CDP endpoint (js-debug's requestCDPProxy gives
+   * host/port, raw CDP over ws). The connection is the debugger's own: events come only after
+   * JsDebug.subscribe, and the domains it uses are left enabled.
+   */
+  viaDebugProxy?: boolean;
+  /** resolveInspector opened the inspector with SIGUSR1: recorded in the session and the result. */
+  openedInspector?: boolean;
+}
+
+export interface AttachHandle {
+  /** Resolves once the profile is saved and everything installed was removed. */
+  readonly done: Promise<AttachResult>;
+  /** Stop profiling now (graceful), same as the duration running out. */
+  stop(): void;
+  readonly pid: number | null;
+}
+
+export interface AttachResult {
+  runDir: string;
+  status: 'finished' | 'target-exited' | 'failed';
+  /** One line when the status is not 'finished'. */
+  reason: string | null;
+  gcEvents: number;
+  /** Path of the saved .cpuprofile; null when it was lost. */
+  profile: string | null;
+  openedInspector: boolean;
+}
+
+/** What the target says about itself (Runtime.evaluate). */
+interface TargetInfo {
+  pid: number;
+  execPath: string;
+  execArgv: string[];
+  argv: string[];
+  version: string;
+  v8: string;
+  cwd: string;
+}
+
+const MiB = 2 ** 20;
+const INFO_EXPRESSION = `(() => {
+  if (typeof process !== 'object' || process === null || !process.versions || !process.versions.node) return null;
+  let cwd = '';
+  try { cwd = process.cwd(); } catch {}
+  return { pid: process.pid, execPath: process.execPath, execArgv: process.execArgv, argv: process.argv, version: process.version, v8: process.versions.v8, cwd };
+})()`;
+
+/**
+ * Connects, checks it is Node, starts the profiler and installs the GC observer. Rejects with a
+ * UserError for a wrong address, a closed port or something that is not a Node inspector (nothing
+ * is left installed then, and no run folder is created).
+ */
+export async function attachAndProfile(webSocketUrl: string, options: AttachOptions): Promise<AttachHandle> {
+  if (options.durationMs !== null && !(options.durationMs > 0)) throw new UserError(`the profiling time must be positive (got ${options.durationMs} ms)`, 2);
+  if (!Number.isInteger(options.samplingIntervalUs) || options.samplingIntervalUs < 1) {
+    throw new UserError(`the sampling interval must be a whole number of microseconds ≥ 1 (got ${options.samplingIntervalUs})`, 2);
+  }
+  const layout = runLayout(resolve(options.outDir));
+  const existing = await readdir(layout.dir).catch(() => null);
+  if (existing && existing.length > 0) throw new UserError(`run folder ${layout.dir} already exists and is not empty; choose another --out`, 2);
+
+  const cdp = await CdpSession.connect(webSocketUrl, { timeoutMs: 5000 });
+  const viaProxy = options.viaDebugProxy ?? false;
+  const names = observerNames(randomBytes(6).toString('hex'));
+  let createdFolder = false;
+  let gcStream: WriteStream | null = null;
+  let profiling = false;
+  try {
+    const info = await readTargetInfo(cdp, webSocketUrl);
+    await mkdir(layout.cpuDir, { recursive: true }).catch((err: unknown) => {
+      throw new UserError(`cannot create the run folder ${layout.dir}: ${errorMessage(err)}`, 2);
+    });
+    createdFolder = true;
+    gcStream = createWriteStream(layout.gcEvents);
+
+    if (viaProxy) {
+      // js-debug's proxy forwards events only after a subscription.
+      await cdp.send('JsDebug.subscribe', { events: ['Runtime.bindingCalled'] }).catch(() => {});
+    }
+    const run = new AttachRun(cdp, layout, options, names, info, gcStream, inspectorHost(webSocketUrl));
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: options.samplingIntervalUs });
+    await cdp.send('Runtime.addBinding', { name: names.binding });
+    await cdp.send('Profiler.start');
+    profiling = true;
+    run.markStarted();
+    const installed = await cdp.send<{ result?: { value?: { ok?: boolean; error?: string } }; exceptionDetails?: { text?: string } }>('Runtime.evaluate', {
+      expression: installObserverExpression(names),
+      includeCommandLineAPI: true,
+      returnByValue: true,
+      silent: true,
+    });
+    const value = installed.result?.value;
+    if (!value?.ok) {
+      throw new UserError(`could not install the GC observer in the target: ${value?.error ?? installed.exceptionDetails?.text ?? 'no answer'}`, 1);
+    }
+    if (!viaProxy) {
+      // Without this, a target that exits while we are attached waits for us ("Waiting for the
+      // debugger to disconnect…") and we would not know; with it we are told and can save the profile.
+      await cdp.send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true }).catch(() => {});
+    }
+    await run.writeSession();
+    run.begin();
+    return run;
+  } catch (err) {
+    if (cdp.isOpen) {
+      await cdp.send('Runtime.evaluate', { expression: uninstallObserverExpression(names), returnByValue: true, silent: true }, 3000).catch(() => {});
+      await cdp.send('Runtime.removeBinding', { name: names.binding }, 3000).catch(() => {});
+      if (profiling) await cdp.send('Profiler.stop', {}, 10_000).catch(() => {});
+    }
+    await cdp.close();
+    if (gcStream) await new Promise<void>((done) => gcStream!.end(done));
+    if (createdFolder) {
+      // Leave no half-made run behind: the folder if we made it, else only what we put in it.
+      const made = existing === null ? [layout.dir] : [layout.cpuDir, layout.gcEvents];
+      for (const path of made) await rm(path, { recursive: true, force: true }).catch(() => {});
+    }
+    if (err instanceof UserError) throw err;
+    if (err instanceof CdpClosedError) throw new UserError(`the target closed the connection while V8 Lens was attaching (${err.message})`, 1);
+    if (err instanceof CdpError) throw new UserError(`the target refused ${err.message}`, 1);
+    throw err;
+  }
+}
+
+async function readTargetInfo(cdp: CdpSession, url: string): Promise<TargetInfo> {
+  let answer: { result?: { value?: unknown }; exceptionDetails?: unknown };
+  try {
+    answer = await cdp.send('Runtime.evaluate', { expression: INFO_EXPRESSION, returnByValue: true, silent: true }, 10_000);
+  } catch (err) {
+    if (err instanceof CdpError) throw new UserError(`${inspectorHost(url)} is not a Node inspector (${err.message})`, 2);
+    throw err;
+  }
+  const v = answer.result?.value as Partial<TargetInfo> | null | undefined;
+  if (!v || typeof v.pid !== 'number') {
+    throw new UserError(`${inspectorHost(url)} is not a Node inspector: the target has no Node 'process' (a browser page?)`, 2);
+  }
+  return {
+    pid: v.pid,
+    execPath: String(v.execPath ?? ''),
+    execArgv: Array.isArray(v.execArgv) ? v.execArgv.map(String) : [],
+    argv: Array.isArray(v.argv) ? v.argv.map(String) : [],
+    version: String(v.version ?? ''),
+    v8: String(v.v8 ?? ''),
+    cwd: String(v.cwd ?? ''),
+  };
+}
+
+function inspectorHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+type FinishTrigger = 'stop' | 'target-exiting' | 'closed';
+
+class AttachRun implements AttachHandle {
+  readonly done: Promise<AttachResult>;
+  private resolveDone!: (r: AttachResult) => void;
+  private rejectDone!: (err: unknown) => void;
+  private finishing: Promise<void> | null = null;
+  private startedAtMs = Date.now();
+  private startedAt = new Date();
+  private timer: NodeJS.Timeout | undefined;
+  private gcCount = 0;
+  private readonly limitations: string[] = [];
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(
+    private readonly cdp: CdpSession,
+    private readonly layout: RunLayout,
+    private readonly options: AttachOptions,
+    private readonly names: ObserverNames,
+    private readonly info: TargetInfo,
+    private readonly gcStream: WriteStream,
+    private readonly inspector: string,
+  ) {
+    this.done = new Promise((res, rej) => {
+      this.resolveDone = res;
+      this.rejectDone = rej;
+    });
+    // Listen from the start: the observer may report before begin().
+    this.unsubscribe.push(cdp.on('Runtime.bindingCalled', (p) => this.onBinding(p)));
+  }
+
+  get pid(): number | null {
+    return this.info.pid;
+  }
+
+  stop(): void {
+    this.trigger('stop');
+  }
+
+  markStarted(): void {
+    this.startedAtMs = Date.now();
+    this.startedAt = new Date();
+  }
+
+  /** Profiling runs: arm the duration, the abort signal, and the target's end. */
+  begin(): void {
+    const { durationMs, signal } = this.options;
+    if (durationMs !== null) this.timer = setTimeout(() => this.trigger('stop'), Math.max(0, durationMs - (Date.now() - this.startedAtMs)));
+    if (signal) {
+      if (signal.aborted) this.trigger('stop');
+      else {
+        const onAbort = () => this.trigger('stop');
+        signal.addEventListener('abort', onAbort, { once: true });
+        this.unsubscribe.push(() => signal.removeEventListener('abort', onAbort));
+      }
+    }
+    this.unsubscribe.push(this.cdp.on('NodeRuntime.waitingForDisconnect', () => this.trigger('target-exiting')));
+    void this.cdp.closed.then(() => this.trigger('closed'));
+  }
+
+  private trigger(why: FinishTrigger): void {
+    if (this.finishing) return;
+    this.finishing = this.finish(why).then(this.resolveDone, this.rejectDone);
+  }
+
+  private onBinding(params: Record<string, unknown>): void {
+    if (params.name !== this.names.binding || typeof params.payload !== 'string') return;
+    const o = parseObservedGc(params.payload);
+    if (!o) return;
+    const e: AttachedGcEvent = {
+      timeMs: round(o.t, 3),
+      type: gcKindName(o.kind),
+      pauseMs: round(o.duration, 3),
+      heapUsedMB: round(o.heapUsed / MiB, 3),
+      heapTotalMB: round(o.heapTotal / MiB, 3),
+    };
+    this.gcCount++;
+    this.gcStream.write(formatGcEventLine(e));
+    try {
+      this.options.onGcEvent?.(e);
+    } catch {
+      // a listener's bug must not end the run
+    }
+  }
+
+  private elapsedS(): string {
+    return ((Date.now() - this.startedAtMs) / 1000).toFixed(1);
+  }
+
+  private async finish(why: FinishTrigger): Promise<AttachResult> {
+    clearTimeout(this.timer);
+    const viaProxy = this.options.viaDebugProxy ?? false;
+    let status: AttachResult['status'] = 'finished';
+    let reason: string | null = null;
+    let profile: unknown = null;
+    const endedAtMs = Date.now();
+
+    if (why !== 'closed') {
+      try {
+        const answer = await this.cdp.send<{ profile?: unknown }>('Profiler.stop', {}, why === 'target-exiting' ? 10_000 : 120_000);
+        profile = answer.profile ?? null;
+      } catch (err) {
+        if (err instanceof CdpClosedError && !this.cdp.isOpen) {
+          why = 'closed';
+        } else {
+          status = 'failed';
+          reason = oneLine(`the CPU profile could not be taken: ${errorMessage(err)}`);
+        }
+      }
+    }
+    if (why === 'target-exiting') {
+      status = 'target-exited';
+      const code = await this.cdp
+        .send<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression: 'process.exitCode', returnByValue: true, silent: true }, 3000)
+        .then((r) => (typeof r.result?.value === 'number' ? r.result.value : null), () => null);
+      reason = `the target exited${code !== null ? ` with code ${code}` : ''} after ${this.elapsedS()} s of profiling; what was collected until then is kept`;
+    }
+    if (this.cdp.isOpen) {
+      // Take out what we put in. A target that is exiting waits for us to disconnect: there this
+      // only flushes the last GC entries, quickly, and the rest goes with the process.
+      const exiting = why === 'target-exiting';
+      try {
+        const answer = await this.cdp.send<{ result?: { value?: { left?: unknown } } }>(
+          'Runtime.evaluate',
+          { expression: uninstallObserverExpression(this.names), returnByValue: true, silent: true },
+          exiting ? 3000 : 10_000,
+        );
+        const left = answer.result?.value?.left;
+        if (Array.isArray(left) && left.length > 0) this.limitations.push(`globals left in the target: ${left.join(', ')}`);
+      } catch (err) {
+        if (this.cdp.isOpen && !exiting) {
+          this.limitations.push(
+            oneLine(`could not remove the GC observer from the target (${errorMessage(err)}): it stays until the process ends, reporting to nobody`),
+          );
+        }
+      }
+      if (!exiting) {
+        await this.cdp.send('Runtime.removeBinding', { name: this.names.binding }, 5000).catch(() => {});
+        if (!viaProxy) await this.cdp.send('Profiler.disable', {}, 5000).catch(() => {});
+      }
+    }
+    if (why === 'closed') {
+      status = 'target-exited';
+      reason = await this.closedReason();
+    }
+    for (const off of this.unsubscribe.splice(0)) off();
+    await this.cdp.close();
+    await new Promise<void>((done) => this.gcStream.end(done));
+
+    let profilePath: string | null = null;
+    if (profile !== null) {
+      profilePath = join(this.layout.cpuDir, profileFileName(this.startedAt, this.info.pid));
+      await writeFile(profilePath, JSON.stringify(profile));
+    }
+    const session = this.sessionRecord(status, reason, endedAtMs);
+    await writeJson(this.layout.session, session);
+    const summary = await analyzeRun(this.layout, session).catch((err: unknown) => failedSummary(this.layout, err));
+    await writeJson(this.layout.summary, summary);
+    return { runDir: this.layout.dir, status, reason, gcEvents: this.gcCount, profile: profilePath, openedInspector: this.options.openedInspector ?? false };
+  }
+
+  private async closedReason(): Promise<string> {
+    const lost = 'the CPU profile is lost (V8 hands it over only when profiling stops); the GC events until then are kept';
+    const local = isLoopbackHost(this.inspector.replace(/:\d+$/, '')) && !this.options.viaDebugProxy;
+    if (local && (await goneWithin(this.info.pid, 1000))) {
+      return `the target (pid ${this.info.pid}) ended after ${this.elapsedS()} s of profiling without exiting normally (killed or crashed); ${lost}`;
+    }
+    return `the connection to the target closed after ${this.elapsedS()} s of profiling (the process ended, or its inspector or debug session was closed); ${lost}`;
+  }
+
+  async writeSession(): Promise<void> {
+    await writeJson(this.layout.session, this.sessionRecord('running', null, null));
+  }
+
+  private sessionRecord(status: SessionRecord['status'], reason: string | null, endedAtMs: number | null): SessionRecord {
+    const { info, options } = this;
+    const script = info.argv[1];
+    const commandLine = info.execPath ? [info.execPath, ...info.execArgv, ...info.argv.slice(1)].map(quoteArg).join(' ') : null;
+    return {
+      schemaVersion: 1,
+      tool: { name: 'v8-lens', version: options.toolVersion },
+      status,
+      mode: 'attach',
+      node: { command: info.execPath, execPath: info.execPath, version: info.version, v8Version: info.v8 },
+      target: script
+        ? { kind: 'script', program: script, args: info.argv.slice(2), cwd: info.cwd }
+        : { kind: 'command', program: info.execPath || 'node', args: info.execArgv, cwd: info.cwd },
+      launch: { mode: 'direct', command: info.execPath, argv: [...info.execArgv, ...info.argv.slice(1)], env: {}, limitations: [...this.limitations] },
+      flags: {
+        preset: null,
+        capture: { cpu: true, gc: true, deopts: false },
+        samplingIntervalUs: options.samplingIntervalUs,
+        semiSpaceMB: null,
+        stableDeopts: false,
+        extra: [],
+        timeoutS: options.durationMs === null ? null : options.durationMs / 1000,
+      },
+      pid: info.pid,
+      startedAt: this.startedAt.toISOString(),
+      endedAt: endedAtMs === null ? null : new Date(endedAtMs).toISOString(),
+      durationMs: endedAtMs === null ? null : endedAtMs - this.startedAtMs,
+      exit: null,
+      stderrTail: [],
+      machine: { platform: process.platform, cpus: cpus().length, loadavg: loadavg(), totalMemMB: Math.round(totalmem() / MiB) },
+      attach: {
+        inspector: this.inspector,
+        openedInspector: options.openedInspector ?? false,
+        viaDebugProxy: options.viaDebugProxy ?? false,
+        commandLine,
+        requestedDurationMs: options.durationMs,
+        gcEvents: this.gcCount,
+        reason,
+      },
+    };
+  }
+}
+
+/** Named like Node's --cpu-prof output (CPU.<date>.<time>.<pid>.<thread>.<seq>), so the run's readers know the pid. */
+function profileFileName(at: Date, pid: number): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  const date = `${at.getFullYear()}${p(at.getMonth() + 1)}${p(at.getDate())}`;
+  const time = `${p(at.getHours())}${p(at.getMinutes())}${p(at.getSeconds())}`;
+  return `CPU.${date}.${time}.${pid}.0.001.cpuprofile`;
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg);
+}
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+/** Whether the process is gone (or a zombie waiting for its parent) within the time. */
+async function goneWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (!isRunning(pid)) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if (!isErrno(err, 'EPERM')) return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function failedSummary(layout: RunLayout, err: unknown): Summary {
+  return { schemaVersion: 1, source: { kind: 'run', path: layout.dir }, cpu: null, gc: null, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings: [`analysis failed: ${errorMessage(err)}`] };
+}
+
+async function writeJson(path: string, value: unknown): Promise<void> {
+  await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+}

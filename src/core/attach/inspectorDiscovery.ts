@@ -1,0 +1,219 @@
+/**
+ * From what the user gave (a pid, host:port, a ws:// URL) to the WebSocket URL of a Node inspector.
+ * The inspector is full code execution in the target, so only loopback is accepted unless the caller
+ * explicitly allows remote hosts.
+ */
+import { request } from 'node:http';
+import { basename } from 'node:path';
+import { isLoopbackHost } from '../sweep/loopback';
+import { UserError, errorMessage, isErrno } from '../util/errors';
+import { formatHostPort, type InspectorAddress } from './inspectorAddress';
+import { loopbackListeners, readProcessInfo } from './procFs';
+
+/** One entry of the inspector's /json/list. */
+export interface InspectorTarget {
+  id: string;
+  type: string;
+  title: string;
+  url: string;
+  webSocketDebuggerUrl: string;
+}
+
+/** How long SIGUSR1 may take to open the inspector. */
+export const SIGNAL_WAIT_MS = 5000;
+
+export class InspectorProbeError extends Error {
+  constructor(
+    readonly kind: 'refused' | 'timeout' | 'not-inspector' | 'unreachable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InspectorProbeError';
+  }
+}
+
+/**
+ * A pid that has no inspector open and was not to be signalled. The UI can offer to open it
+ * (SIGUSR1); the CLI's message names --open-inspector.
+ */
+export class NoInspectorError extends UserError {
+  constructor(readonly pid: number) {
+    super(
+      `process ${pid} has no inspector open; run again with --open-inspector to open one with SIGUSR1 (as VS Code's debugger does; it listens on loopback and stays open until the process ends), or start it with --inspect`,
+      2,
+    );
+    this.name = 'NoInspectorError';
+  }
+}
+
+/**
+ * The WebSocket URL of the target's inspector: for a pid, its open inspector port (from /proc net
+ * tables of its sockets) or, with openWithSignal, after SIGUSR1 (then waits up to 5 s for it to
+ * listen); for host:port, /json/list. Refuses non-loopback hosts unless allowRemote (UserError: "the
+ * inspector is full code execution: …").
+ */
+export async function resolveInspector(
+  address: InspectorAddress,
+  options: { allowRemote: boolean; openWithSignal: boolean },
+): Promise<{ webSocketUrl: string; pid: number | null; openedBySignal: boolean }> {
+  switch (address.kind) {
+    case 'ws': {
+      const url = new URL(address.url);
+      if (!options.allowRemote) refuseRemote(url.hostname, address.url);
+      return { webSocketUrl: address.url, pid: null, openedBySignal: false };
+    }
+    case 'hostPort': {
+      if (!options.allowRemote) refuseRemote(address.host, formatHostPort(address.host, address.port));
+      const shown = formatHostPort(address.host, address.port);
+      let targets: InspectorTarget[];
+      try {
+        targets = await fetchInspectorTargets(address.host, address.port, 3000);
+      } catch (err) {
+        throw probeUserError(err, shown);
+      }
+      return { webSocketUrl: pickTarget(targets, address.host, address.port, shown), pid: null, openedBySignal: false };
+    }
+    case 'pid':
+      return resolvePid(address.pid, options.openWithSignal);
+  }
+}
+
+function refuseRemote(host: string, shown: string): void {
+  if (isLoopbackHost(host)) return;
+  throw new UserError(
+    `the inspector is full code execution: ${shown} is not on this machine, and the inspector protocol has no authentication or encryption; ` +
+      'pass --allow-remote if you mean it, or better tunnel it (ssh -L 9229:127.0.0.1:9229 host) and attach to 127.0.0.1:9229',
+    2,
+  );
+}
+
+async function resolvePid(pid: number, openWithSignal: boolean): Promise<{ webSocketUrl: string; pid: number; openedBySignal: boolean }> {
+  if (pid === process.pid) throw new UserError(`pid ${pid} is V8 Lens itself`, 2);
+  if (process.platform !== 'linux') {
+    throw new UserError(
+      `attaching by pid needs Linux's /proc to find the inspector; give its host:port instead (start Node with --inspect, or open it with kill -USR1 ${pid}: it listens on 127.0.0.1:9229 unless --inspect-port says otherwise)`,
+      2,
+    );
+  }
+  const info = await readProcessInfo(pid);
+  if (info === null) throw new UserError(`no process with pid ${pid}`, 2);
+  if (!info.sameUser) throw new UserError(`pid ${pid} belongs to another user: attach as that user`, 2);
+  if (!info.isNode) {
+    // SIGUSR1's default action ends a process: never send it to one that is not Node.
+    throw new UserError(`pid ${pid} is not a Node process (it runs ${info.exe ? basename(info.exe) : 'an unknown program'})`, 2);
+  }
+
+  const open = await findInspector(pid, 1000);
+  if (open) return { webSocketUrl: open.webSocketUrl, pid, openedBySignal: false };
+  if (!openWithSignal) throw new NoInspectorError(pid);
+
+  try {
+    process.kill(pid, 'SIGUSR1');
+  } catch (err) {
+    if (isErrno(err, 'ESRCH')) throw new UserError(`pid ${pid} ended before its inspector could be opened`, 1);
+    throw new UserError(`cannot signal pid ${pid}: ${errorMessage(err)}`, 1);
+  }
+  const deadline = Date.now() + SIGNAL_WAIT_MS;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const found = await findInspector(pid, 500).catch(() => null);
+    if (found) return { webSocketUrl: found.webSocketUrl, pid, openedBySignal: true };
+    if (!isAlive(pid)) throw new UserError(`pid ${pid} ended after SIGUSR1 (was it started with a handler that exits on SIGUSR1?)`, 1);
+    if (Date.now() > deadline) {
+      throw new UserError(
+        `pid ${pid} did not open an inspector within ${SIGNAL_WAIT_MS / 1000} s of SIGUSR1: its port (process.debugPort, 9229 unless --inspect-port says otherwise) may be taken by another process (see its stderr), or it was started with --disable-sigusr1`,
+        1,
+      );
+    }
+  }
+}
+
+/**
+ * The open inspector of a local process (Linux): the first of its loopback-reachable listening
+ * sockets that answers /json/list like a Node inspector. Null when none does.
+ */
+export async function findInspector(pid: number, timeoutMs: number): Promise<{ port: number; webSocketUrl: string } | null> {
+  const listeners = await loopbackListeners(pid);
+  for (const socket of listeners) {
+    const host = socket.loopback ? socket.address.replace(/^::ffff:/, '') : socket.address === '::' ? '::1' : '127.0.0.1';
+    try {
+      const targets = await fetchInspectorTargets(host, socket.port, timeoutMs);
+      const shown = formatHostPort(host, socket.port);
+      return { port: socket.port, webSocketUrl: pickTarget(targets, host, socket.port, shown) };
+    } catch {
+      // Not the inspector (the app's own server, say): try the next.
+    }
+  }
+  return null;
+}
+
+/** GET http://host:port/json/list. Throws InspectorProbeError. */
+export function fetchInspectorTargets(host: string, port: number, timeoutMs: number): Promise<InspectorTarget[]> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host, port, path: '/json/list', method: 'GET', timeout: timeoutMs, headers: { accept: 'application/json' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+        if (body.length > 1_000_000) req.destroy(new InspectorProbeError('not-inspector', 'the answer is too long for an inspector target list'));
+      });
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new InspectorProbeError('not-inspector', `it answered /json/list with HTTP ${res.statusCode}`));
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          return reject(new InspectorProbeError('not-inspector', 'its /json/list answer is not JSON'));
+        }
+        if (!Array.isArray(parsed)) return reject(new InspectorProbeError('not-inspector', 'its /json/list answer is not a target list'));
+        const targets = parsed.filter(
+          (t): t is InspectorTarget => typeof t === 'object' && t !== null && typeof (t as InspectorTarget).webSocketDebuggerUrl === 'string',
+        );
+        resolve(targets);
+      });
+      res.on('error', (err) => reject(new InspectorProbeError('unreachable', errorMessage(err))));
+    });
+    req.on('timeout', () => req.destroy(new InspectorProbeError('timeout', `no answer within ${timeoutMs / 1000} s`)));
+    req.on('error', (err) => {
+      if (err instanceof InspectorProbeError) return reject(err);
+      if (isErrno(err, 'ECONNREFUSED')) return reject(new InspectorProbeError('refused', 'connection refused'));
+      if (isErrno(err, 'HPE_INVALID_CONSTANT') || /parse error/i.test(err.message)) {
+        return reject(new InspectorProbeError('not-inspector', 'it does not speak HTTP'));
+      }
+      reject(new InspectorProbeError('unreachable', errorMessage(err)));
+    });
+    req.end();
+  });
+}
+
+function pickTarget(targets: InspectorTarget[], host: string, port: number, shown: string): string {
+  const target = targets.find((t) => t.type === 'node') ?? targets[0];
+  if (!target) throw new UserError(`${shown} is an inspector with no target to attach to`, 2);
+  // Node prints the address it bound (ws://0.0.0.0:9229/… for --inspect=0.0.0.0): use the one we reached.
+  const url = new URL(target.webSocketDebuggerUrl);
+  url.host = formatHostPort(host, port);
+  return url.href;
+}
+
+function probeUserError(err: unknown, shown: string): UserError {
+  if (!(err instanceof InspectorProbeError)) return new UserError(`cannot reach ${shown}: ${errorMessage(err)}`, 2);
+  switch (err.kind) {
+    case 'refused':
+      return new UserError(`nothing is listening on ${shown}: is the process running with its inspector open (--inspect, or attach by pid with --open-inspector)?`, 2);
+    case 'timeout':
+      return new UserError(`${shown} did not answer within 3 s: is it a Node inspector, and is the process paused or stuck?`, 2);
+    case 'not-inspector':
+      return new UserError(`${shown} is not a Node inspector: ${err.message}`, 2);
+    case 'unreachable':
+      return new UserError(`cannot reach ${shown}: ${err.message}`, 2);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return isErrno(err, 'EPERM');
+  }
+}

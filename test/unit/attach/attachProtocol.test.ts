@@ -1,0 +1,126 @@
+/**
+ * attachAndProfile's conversation with a target, against a fake inspector (a `ws` server): the
+ * order of commands, what a debug-session proxy changes, a target that is not Node, and one that
+ * exits while attached.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { WebSocketServer } from 'ws';
+import { attachAndProfile, type AttachedGcEvent } from '../../../src/core/attach/attachRun';
+import { UserError } from '../../../src/core/util/errors';
+
+const PROFILE = JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'cpu', 'node20-work.cpuprofile'), 'utf8'));
+const INFO = { pid: 4242, execPath: '/usr/bin/node', execArgv: ['--inspect'], argv: ['/usr/bin/node', '/srv/app.js', '--port', '80'], version: 'v22.1.0', v8: '12.4', cwd: '/srv' };
+
+interface FakeOptions {
+  info?: unknown;
+  /** Sent right after the observer is installed. */
+  afterInstall?: (emit: (method: string, params: object) => void) => void;
+  exitCode?: number;
+}
+
+async function fakeInspector(options: FakeOptions = {}): Promise<{ url: string; methods: string[]; close(): void }> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((r) => server.once('listening', r));
+  const methods: string[] = [];
+  server.on('connection', (socket) => {
+    const emit = (method: string, params: object) => socket.send(JSON.stringify({ method, params }));
+    let binding = '';
+    socket.on('message', (data) => {
+      const { id, method, params } = JSON.parse(data.toString());
+      methods.push(method);
+      let result: object = {};
+      if (method === 'Runtime.addBinding') binding = params.name;
+      if (method === 'Runtime.evaluate') {
+        const expr: string = params.expression;
+        if (expr.includes('process.versions')) result = { result: { type: 'object', value: 'info' in options ? options.info : INFO } };
+        else if (expr.includes('new PerformanceObserver')) {
+          result = { result: { type: 'object', value: { ok: true } } };
+          for (const [t, kind] of [[10, 1], [20, 4]] as const) {
+            emit('Runtime.bindingCalled', { name: binding, executionContextId: 1, payload: JSON.stringify({ t, kind, flags: 0, duration: 0.5, heapUsed: 5 * 2 ** 20, heapTotal: 8 * 2 ** 20 }) });
+          }
+          emit('Runtime.bindingCalled', { name: 'someone-else', executionContextId: 1, payload: '{}' });
+          setTimeout(() => options.afterInstall?.(emit), 20);
+        } else if (expr.includes('takeRecords')) result = { result: { type: 'object', value: { ok: true, flushed: 0, left: [] } } };
+        else if (expr === 'process.exitCode') result = { result: { type: 'number', value: options.exitCode } };
+      }
+      if (method === 'Profiler.stop') result = { profile: PROFILE };
+      socket.send(JSON.stringify({ id, result }));
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return { url: `ws://127.0.0.1:${port}/fake`, methods, close: () => server.close() };
+}
+
+const outDir = () => join(mkdtempSync(join(tmpdir(), 'v8-lens-attach-')), 'run');
+
+describe('attachAndProfile (fake inspector)', () => {
+  it('through a debug-session proxy: subscribes to events, leaves the shared domains enabled, saves everything', async () => {
+    const fake = await fakeInspector();
+    const out = outDir();
+    const events: AttachedGcEvent[] = [];
+    const handle = await attachAndProfile(fake.url, { outDir: out, durationMs: null, samplingIntervalUs: 500, toolVersion: 'test', viaDebugProxy: true, onGcEvent: (e) => events.push(e) });
+    assert.equal(handle.pid, 4242);
+    while (events.length < 2) await new Promise((r) => setTimeout(r, 10));
+    handle.stop();
+    const result = await handle.done;
+    fake.close();
+    assert.deepEqual(
+      { status: result.status, reason: result.reason, gcEvents: result.gcEvents, openedInspector: result.openedInspector },
+      { status: 'finished', reason: null, gcEvents: 2, openedInspector: false },
+    );
+    assert.ok(result.profile && existsSync(result.profile) && /CPU\.\d{8}\.\d{6}\.4242\.0\.001\.cpuprofile$/.test(result.profile));
+    assert.deepEqual(events.map((e) => [e.type, e.timeMs, e.heapUsedMB]), [['Scavenge', 10, 5], ['Mark-Compact', 20, 5]]);
+    const m = fake.methods;
+    assert.ok(m.indexOf('JsDebug.subscribe') < m.indexOf('Runtime.addBinding'));
+    assert.ok(m.indexOf('Profiler.setSamplingInterval') < m.indexOf('Profiler.start'));
+    assert.ok(m.includes('Runtime.removeBinding'));
+    assert.ok(!m.includes('NodeRuntime.notifyWhenWaitingForDisconnect') && !m.includes('Profiler.disable'), m.join(' '));
+    const session = JSON.parse(readFileSync(join(out, 'session.json'), 'utf8'));
+    assert.equal(session.mode, 'attach');
+    assert.equal(session.status, 'finished');
+    assert.deepEqual(session.target, { kind: 'script', program: '/srv/app.js', args: ['--port', '80'], cwd: '/srv' });
+    assert.equal(session.attach.commandLine, '/usr/bin/node --inspect /srv/app.js --port 80');
+    assert.equal(session.attach.inspector, new URL(fake.url).host, 'the target id is not kept');
+    assert.equal(session.attach.viaDebugProxy, true);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    assert.equal(summary.gc.eventCount, 2);
+    assert.ok(summary.cpu);
+  });
+
+  it('a direct connection asks to be told when the target exits, and keeps the profile when it does', async () => {
+    const fake = await fakeInspector({ afterInstall: (emit) => emit('NodeRuntime.waitingForDisconnect', {}), exitCode: 3 });
+    const out = outDir();
+    const handle = await attachAndProfile(fake.url, { outDir: out, durationMs: 60_000, samplingIntervalUs: 1000, toolVersion: 'test' });
+    const result = await handle.done;
+    fake.close();
+    assert.equal(result.status, 'target-exited');
+    assert.match(result.reason!, /^the target exited with code 3 after \d+\.\d s of profiling/);
+    assert.ok(result.profile && existsSync(result.profile));
+    assert.ok(fake.methods.includes('NodeRuntime.notifyWhenWaitingForDisconnect'));
+    assert.equal(JSON.parse(readFileSync(join(out, 'session.json'), 'utf8')).status, 'target-exited');
+  });
+
+  it('a target without Node\'s process (a browser page) is refused, and nothing is written', async () => {
+    const fake = await fakeInspector({ info: null });
+    const out = outDir();
+    await assert.rejects(
+      attachAndProfile(fake.url, { outDir: out, durationMs: 1000, samplingIntervalUs: 1000, toolVersion: 'test' }),
+      (err: unknown) => err instanceof UserError && /is not a Node inspector: the target has no Node 'process'/.test(err.message),
+    );
+    fake.close();
+    assert.equal(existsSync(out), false);
+    assert.ok(!fake.methods.includes('Profiler.start'));
+  });
+
+  it('refuses a run folder that is not empty, before connecting', async () => {
+    await assert.rejects(
+      attachAndProfile('ws://127.0.0.1:1/never', { outDir: join(__dirname), durationMs: 1000, samplingIntervalUs: 1000, toolVersion: 'test' }),
+      /already exists and is not empty; choose another --out/,
+    );
+  });
+});
