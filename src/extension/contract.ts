@@ -15,6 +15,7 @@ export interface SessionItemArg {
 
 export interface CommandTypes {
   [Commands.Profile](): Promise<void>;
+  [Commands.Attach](): Promise<void>;
   [Commands.OpenReport](target?: vscode.Uri): Promise<void>;
   [Commands.StopRun](): void;
   [Commands.CancelRun](): void;

@@ -6,6 +6,7 @@ import type { PresetId } from '../core/flags/presets';
 
 export const Commands = {
   Profile: 'v8Lens.profile',
+  Attach: 'v8Lens.attach',
   OpenReport: 'v8Lens.openReport',
   StopRun: 'v8Lens.stopRun',
   CancelRun: 'v8Lens.cancelRun',
@@ -52,8 +53,10 @@ export interface Settings {
   'annotations.heatMinPercent': number;
   'annotations.hotFunctionMinPercent': number;
   'annotations.showOptimized': boolean;
+  'attach.allowRemote': boolean;
 }
 
 /** Runtime list of the setting names, for the manifest test. */
 export const SETTING_KEYS: readonly (keyof Settings)[] = ['nodePath', 'defaultPreset', 'samplingIntervalUs', 'defaultFlags', 'runsFolder', 'retention', 'stopGraceSeconds',
-  'annotations.heatMinMs', 'annotations.heatMinPercent', 'annotations.hotFunctionMinPercent', 'annotations.showOptimized'];
+  'annotations.heatMinMs', 'annotations.heatMinPercent', 'annotations.hotFunctionMinPercent', 'annotations.showOptimized',
+  'attach.allowRemote'];

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { UserError, errorMessage } from '../core/util/errors';
 import { Commands, OUTPUT_CHANNEL_NAME, ViewIds, registerCommand, type SessionItemArg } from './contract';
 import { pickAnnotatedRun, showDeoptSites, AnnotationStatus } from './annotations/annotationCommands';
+import { AttachController } from './attach/attachController';
 import { AnnotationLenses } from './annotations/annotationLenses';
 import { AnnotationStore } from './annotations/annotationStore';
 import { LineDecorations } from './annotations/lineDecorations';
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const sessions = new SessionsView();
   const annotations = new AnnotationStore(context.workspaceState);
   const lab = new SemiSpaceLab(context.extensionUri, context.workspaceState, output);
+  const attach = new AttachController(panels, output);
   const sourceFiles: vscode.DocumentSelector = ['javascript', 'typescript', 'javascriptreact', 'typescriptreact'].flatMap((language) =>
     ['file', 'vscode-remote'].map((scheme) => ({ language, scheme })),
   );
@@ -76,7 +78,21 @@ export function activate(context: vscode.ExtensionContext): void {
         void vscode.window.showErrorMessage(`V8 Lens: ${err instanceof UserError ? err.message : errorMessage(err)}`);
       }
     }),
-    registerCommand(Commands.StopRun, () => runs.stop()),
+    attach,
+    registerCommand(Commands.Attach, async () => {
+      if (!vscode.workspace.isTrusted) {
+        void vscode.window.showWarningMessage('V8 Lens: attaching runs code in the target through its inspector, so it needs a trusted workspace.');
+        return;
+      }
+      try {
+        await attach.attach();
+      } catch (err) {
+        void vscode.window.showErrorMessage(`V8 Lens: ${err instanceof UserError ? err.message : errorMessage(err)}`);
+      }
+    }),
+    registerCommand(Commands.StopRun, () => {
+      if (!attach.stop()) runs.stop();
+    }),
     registerCommand(Commands.CancelRun, () => runs.cancel()),
     registerCommand(Commands.OpenReport, async (target?: vscode.Uri) => {
       let uri = target;

@@ -48,5 +48,6 @@ function parseToWebview(data: unknown): ToReportWebview | null {
   const m = data as Record<string, unknown>;
   if (m.type === 'model' && typeof m.model === 'object' && m.model !== null) return m as unknown as ToReportWebview;
   if (m.type === 'status' && typeof m.text === 'string') return { type: 'status', text: m.text };
+  if (m.type === 'live' && typeof m.model === 'object' && m.model !== null && typeof m.live === 'object' && m.live !== null) return m as unknown as ToReportWebview;
   return null;
 }
