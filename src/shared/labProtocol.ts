@@ -2,14 +2,14 @@
  * The typed messages between the Semi-space Lab webview (sidebar view and results panel) and the
  * extension host. Both sides import this file; the host validates what it receives.
  */
-import type { LabForm } from '../core/sweep/labForm';
+import { upgradeLabForm, type LabForm } from '../core/sweep/labForm';
 import type { SweepProgress, SweepResult } from '../core/sweep/sweepTypes';
 
 export type { LabForm } from '../core/sweep/labForm';
 
 export type { SweepProgress, SweepResult, SweepRun, SweepSettingResult } from '../core/sweep/sweepTypes';
 
-/** A target the lab can start directly (a sweep owns the command line: --trace-gc, the size). */
+/** A target the lab can start directly (a sweep owns the command line: --trace-gc, the swept flag). */
 export interface LabTarget {
   id: string;
   label: string;
@@ -26,8 +26,8 @@ export type ToLab =
   | { type: 'result'; result: SweepResult; final: boolean }
   | { type: 'error'; message: string }
   | { type: 'stopped' }
-  /** Apply: the diff is open in the editor; the lab asks before anything is written. */
-  | { type: 'applyProposed'; semiSpaceMB: number; where: string }
+  /** Apply: the diff of `--<flag>=<value>` is open in the editor; the lab asks before anything is written. */
+  | { type: 'applyProposed'; flag: string; value: number; where: string }
   | { type: 'applied'; message: string };
 
 /** Webview → host. */
@@ -36,18 +36,22 @@ export type FromLab =
   | { type: 'run'; form: LabForm }
   | { type: 'cancel' }
   | { type: 'formChanged'; form: LabForm }
-  | { type: 'apply'; semiSpaceMB: number }
+  /** Apply the recommended value of the last sweep's flag (the host knows the flag; it checks the value is one the sweep compared). */
+  | { type: 'apply'; value: number }
   | { type: 'applyConfirm'; write: boolean }
   | { type: 'openResults' }
   | { type: 'revealFolder' };
 
-const FORM_STRINGS = ['targetId', 'readyValue', 'url', 'method', 'headers', 'body', 'sizes'] as const;
+const FORM_STRINGS = ['targetId', 'readyValue', 'url', 'method', 'headers', 'body', 'flag', 'values'] as const;
 const FORM_NUMBERS = ['connections', 'warmupSeconds', 'durationSeconds', 'rate', 'rounds'] as const;
 
-/** Structure only (types and sizes); the meaning is checked when the host builds the config. */
+/**
+ * Structure only (types and sizes); the meaning is checked when the host builds the config. A
+ * form of an earlier version (`sizes`, no `flag`) is read as a semi-space sweep's.
+ */
 export function parseLabForm(value: unknown): LabForm | null {
   if (typeof value !== 'object' || value === null) return null;
-  const f = value as Record<string, unknown>;
+  const f = upgradeLabForm(value as Record<string, unknown>);
   for (const k of FORM_STRINGS) if (typeof f[k] !== 'string' || (f[k] as string).length > 20_000) return null;
   for (const k of FORM_NUMBERS) if (typeof f[k] !== 'number' || !Number.isFinite(f[k])) return null;
   if (f.readyKind !== 'url' && f.readyKind !== 'line') return null;
@@ -75,10 +79,11 @@ export function parseFromLab(value: unknown): FromLab | null {
     }
     case 'applyConfirm':
       return typeof m.write === 'boolean' ? { type: 'applyConfirm', write: m.write } : null;
-    case 'apply':
-      return typeof m.semiSpaceMB === 'number' && Number.isInteger(m.semiSpaceMB) && m.semiSpaceMB > 0 && m.semiSpaceMB <= 4096
-        ? { type: 'apply', semiSpaceMB: m.semiSpaceMB }
-        : null;
+    case 'apply': {
+      // `semiSpaceMB`: what an earlier version of the webview sent.
+      const value = typeof m.value === 'number' ? m.value : m.semiSpaceMB;
+      return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1e9 ? { type: 'apply', value } : null;
+    }
     default:
       return null;
   }

@@ -89,9 +89,15 @@ describe('v8-lens sweep', () => {
     assert.equal(result.environment.platform, process.platform);
     assert.match(result.environment.nodeVersion, /^v\d+\./);
     assert.deepEqual(result.results.map((s) => s.semiSpaceMB), [2, 16]);
+    assert.equal(result.config.flag, 'max-semi-space-size');
+    assert.deepEqual(result.config.values, [2, 16]);
+    assert.deepEqual(result.config.sizesMB, [2, 16]);
     for (const setting of result.results) {
       assert.equal(setting.validRuns, 2, JSON.stringify(setting.runs.map((run) => run.reason)));
-      assert.ok(setting.effectiveSemiSpaceMB !== null && Math.abs(setting.effectiveSemiSpaceMB - setting.semiSpaceMB) <= setting.semiSpaceMB / 2, `effective ${setting.effectiveSemiSpaceMB} for ${setting.semiSpaceMB}`);
+      // The semi-space sweep keeps the fields of issue 5; `flag` and `value` come with them.
+      assert.equal(setting.flag, 'max-semi-space-size');
+      assert.equal(setting.semiSpaceMB, setting.value);
+      assert.ok(setting.effectiveSemiSpaceMB !== null && Math.abs(setting.effectiveSemiSpaceMB - setting.value) <= setting.value / 2, `effective ${setting.effectiveSemiSpaceMB} for ${setting.value}`);
       for (const run of setting.runs) {
         assert.equal(run.status, 'ok');
         assert.ok(run.load && run.load.requests > 100 && run.load.rps > 0 && run.load.non2xx === 0, JSON.stringify(run.load));
@@ -109,6 +115,8 @@ describe('v8-lens sweep', () => {
     assert.ok(big!.median.scavengesPer1k! < small!.median.scavengesPer1k!, `scavenges/1k: 2 MB ${small!.median.scavengesPer1k}, 16 MB ${big!.median.scavengesPer1k}`);
     assert.equal(typeof result.recommendation.reason, 'string');
     assert.ok('semiSpaceMB' in result.recommendation);
+    assert.equal(result.recommendation.semiSpaceMB, result.recommendation.value);
+    assert.equal(result.recommendation.metric, 'gcMsPer1k');
   });
 
   it('Ctrl-C cancels half-way: exit 130, the finished runs kept, the target and the load generator gone', async () => {

@@ -1,9 +1,10 @@
 /**
- * "Apply" of the lab: the text of launch.json or package.json with the chosen
- * `--max-semi-space-size`, edited as JSONC so comments and formatting stay as the user wrote them.
+ * "Apply" of the lab: the text of launch.json or package.json with the chosen value of the swept
+ * flag (`--max-semi-space-size` by default), edited as JSONC so comments and formatting stay as
+ * the user wrote them.
  */
 import { applyEdits, modify, parse, type FormattingOptions } from 'jsonc-parser';
-import { npmScriptWithSemiSpace, withSemiSpaceFlag } from '../targets/nodeCommand';
+import { npmScriptWithNodeFlag, withNodeFlag } from '../targets/nodeCommand';
 import { UserError } from '../util/errors';
 
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
@@ -15,20 +16,30 @@ function formatOf(text: string): FormattingOptions {
 
 /** launch.json with the configuration's runtimeArgs carrying the size. */
 export function launchJsonWithSemiSpace(text: string, configName: string, mb: number): string {
-  const json = parse(text) as { configurations?: Array<{ name?: string; runtimeArgs?: string[] }> } | undefined;
-  const index = json?.configurations?.findIndex((c) => c.name === configName) ?? -1;
-  if (index < 0) throw new UserError(`launch.json has no configuration named '${configName}' any more`);
-  const current = json!.configurations![index]!.runtimeArgs ?? [];
-  const edits = modify(text, ['configurations', index, 'runtimeArgs'], withSemiSpaceFlag(current, mb), { formattingOptions: formatOf(text) });
-  return applyEdits(text, edits);
+  return launchJsonWithFlag(text, configName, 'max-semi-space-size', mb);
 }
 
 /** package.json with the npm script's `node` carrying the size. */
 export function packageJsonWithSemiSpace(text: string, scriptName: string, mb: number): string {
+  return packageJsonWithFlag(text, scriptName, 'max-semi-space-size', mb);
+}
+
+/** launch.json with the configuration's runtimeArgs carrying `--<flag>=<value>` (an earlier value replaced). */
+export function launchJsonWithFlag(text: string, configName: string, flag: string, value: number): string {
+  const json = parse(text) as { configurations?: Array<{ name?: string; runtimeArgs?: string[] }> } | undefined;
+  const index = json?.configurations?.findIndex((c) => c.name === configName) ?? -1;
+  if (index < 0) throw new UserError(`launch.json has no configuration named '${configName}' any more`);
+  const current = json!.configurations![index]!.runtimeArgs ?? [];
+  const edits = modify(text, ['configurations', index, 'runtimeArgs'], withNodeFlag(current, flag, value), { formattingOptions: formatOf(text) });
+  return applyEdits(text, edits);
+}
+
+/** package.json with the npm script's `node` carrying `--<flag>=<value>`. */
+export function packageJsonWithFlag(text: string, scriptName: string, flag: string, value: number): string {
   const json = parse(text) as { scripts?: Record<string, string> } | undefined;
   const command = json?.scripts?.[scriptName];
   if (typeof command !== 'string') throw new UserError(`package.json has no script '${scriptName}' any more`);
-  const next = npmScriptWithSemiSpace(command, mb);
-  if (next === null) throw new UserError(`the script '${scriptName}' does not start node directly: add --max-semi-space-size=${mb} to NODE_OPTIONS where it runs`);
+  const next = npmScriptWithNodeFlag(command, flag, value);
+  if (next === null) throw new UserError(`the script '${scriptName}' does not start node directly: add --${flag}=${value} to NODE_OPTIONS where it runs`);
   return applyEdits(text, modify(text, ['scripts', scriptName], next, { formattingOptions: formatOf(text) }));
 }

@@ -1,8 +1,11 @@
 /**
- * Runs a semi-space sweep for real (gc.md sections 9 and 13): every size × round in the rotated,
+ * Runs a sweep for real (gc.md sections 9 and 13): every value × round in the rotated,
  * interleaved order of sweepSchedule(), a fresh target process per run, launched directly as
- * `node <nodeArgs> --trace-gc --max-semi-space-size=S [--min-semi-space-size=S] --require <preload>
- * <script> <args>` (no shell, its own process group), and load from autocannon in a forked process.
+ * `node <nodeArgs> --trace-gc --<flag>=V [--min-semi-space-size=V] --require <preload> <script>
+ * <args>` (no shell, its own process group), and load from autocannon in a forked process. The
+ * flag is `--max-semi-space-size` unless config.flag names another numeric V8 or Node flag
+ * (checked against the target's Node first); `--min-semi-space-size` only with pinMinSemiSpace,
+ * which only a semi-space sweep accepts.
  * sweep.json is rewritten after every run, so a cancelled (or killed) sweep keeps what finished;
  * while the sweep runs, the file has `endedAt: null`.
  *
@@ -18,12 +21,24 @@ import { validateUserFlags } from '../flags/userFlags';
 import { UserError } from '../util/errors';
 import { requireLoopbackUrl } from './loopback';
 import { summarizeSweep } from './summarizeSweep';
+import { flagValueText, parseSweepFlagName, validateSweepFlag } from './sweepFlagCheck';
+import { formatSetting, sweepFlagInfo } from './sweepFlags';
 import { executeRun, type RunContext } from './sweepRun';
 import { sweepSchedule } from './sweepSchedule';
-import { SWEEP_SCHEMA_VERSION, type SweepConfig, type SweepEnvironment, type SweepProgress, type SweepResult, type SweepRun } from './sweepTypes';
+import {
+  SEMI_SPACE_FLAG,
+  SWEEP_SCHEMA_VERSION,
+  normalizeSweepConfig,
+  sweepValues,
+  type SweepConfig,
+  type SweepEnvironment,
+  type SweepProgress,
+  type SweepResult,
+  type SweepRun,
+} from './sweepTypes';
 
 export interface RunSweepOptions {
-  /** The sweep folder: sweep.json (rewritten after every run, so a cancelled sweep keeps what finished), runs/<index>-<size>mb-r<round>/ with gc-trace.log and output.log. */
+  /** The sweep folder: sweep.json (rewritten after every run, so a cancelled sweep keeps what finished), runs/<index>-<value>[mb]-r<round>/ with gc-trace.log and output.log. */
   outDir: string;
   signal?: AbortSignal;
   onProgress?: (p: SweepProgress) => void;
@@ -40,9 +55,16 @@ export interface RunSweepOptions {
   baseEnv?: NodeJS.ProcessEnv;
 }
 
-/** Flags the sweep sets itself on every run; the same flag from the target's configuration would fight it. */
-const SWEEP_OWNED_FLAGS = new Set(['max-semi-space-size', 'min-semi-space-size']);
-const MAX_SEMI_SPACE_MB = 65536;
+/**
+ * Flags the sweep sets itself on every run; the same flag from the target's configuration would
+ * fight it: the swept flag, and for a semi-space sweep both semi-space flags (the minimum is
+ * pinned, or V8's own).
+ */
+function sweepOwnedFlags(flag: string): Set<string> {
+  return flag === SEMI_SPACE_FLAG ? new Set([SEMI_SPACE_FLAG, 'min-semi-space-size']) : new Set([flag]);
+}
+/** The largest value of a flag measured in MB (64 GB). */
+const MAX_SIZE_MB = 65536;
 /** The default-semi-space probe: churn with survivors for a second, report the largest new space / 2. */
 const DEFAULT_SEMI_SPACE_PROBE =
   "const v8=require('v8');let max=0;const keep=new Array(20000);let i=0;const t0=Date.now();" +
@@ -58,7 +80,9 @@ const DEFAULT_SEMI_SPACE_TIMEOUT_MS = 2500;
  * load and the target stop at once (process group kill), the result has status 'cancelled' with the
  * finished runs kept. `config.target.env` is added to this process's environment for the target.
  */
-export async function runSweep(config: SweepConfig, options: RunSweepOptions): Promise<SweepResult> {
+export async function runSweep(given: SweepConfig, options: RunSweepOptions): Promise<SweepResult> {
+  // sweep.json always carries `flag` and `values` (and `sizesMB` for readers that know only it).
+  const config = normalizeSweepConfig({ ...given, flag: given.flag === undefined ? undefined : parseSweepFlagName(given.flag) });
   const prepared = await prepare(config, options);
   const emit = (p: SweepProgress) => {
     try {
@@ -67,7 +91,7 @@ export async function runSweep(config: SweepConfig, options: RunSweepOptions): P
       // A progress consumer's bug must not break the measurement.
     }
   };
-  const schedule = sweepSchedule(config.sizesMB, config.rounds);
+  const schedule = sweepSchedule(sweepValues(config), config.rounds);
   const sweepJson = join(prepared.outDir, 'sweep.json');
   const startedAt = new Date().toISOString();
   const runs: SweepRun[] = [];
@@ -174,9 +198,13 @@ async function prepare(config: SweepConfig, options: RunSweepOptions): Promise<P
 
   const env: NodeJS.ProcessEnv = { ...(options.baseEnv ?? process.env), ...target.env };
   const [runtime, defaultSemiSpaceMB] = await Promise.all([probeNodeRuntime(target.node, env), measureDefaultSemiSpace(target.node, env)]);
-  for (const flag of validateUserFlags(target.nodeArgs, runtime)) {
-    if (SWEEP_OWNED_FLAGS.has(flag.name)) {
-      throw new UserError(`${flag.raw} is in the target's Node arguments, but the sweep sets the semi-space itself; remove it there`, 2);
+  const flag = config.flag!;
+  validateSweepFlag(flag, sweepValues(config), runtime);
+  const owned = sweepOwnedFlags(flag);
+  for (const userFlag of validateUserFlags(target.nodeArgs, runtime)) {
+    if (owned.has(userFlag.name)) {
+      const what = flag === SEMI_SPACE_FLAG ? 'the semi-space' : `--${flag}`;
+      throw new UserError(`${userFlag.raw} is in the target's Node arguments, but the sweep sets ${what} itself; remove it there`, 2);
     }
   }
   return {
@@ -195,16 +223,33 @@ async function prepare(config: SweepConfig, options: RunSweepOptions): Promise<P
   };
 }
 
+/** What needs no Node to check: the values, the pin, the load settings. The flag itself is checked against the target's Node in prepare(). */
 function validateNumbers(config: SweepConfig): void {
-  const { sizesMB, rounds, load, readiness } = config;
-  if (!Array.isArray(sizesMB) || sizesMB.length === 0) throw new UserError('no semi-space sizes to compare: give at least one, e.g. 16,32,64', 2);
-  for (const size of sizesMB) {
-    if (!Number.isInteger(size) || size < 1 || size > MAX_SEMI_SPACE_MB) {
-      throw new UserError(`semi-space size ${size} is not a whole number of MB from 1 to ${MAX_SEMI_SPACE_MB}`, 2);
+  const { rounds, load, readiness } = config;
+  const flag = config.flag ?? SEMI_SPACE_FLAG;
+  const values = sweepValues(config);
+  const semi = flag === SEMI_SPACE_FLAG;
+  if (values.length === 0) {
+    throw new UserError(semi ? 'no semi-space sizes to compare: give at least one, e.g. 16,32,64' : `no values of --${flag} to compare: give at least one, e.g. 256,512`, 2);
+  }
+  const info = sweepFlagInfo(flag);
+  for (const value of values) {
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new UserError(`--${flag}: '${String(value)}' is not a number`, 2);
+    if (info.unit === 'MB' && (!Number.isInteger(value) || value < 1 || value > MAX_SIZE_MB)) {
+      throw new UserError(
+        semi ? `semi-space size ${value} is not a whole number of MB from 1 to ${MAX_SIZE_MB}` : `--${flag}=${flagValueText(value)}: a whole number of MB from 1 to ${MAX_SIZE_MB} is expected`,
+        2,
+      );
     }
   }
-  const duplicate = sizesMB.find((s, i) => sizesMB.indexOf(s) !== i);
-  if (duplicate !== undefined) throw new UserError(`semi-space size ${duplicate} MB is listed twice`, 2);
+  const duplicate = values.find((v, i) => values.indexOf(v) !== i);
+  if (duplicate !== undefined) throw new UserError(semi ? `semi-space size ${duplicate} MB is listed twice` : `${formatSetting(flag, duplicate)} is listed twice`, 2);
+  if (config.pinMinSemiSpace && !semi) {
+    throw new UserError(
+      `pinning the minimum semi-space (--pin-min) only applies to a --max-semi-space-size sweep (it sets --min-semi-space-size to each size); this sweep is of --${flag}: leave it off`,
+      2,
+    );
+  }
   if (!Number.isInteger(rounds) || rounds < 1) throw new UserError(`rounds must be a whole number ≥ 1 (got ${rounds})`, 2);
   if (!Number.isInteger(load.connections) || load.connections < 1) throw new UserError(`connections must be a whole number ≥ 1 (got ${load.connections})`, 2);
   if (!(load.warmupSeconds >= 0) || !Number.isFinite(load.warmupSeconds)) throw new UserError(`warm-up must be 0 or more seconds (got ${load.warmupSeconds})`, 2);

@@ -4,30 +4,42 @@
  * recommendation, and warnings about anything that makes the figures less trustworthy.
  */
 import { median } from '../util/stats';
-import { recommend, formatSize } from './recommend';
-import { SWEEP_METRICS, compareSamples, isValidRun, lostRequests, spreadOf, validMetricValues } from './sweepStats';
-import type {
-  Comparison,
-  Recommendation,
-  Spread,
-  SweepConfig,
-  SweepEnvironment,
-  SweepMedians,
-  SweepRun,
-  SweepSettingResult,
+import { formatSize, recommend } from './recommend';
+import { formatSetting, primaryMetricOf } from './sweepFlags';
+import { SWEEP_METRICS, compareSamples, isValidRun, lostRequests, settingMetricValues, spreadOf, validMetricValues } from './sweepStats';
+import {
+  SEMI_SPACE_FLAG,
+  normalizeSweepConfig,
+  runValue,
+  semiSpaceValue,
+  sweepFlag,
+  sweepValues,
+  type Comparison,
+  type Recommendation,
+  type Spread,
+  type SweepConfig,
+  type SweepEnvironment,
+  type SweepMedians,
+  type SweepResult,
+  type SweepRun,
+  type SweepSettingResult,
 } from './sweepTypes';
 
 /** Rounds needed before the U test can reach p < 0.05 (4 vs 4 → 0.029). */
 const MIN_ROUNDS_FOR_TEST = 4;
 
 /**
- * Groups runs by setting (in the order of config.sizesMB), computes medians and spreads over VALID
- * runs only ('ok'), compares each setting with the baseline (the first size in sizesMB, normally
- * the smallest) per metric, and calls recommend(). Never throws; settings without valid runs get
- * null medians. Runs of a size not in sizesMB are kept, after the configured ones, by size.
+ * Groups runs by the swept flag's value (in the order of sweepValues(config)), computes medians
+ * and spreads over VALID runs only ('ok'; failed requests over every run with load figures),
+ * compares each setting with the baseline per metric, and calls recommend() with the flag's
+ * primary metric. The baseline is the first value that has a valid run with that metric (the
+ * first value of the config unless all its runs were invalid). Never throws; settings without
+ * valid runs get null medians. Runs of a value not in the config are kept, after the configured
+ * ones, ascending. Reads sweep.json written before `flag`/`values` too (runs with `semiSpaceMB`
+ * only, a config with `sizesMB` only).
  * Also returns warnings: too few valid rounds for a test, a high load average before a run, invalid
- * runs and runs that lost requests per setting, cancelled runs, an effective semi-space that
- * differs from the requested one.
+ * runs and runs that lost requests per setting, cancelled runs, a baseline that had to move, an
+ * effective semi-space that differs from the requested one (semi-space sweeps).
  */
 export function summarizeSweep(
   runs: readonly SweepRun[],
@@ -38,11 +50,20 @@ export function summarizeSweep(
     return summarize(runs ?? [], config, environment);
   } catch (error) {
     // Never throws: a malformed input still gives an answer the UI can show.
+    const flag = safeFlag(config);
     return {
       results: [],
-      recommendation: { semiSpaceMB: null, reason: 'Keep the default: the sweep could not be analysed.' },
+      recommendation: { flag, value: null, semiSpaceMB: null, metric: primaryMetricOf(flag), reason: 'Keep the default: the sweep could not be analysed.' },
       warnings: [`The sweep could not be analysed: ${error instanceof Error ? error.message : String(error)}`],
     };
+  }
+}
+
+function safeFlag(config: SweepConfig): string {
+  try {
+    return sweepFlag(config);
+  } catch {
+    return SEMI_SPACE_FLAG;
   }
 }
 
@@ -51,27 +72,29 @@ function summarize(
   config: SweepConfig,
   environment: SweepEnvironment,
 ): { results: SweepSettingResult[]; recommendation: Recommendation; warnings: string[] } {
-  const sizes = settingOrder(runs, config);
-  const bySize = new Map<number, SweepRun[]>(sizes.map((s) => [s, []]));
-  for (const run of runs) bySize.get(run.semiSpaceMB)?.push(run);
-  for (const list of bySize.values()) list.sort((a, b) => a.index - b.index);
+  const flag = sweepFlag(config);
+  const metric = primaryMetricOf(flag);
+  const values = settingOrder(runs, config);
+  const byValue = new Map<number, SweepRun[]>(values.map((v) => [v, []]));
+  for (const run of runs) byValue.get(runValue(run))?.push(run);
+  for (const list of byValue.values()) list.sort((a, b) => a.index - b.index);
 
-  const baselineMB = sizes[0];
-  const baselineRuns = baselineMB === undefined ? [] : bySize.get(baselineMB)!;
+  const baselineValue = values.find((v) => validMetricValues(byValue.get(v)!, metric).length > 0) ?? values[0];
+  const baselineRuns = baselineValue === undefined ? [] : byValue.get(baselineValue)!;
 
-  const results: SweepSettingResult[] = sizes.map((semiSpaceMB) => {
-    const settingRuns = bySize.get(semiSpaceMB)!;
+  const results: SweepSettingResult[] = values.map((value) => {
+    const settingRuns = byValue.get(value)!;
     const medianOut = {} as SweepMedians;
     const spread: Partial<Record<keyof SweepMedians, Spread>> = {};
     const vsBaseline: Partial<Record<keyof SweepMedians, Comparison>> = {};
-    for (const metric of SWEEP_METRICS) {
-      const values = validMetricValues(settingRuns, metric);
-      medianOut[metric] = values.length > 0 ? median(values) : null;
-      const s = spreadOf(values);
-      if (s) spread[metric] = s;
-      if (semiSpaceMB !== baselineMB && values.length > 0) {
-        const base = validMetricValues(baselineRuns, metric);
-        if (base.length > 0) vsBaseline[metric] = compareSamples(values, base);
+    for (const m of SWEEP_METRICS) {
+      const sample = settingMetricValues(settingRuns, m);
+      medianOut[m] = sample.length > 0 ? median(sample) : null;
+      const s = spreadOf(sample);
+      if (s) spread[m] = s;
+      if (value !== baselineValue && sample.length > 0) {
+        const base = settingMetricValues(baselineRuns, m);
+        if (base.length > 0) vsBaseline[m] = compareSamples(sample, base);
       }
     }
     const effective = settingRuns
@@ -79,10 +102,14 @@ function summarize(
       .map((r) => r.effectiveSemiSpaceMB)
       .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
     return {
-      semiSpaceMB,
+      flag,
+      value,
+      semiSpaceMB: semiSpaceValue(flag, value),
       effectiveSemiSpaceMB: effective.length > 0 ? median(effective) : null,
       runs: settingRuns,
       validRuns: settingRuns.filter(isValidRun).length,
+      failedRequests: settingRuns.filter((r) => r.status !== 'cancelled').reduce((sum, r) => sum + lostRequests(r), 0),
+      baseline: value === baselineValue,
       median: medianOut,
       spread,
       vsBaseline,
@@ -90,19 +117,59 @@ function summarize(
   });
 
   const recommendation: Recommendation =
-    baselineMB === undefined
-      ? { semiSpaceMB: null, reason: 'Keep the default: the sweep has no settings.' }
-      : recommend(results, baselineMB);
+    baselineValue === undefined
+      ? { flag, value: null, semiSpaceMB: null, metric, reason: 'Keep the default: the sweep has no settings.' }
+      : recommend(results, baselineValue, { flag, metric });
 
-  return { results, recommendation, warnings: warningsFor(results, runs, config, environment) };
+  const warnings = warningsFor(results, runs, config, environment);
+  if (baselineValue !== undefined && values[0] !== undefined && baselineValue !== values[0]) {
+    warnings.push(
+      `${formatSetting(flag, values[0])} had no valid run to compare with: the comparisons ("vs base") are against ${formatSetting(flag, baselineValue)} instead.`,
+    );
+  }
+  return { results, recommendation, warnings };
 }
 
-/** config.sizesMB first (without duplicates), then any other sizes found in the runs, ascending. */
+/** sweepValues(config) first (without duplicates), then any other values found in the runs, ascending. */
 function settingOrder(runs: readonly SweepRun[], config: SweepConfig): number[] {
-  const sizes: number[] = [];
-  for (const s of config?.sizesMB ?? []) if (Number.isFinite(s) && !sizes.includes(s)) sizes.push(s);
-  const extra = [...new Set(runs.map((r) => r.semiSpaceMB))].filter((s) => Number.isFinite(s) && !sizes.includes(s));
-  return [...sizes, ...extra.sort((a, b) => a - b)];
+  const values: number[] = [];
+  for (const v of sweepValues(config)) if (Number.isFinite(v) && !values.includes(v)) values.push(v);
+  const extra = [...new Set(runs.map(runValue))].filter((v) => Number.isFinite(v) && !values.includes(v));
+  return [...values, ...extra.sort((a, b) => a - b)];
+}
+
+/**
+ * A sweep.json as this version writes it, from one written by any earlier one: the config gets
+ * `flag` and `values`, runs and settings `flag`, `value` and the new figures (Mark-Compacts per
+ * 1k requests, failed requests), the recommendation `value` and `metric`. A file without them is
+ * summarised again from its runs (the rule has not changed for the semi-space, so the verdict is
+ * the same); its warnings are kept as written. A current file comes back unchanged.
+ */
+export function normalizeSweepResult(result: SweepResult): SweepResult {
+  const current =
+    typeof result.config?.flag === 'string' &&
+    Array.isArray(result.config.values) &&
+    (result.results ?? []).every((r) => typeof r.value === 'number' && typeof r.failedRequests === 'number') &&
+    typeof result.recommendation?.metric === 'string';
+  if (current) return result;
+  const config = normalizeSweepConfig(result.config);
+  const flag = sweepFlag(config);
+  const runs = (result.results ?? []).flatMap((r) => r.runs ?? []).map((run) => upgradeRun(run, flag));
+  const summary = summarizeSweep(runs, config, result.environment);
+  return { ...result, config, results: summary.results, recommendation: summary.recommendation, warnings: result.warnings ?? summary.warnings };
+}
+
+function upgradeRun(run: SweepRun, flag: string): SweepRun {
+  const perK = (n: number | undefined) => (run.gc && run.load && run.load.requests > 0 && typeof n === 'number' ? Math.round((n / run.load.requests) * 1000 * 1e4) / 1e4 : null);
+  return {
+    ...run,
+    flag: run.flag ?? flag,
+    value: runValue(run),
+    semiSpaceMB: semiSpaceValue(run.flag ?? flag, runValue(run)),
+    markCompactsPer1k: run.markCompactsPer1k !== undefined ? run.markCompactsPer1k : perK(run.gc?.markCompacts),
+    markCompactMsPer1k: run.markCompactMsPer1k !== undefined ? run.markCompactMsPer1k : perK(run.gc?.markCompactMs),
+    failedRequests: run.failedRequests !== undefined ? run.failedRequests : run.load ? lostRequests(run) : null,
+  };
 }
 
 function warningsFor(
@@ -112,6 +179,8 @@ function warningsFor(
   environment: SweepEnvironment,
 ): string[] {
   const warnings: string[] = [];
+  const flag = sweepFlag(config);
+  const name = (v: number) => formatSetting(flag, v);
 
   // Too few valid rounds for a test.
   const counts = results.filter((r) => r.validRuns > 0).map((r) => r.validRuns);
@@ -138,7 +207,7 @@ function warningsFor(
     if (worst) {
       const busy = runs.filter((r) => Number.isFinite(r.loadAverage1m) && r.loadAverage1m > 0.5 * cores).length;
       warnings.push(
-        `Load average was ${worst.loadAverage1m.toFixed(2)} before run ${worst.index + 1} (${formatSize(worst.semiSpaceMB)}), above half of the ${cores} cores` +
+        `Load average was ${worst.loadAverage1m.toFixed(2)} before run ${worst.index + 1} (${name(runValue(worst))}), above half of the ${cores} cores` +
           `${busy > 1 ? ` (${busy} runs started that busy)` : ''}: other work on the machine makes the figures noisier.`,
       );
     }
@@ -151,36 +220,36 @@ function warningsFor(
     if (invalid.length > 0) {
       const first = invalid.find((run) => run.reason)?.reason;
       warnings.push(
-        `${formatSize(r.semiSpaceMB)}: ${invalid.length} of ${counted.length} runs invalid${first ? ` (${first})` : ''}; left out of the figures, and the setting is never recommended.`,
+        `${name(r.value)}: ${invalid.length} of ${counted.length} runs invalid${first ? ` (${first})` : ''}; left out of the figures, and the setting is never recommended.`,
       );
     }
     const lossy = counted.filter((run) => isValidRun(run) && lostRequests(run) > 0);
     if (lossy.length > 0) {
       const lost = lossy.reduce((s, run) => s + lostRequests(run), 0);
       warnings.push(
-        `${formatSize(r.semiSpaceMB)}: ${lossy.length} of ${counted.length} runs lost requests (${lost} errors, timeouts or non-2xx answers); the setting is never recommended.`,
+        `${name(r.value)}: ${lossy.length} of ${counted.length} runs lost requests (${lost} errors, timeouts or non-2xx answers); the setting is never recommended.`,
       );
     }
     if (counted.length > 0 && r.validRuns === 0) {
-      warnings.push(`${formatSize(r.semiSpaceMB)}: no valid run, no figures.`);
+      warnings.push(`${name(r.value)}: no valid run, no figures.`);
     }
   }
   const cancelled = runs.filter((r) => r.status === 'cancelled').length;
   if (cancelled > 0) warnings.push(`${cancelled} run${cancelled === 1 ? ' was' : 's were'} cancelled and left out.`);
 
-  // Effective semi-space differs from the requested one.
-  for (const r of results) {
+  // Effective semi-space differs from the requested one (only a semi-space sweep requests one).
+  for (const r of flag === SEMI_SPACE_FLAG ? results : []) {
     const eff = r.effectiveSemiSpaceMB;
     if (eff === null) continue;
-    if (Math.abs(eff - r.semiSpaceMB) <= Math.max(0.5, 0.02 * r.semiSpaceMB)) continue;
+    if (Math.abs(eff - r.value) <= Math.max(0.5, 0.02 * r.value)) continue;
     const why =
-      eff < r.semiSpaceMB
+      eff < r.value
         ? config?.pinMinSemiSpace
           ? 'V8 capped it'
           : 'capped by V8, or the new space had not finished growing; pinning the minimum semi-space starts it at full size'
         : 'V8 or the app set it larger';
     warnings.push(
-      `${formatSize(r.semiSpaceMB)} requested, but the process had a ${formatSize(round2(eff))} semi-space: ${why}. The table shows the effective size.`,
+      `${formatSize(r.value)} requested, but the process had a ${formatSize(round2(eff))} semi-space: ${why}. The table shows the effective size.`,
     );
   }
   return warnings;

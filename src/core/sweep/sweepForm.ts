@@ -1,13 +1,19 @@
 /**
  * The Semi-space Lab's form (what the sidebar shows) and how it becomes a SweepConfig: every value
- * checked here, with one clear sentence for the first thing that is wrong.
+ * checked here, with one clear sentence for the first thing that is wrong. Whether the flag exists
+ * and takes a number is checked against the target's Node when the sweep starts (runSweep).
  */
 import { UserError } from '../util/errors';
 import type { LabForm } from './labForm';
 import { requireLoopbackUrl } from './loopback';
-import type { SweepConfig, SweepTarget } from './sweepTypes';
+import { parseSweepFlagName } from './sweepFlagCheck';
+import { formatSetting, sweepFlagInfo } from './sweepFlags';
+import { SEMI_SPACE_FLAG, sweepValues, type SweepConfig, type SweepTarget } from './sweepTypes';
 
-export { DEFAULT_LAB_FORM, type LabForm } from './labForm';
+export { DEFAULT_LAB_FORM, labFormFromSaved, upgradeLabForm, type LabForm } from './labForm';
+
+/** The largest value of a size flag the form takes, MB (64 GB). */
+const MAX_FORM_SIZE_MB = 65536;
 
 /** "16, 32 64" → [16, 32, 64]: whole MB, 1–4096, no duplicates, in the order given. */
 export function parseSizes(text: string): number[] {
@@ -21,6 +27,29 @@ export function parseSizes(text: string): number[] {
     sizes.push(n);
   }
   return sizes;
+}
+
+/**
+ * The values of a flag from the form, in the order given, no duplicates: whole MB for the size
+ * flags (an "MB" suffix is fine; 1–4096 for the semi-space, as always, 1–65536 for the others),
+ * any number for the rest (V8's own check of the type comes when the sweep starts).
+ */
+export function parseValues(text: string, flag: string): number[] {
+  if (flag === SEMI_SPACE_FLAG) return parseSizes(text);
+  const mb = sweepFlagInfo(flag).unit === 'MB';
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  if (parts.length === 0) throw new UserError(`give at least one value of --${flag}, e.g. ${sweepFlagInfo(flag).suggested || '256, 512'}`);
+  const values: number[] = [];
+  for (const p of parts) {
+    const n = Number(mb ? p.replace(/mb$/i, '') : p);
+    if (mb && (!Number.isInteger(n) || n < 1 || n > MAX_FORM_SIZE_MB)) {
+      throw new UserError(`--${flag} value "${p}" must be a whole number of MB from 1 to ${MAX_FORM_SIZE_MB}`);
+    }
+    if (!mb && (p.trim() === '' || !Number.isFinite(n))) throw new UserError(`--${flag} value "${p}" is not a number`);
+    if (values.includes(n)) throw new UserError(`${formatSetting(flag, n)} is listed twice`);
+    values.push(n);
+  }
+  return values;
 }
 
 function whole(value: number, what: string, min: number, max: number): number {
@@ -49,6 +78,14 @@ export function sweepConfigFromForm(form: LabForm, target: SweepTarget): SweepCo
           return { kind: 'line' as const, text: readyValue, timeoutMs: 30_000 };
         })()
       : { kind: 'url' as const, url: requireLoopbackUrl(readyValue || url.href, 'the readiness URL').href, timeoutMs: 30_000 };
+  const flag = (() => {
+    try {
+      return parseSweepFlagName(form.flag ?? SEMI_SPACE_FLAG);
+    } catch (err) {
+      throw new UserError(err instanceof Error ? err.message : String(err)); // the form's errors have no exit code
+    }
+  })();
+  const values = parseValues(form.values ?? '', flag);
   const method = form.method.trim().toUpperCase() || 'GET';
   if (!/^[A-Z]+$/.test(method)) throw new UserError(`method "${form.method}" is not an HTTP method`);
   return {
@@ -62,14 +99,17 @@ export function sweepConfigFromForm(form: LabForm, target: SweepTarget): SweepCo
       rate: form.mode === 'rate' ? whole(form.rate, 'the fixed rate (req/s)', 1, 1_000_000) : null,
       timeoutSeconds: 10,
     },
-    sizesMB: parseSizes(form.sizes),
+    flag,
+    values,
+    sizesMB: flag === SEMI_SPACE_FLAG ? values : [],
     rounds: whole(form.rounds, 'rounds', 1, 30),
-    pinMinSemiSpace: form.pinMin,
+    // Pinning is a semi-space setting: the form hides it for other flags, and a saved "pinned" stays out.
+    pinMinSemiSpace: flag === SEMI_SPACE_FLAG && form.pinMin,
     onRunFailure: form.onFailure,
   };
 }
 
 /** Seconds a sweep will take, roughly: start-up and stop of each run included. */
-export function estimateSweepSeconds(config: Pick<SweepConfig, 'sizesMB' | 'rounds' | 'load'>): number {
-  return config.sizesMB.length * config.rounds * (config.load.warmupSeconds + config.load.durationSeconds + 3);
+export function estimateSweepSeconds(config: Pick<SweepConfig, 'values' | 'sizesMB' | 'rounds' | 'load'>): number {
+  return sweepValues(config).length * config.rounds * (config.load.warmupSeconds + config.load.durationSeconds + 3);
 }

@@ -1,5 +1,5 @@
 /**
- * One run of a sweep: a fresh target process at one semi-space size, readiness, warm-up load
+ * One run of a sweep: a fresh target process at one value of the swept flag, readiness, warm-up load
  * (discarded), the measured window, a graceful stop, and the run's figures. Never throws for what
  * the target or the load does: a run that cannot be measured comes back `invalid` with a one-line
  * reason; an abort comes back `cancelled` with the target and the load already gone.
@@ -20,10 +20,12 @@ import { startLoad, type LoadOutcome } from './loadGenerator';
 import type { LoadPhase } from './loadProtocol';
 import { processCpuMs, processPeakRssMB } from './procStats';
 import { watchReadiness, type ReadinessWatch, type ReadyOutcome } from './readiness';
-import type { LoadFigures, SweepConfig, SweepProgress, SweepRun, WindowGcFigures } from './sweepTypes';
+import { sweepFlagInfo } from './sweepFlags';
+import { SEMI_SPACE_FLAG, semiSpaceValue, sweepFlag, type LoadFigures, type SweepConfig, type SweepProgress, type SweepRun, type WindowGcFigures } from './sweepTypes';
 
+/** One slot of sweepSchedule(): the flag's value, the round, the position in the sweep. */
 export interface RunSlot {
-  semiSpaceMB: number;
+  value: number;
   round: number;
   index: number;
 }
@@ -54,19 +56,28 @@ const AGENT_EXIT_GRACE_MS = 2500;
 const OUTPUT_LOG_LIMIT = 16 * 1024 * 1024;
 const STDERR_TAIL_LINES = 20;
 
-/** runs/<index>-<size>mb-r<round>, the index padded so the folders sort in run order. */
-export function runDirName(slot: RunSlot, totalRuns: number): string {
+/**
+ * runs/<index>-<value>[mb]-r<round> ("03-64mb-r1": "mb" for the flags measured in MB), the index
+ * padded so the folders sort in run order.
+ */
+export function runDirName(slot: RunSlot, totalRuns: number, flag: string = SEMI_SPACE_FLAG): string {
   const width = String(Math.max(0, totalRuns - 1)).length;
-  return join('runs', `${String(slot.index).padStart(width, '0')}-${slot.semiSpaceMB}mb-r${slot.round}`);
+  const unit = sweepFlagInfo(flag).unit === 'MB' ? 'mb' : '';
+  return join('runs', `${String(slot.index).padStart(width, '0')}-${slot.value}${unit}-r${slot.round}`);
 }
 
-/** The Node command line of one run (no shell): the user's Node flags, ours, the preload, the script. */
-export function targetArgs(config: SweepConfig, semiSpaceMB: number, preloadPath: string, script: string): string[] {
+/**
+ * The Node command line of one run (no shell): the user's Node flags, ours (`--trace-gc`,
+ * `--<flag>=<value>`, and `--min-semi-space-size` too when a semi-space sweep pins it), the
+ * preload, the script.
+ */
+export function targetArgs(config: SweepConfig, value: number, preloadPath: string, script: string): string[] {
+  const flag = sweepFlag(config);
   return [
     ...config.target.nodeArgs,
     '--trace-gc',
-    `--max-semi-space-size=${semiSpaceMB}`,
-    ...(config.pinMinSemiSpace ? [`--min-semi-space-size=${semiSpaceMB}`] : []),
+    `--${flag}=${value}`,
+    ...(config.pinMinSemiSpace && flag === SEMI_SPACE_FLAG ? [`--min-semi-space-size=${value}`] : []),
     '--require',
     preloadPath,
     script,
@@ -105,7 +116,7 @@ class RunExecution {
     private readonly ctx: RunContext,
     private readonly slot: RunSlot,
   ) {
-    this.relDir = runDirName(slot, ctx.totalRuns);
+    this.relDir = runDirName(slot, ctx.totalRuns, sweepFlag(ctx.config));
     this.dir = join(ctx.sweepDir, this.relDir);
     this.aborted = new Promise<void>((resolve) => {
       const signal = ctx.signal;
@@ -119,7 +130,8 @@ class RunExecution {
 
   async execute(): Promise<SweepRun> {
     const { slot, ctx } = this;
-    ctx.emit({ type: 'run-start', run: slot.index, of: ctx.totalRuns, semiSpaceMB: slot.semiSpaceMB, round: slot.round });
+    const flag = sweepFlag(ctx.config);
+    ctx.emit({ type: 'run-start', run: slot.index, of: ctx.totalRuns, flag, value: slot.value, semiSpaceMB: semiSpaceValue(flag, slot.value), round: slot.round });
     try {
       return await this.measure();
     } finally {
@@ -146,7 +158,7 @@ class RunExecution {
     try {
       target = await launchTarget({
         command: ctx.node,
-        args: targetArgs(ctx.config, slot.semiSpaceMB, ctx.preloadPath, ctx.script),
+        args: targetArgs(ctx.config, slot.value, ctx.preloadPath, ctx.script),
         cwd: ctx.cwd,
         env: { ...ctx.env, [AGENT_ENV.dir]: agentDir, [AGENT_ENV.exitGraceMs]: String(AGENT_EXIT_GRACE_MS) },
         stopGraceMs: STOP_GRACE_MS,
@@ -251,8 +263,13 @@ class RunExecution {
     const peakFromAgent = record && record.maxRssKB > 0 ? round(record.maxRssKB / 1024, 1) : null;
     const peakRssMB = window?.peakRssMB != null ? round(window.peakRssMB, 1) : peakFromAgent;
     const requests = measured && load !== null ? load.requests : 0;
+    const keptLoad = status === 'cancelled' ? null : load;
+    const flag = sweepFlag(this.ctx.config);
+    const per1k = (n: number) => round((n / requests) * 1000, 4);
     return {
-      semiSpaceMB: this.slot.semiSpaceMB,
+      flag,
+      value: this.slot.value,
+      semiSpaceMB: semiSpaceValue(flag, this.slot.value),
       round: this.slot.round,
       index: this.slot.index,
       status,
@@ -260,14 +277,17 @@ class RunExecution {
       effectiveSemiSpaceMB: effective,
       loadAverage1m: round(this.loadAverage1m, 2),
       startedAt: this.startedAt,
-      load: status === 'cancelled' ? null : load,
+      load: keptLoad,
       gc,
       cpuMs,
       gcWallShare: gc && windowMs > 0 ? round(gc.totalPauseMs / windowMs, 5) : null,
       gcCpuShare: gc && cpuMs ? round(gc.totalPauseMs / cpuMs, 5) : null,
       peakRssMB,
-      scavengesPer1k: gc && requests > 0 ? round((gc.scavenges / requests) * 1000, 4) : null,
-      gcMsPer1k: gc && requests > 0 ? round((gc.totalPauseMs / requests) * 1000, 4) : null,
+      scavengesPer1k: gc && requests > 0 ? per1k(gc.scavenges) : null,
+      gcMsPer1k: gc && requests > 0 ? per1k(gc.totalPauseMs) : null,
+      markCompactsPer1k: gc && requests > 0 ? per1k(gc.markCompacts) : null,
+      markCompactMsPer1k: gc && requests > 0 ? per1k(gc.markCompactMs) : null,
+      failedRequests: keptLoad ? keptLoad.errors + keptLoad.timeouts + keptLoad.non2xx : null,
       dir: this.relDir,
     };
   }

@@ -4,22 +4,26 @@
  * background jobs) spreads over all settings instead of always hitting the same one.
  */
 
+/** One run of the schedule: the flag's value, the round (0-based), the position in the whole sweep. */
+export interface ScheduledRun {
+  value: number;
+  round: number;
+  index: number;
+}
+
 /**
- * Settings interleaved, order rotated by one every round: round r runs sizes rotated left by r
- * (r = 0-based). Returns the runs in execution order.
+ * Settings interleaved, order rotated by one every round: round r runs the values rotated left by
+ * r (r = 0-based). Returns the runs in execution order.
  * E.g. [16, 32, 64] × 2 → 16 32 64 | 32 64 16. `index` is the position in the whole sweep.
  */
-export function sweepSchedule(
-  sizesMB: readonly number[],
-  rounds: number,
-): { semiSpaceMB: number; round: number; index: number }[] {
-  const out: { semiSpaceMB: number; round: number; index: number }[] = [];
-  const n = sizesMB.length;
+export function sweepSchedule(values: readonly number[], rounds: number): ScheduledRun[] {
+  const out: ScheduledRun[] = [];
+  const n = values.length;
   const roundCount = Number.isFinite(rounds) ? Math.max(0, Math.floor(rounds)) : 0;
   if (n === 0) return out;
   for (let round = 0; round < roundCount; round++) {
     for (let i = 0; i < n; i++) {
-      out.push({ semiSpaceMB: sizesMB[(i + round) % n]!, round, index: out.length });
+      out.push({ value: values[(i + round) % n]!, round, index: out.length });
     }
   }
   return out;

@@ -230,6 +230,9 @@ export const SWEEP_METRICS: readonly SweepMetric[] = [
   'gcWallShare',
   'gcCpuShare',
   'peakRssMB',
+  'markCompactsPer1k',
+  'markCompactMsPer1k',
+  'failedRequests',
 ];
 
 /** One metric of one run; null when the run did not measure it. */
@@ -251,6 +254,16 @@ export function runMetric(run: SweepRun, metric: SweepMetric): number | null {
     case 'p95ScavengeMs':
       v = run.gc?.p95ScavengeMs;
       break;
+    // Runs from a sweep.json written before these fields: derived from the window's figures.
+    case 'markCompactsPer1k':
+      v = run.markCompactsPer1k !== undefined ? run.markCompactsPer1k : per1k(run.gc?.markCompacts, run.load?.requests);
+      break;
+    case 'markCompactMsPer1k':
+      v = run.markCompactMsPer1k !== undefined ? run.markCompactMsPer1k : per1k(run.gc?.markCompactMs, run.load?.requests);
+      break;
+    case 'failedRequests':
+      v = run.failedRequests !== undefined ? run.failedRequests : run.load ? lostRequests(run) : null;
+      break;
     default:
       v = run[metric];
   }
@@ -260,6 +273,27 @@ export function runMetric(run: SweepRun, metric: SweepMetric): number | null {
 /** A valid run is one whose status is 'ok': the only runs that count in medians and tests. */
 export function isValidRun(run: SweepRun): boolean {
   return run.status === 'ok';
+}
+
+function per1k(count: number | undefined, requests: number | undefined): number | null {
+  if (typeof count !== 'number' || typeof requests !== 'number' || !(requests > 0)) return null;
+  return Math.round((count / requests) * 1000 * 1e4) / 1e4;
+}
+
+/**
+ * The values a setting's median, spread and comparison use: the valid runs' for every metric but
+ * `failedRequests`, which counts every run that has load figures (cancelled ones left out): a run
+ * that loses requests is invalid, so over the valid runs it would always be 0.
+ */
+export function settingMetricValues(runs: readonly SweepRun[], metric: SweepMetric): number[] {
+  if (metric !== 'failedRequests') return validMetricValues(runs, metric);
+  const out: number[] = [];
+  for (const run of runs) {
+    if (run.status === 'cancelled') continue;
+    const v = runMetric(run, metric);
+    if (v !== null) out.push(v);
+  }
+  return out;
 }
 
 /** The metric's values over the valid runs that measured it. */

@@ -4,9 +4,11 @@
  * the change of the median with its U-test p, or "~" when it is not significant.
  */
 import { PRACTICAL_THRESHOLD, isValidRun, lostRequests } from './sweepStats';
-import { formatChange, formatP, formatSize } from './recommend';
-import type { Comparison, Spread, SweepResult, SweepSettingResult } from './sweepTypes';
+import { formatChange, formatP } from './recommend';
+import { formatSetting, isOldSpaceFlag, sweepFlagInfo } from './sweepFlags';
+import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues, type Comparison, type Spread, type SweepResult, type SweepSettingResult } from './sweepTypes';
 
+/** The columns of a semi-space sweep without lost requests (the table as it always was). */
 export const SWEEP_TABLE_HEADERS = [
   'semi-space MB (effective)',
   'valid runs',
@@ -22,18 +24,115 @@ export const SWEEP_TABLE_HEADERS = [
   'req/s vs base',
 ] as const;
 
+interface Column {
+  header: string;
+  cell(r: SweepSettingResult, isBaseline: boolean): string;
+}
+
+type TableInput = Pick<SweepResult, 'results' | 'recommendation' | 'warnings' | 'config'>;
+
 /**
- * The plain-text table the CLI prints (and tests read): one row per setting: size (effective),
- * valid runs, req/s median [spread], p50/p99 ms, scavenges/1k req, GC ms/1k req, mean scavenge ms,
- * GC % wall, GC % CPU, peak RSS MB, and a ratio/p column vs baseline for GC ms/1k and req/s ("~"
- * when not significant, like benchstat). Then the recommendation line. Column headers say what
- * each counts.
+ * The columns for this sweep. Every sweep: the setting, valid runs, req/s, p50/p99, GC % wall and
+ * CPU, peak RSS, and the change vs the baseline of the primary metric and of req/s. A young-
+ * generation or unknown flag adds scavenges and GC ms per 1k requests and the mean scavenge (as
+ * the semi-space table always had); an old-space flag adds Mark-Compacts and Mark-Compact ms per
+ * 1k requests with peak RSS next to them, then GC ms per 1k. "failed req" (errors + timeouts +
+ * non-2xx over all the setting's runs) is there for an old-space flag, and for any flag as soon
+ * as one run lost a request.
  */
-export function formatSweepTable(result: Pick<SweepResult, 'results' | 'recommendation' | 'warnings' | 'config'>): string {
+function columns(result: TableInput): Column[] {
+  const flag = sweepFlag(result.config);
+  const info = sweepFlagInfo(flag);
+  const old = isOldSpaceFlag(flag);
   const results = result.results ?? [];
-  const baselineMB = result.config?.sizesMB?.[0] ?? results[0]?.semiSpaceMB;
-  const rows = results.map((r) => row(r, r.semiSpaceMB === baselineMB));
-  const header = [...SWEEP_TABLE_HEADERS] as string[];
+  const anyFailed = results.some((r) => failedOf(r) > 0);
+  const lossyMark = (r: SweepSettingResult) => (r.runs.some((run) => isValidRun(run) && lostRequests(run) > 0) ? ' *' : '');
+
+  const setting: Column =
+    flag === SEMI_SPACE_FLAG
+      ? {
+          header: 'semi-space MB (effective)',
+          cell: (r) => {
+            const value = settingValue(r);
+            const eff = r.effectiveSemiSpaceMB;
+            return eff !== null && Math.abs(eff - value) > Math.max(0.5, 0.02 * value) ? `${num(value)} (eff. ${num(eff)})` : num(value);
+          },
+        }
+      : { header: `--${flag}${info.unit ? ` ${info.unit}` : ''}`, cell: (r) => num(settingValue(r)) };
+  const valid: Column = {
+    header: 'valid runs',
+    cell: (r) => `${r.validRuns}/${r.runs.filter((run) => run.status !== 'cancelled').length}${lossyMark(r)}`,
+  };
+  const failed: Column = { header: 'failed req', cell: (r) => String(failedOf(r)) };
+  const rps: Column = { header: 'req/s median [spread]', cell: (r) => withSpread(r.median.rps, r.spread.rps, 0) };
+  const latency: Column = {
+    header: 'p50/p99 ms',
+    cell: (r) => (r.median.p50Ms === null && r.median.p99Ms === null ? '-' : `${opt(r.median.p50Ms)}/${opt(r.median.p99Ms)}`),
+  };
+  const scavenges: Column = { header: 'scavenges /1k req', cell: (r) => opt(r.median.scavengesPer1k) };
+  const gcMs: Column = { header: old ? 'GC ms /1k req' : 'GC ms /1k req [spread]', cell: (r) => (old ? opt(r.median.gcMsPer1k) : withSpread(r.median.gcMsPer1k, r.spread.gcMsPer1k)) };
+  const meanScavenge: Column = { header: 'mean scavenge ms', cell: (r) => opt(r.median.meanScavengeMs) };
+  const effective: Column = { header: 'semi-space MB reached', cell: (r) => opt(r.effectiveSemiSpaceMB) };
+  const markCompacts: Column = { header: 'Mark-Compacts /1k req', cell: (r) => opt(r.median.markCompactsPer1k ?? null) };
+  const markCompactMs: Column = {
+    header: 'MC ms /1k req [spread]',
+    cell: (r) => withSpread(r.median.markCompactMsPer1k ?? null, r.spread.markCompactMsPer1k),
+  };
+  const wall: Column = { header: 'GC % wall', cell: (r) => share(r.median.gcWallShare) };
+  const cpu: Column = { header: 'GC % CPU', cell: (r) => share(r.median.gcCpuShare) };
+  const rss: Column = { header: 'peak RSS MB', cell: (r) => opt(r.median.peakRssMB, 0) };
+  const primaryVs: Column = {
+    header: old ? 'MC ms/1k vs base' : 'GC ms/1k vs base',
+    cell: (r, isBaseline) => (isBaseline ? 'baseline' : vs(old ? r.vsBaseline.markCompactMsPer1k : r.vsBaseline.gcMsPer1k)),
+  };
+  const rpsVs: Column = { header: 'req/s vs base', cell: (r, isBaseline) => (isBaseline ? 'baseline' : vs(r.vsBaseline.rps)) };
+
+  if (old) return [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, wall, cpu, primaryVs, rpsVs];
+  return [
+    setting,
+    valid,
+    ...(anyFailed ? [failed] : []),
+    ...(flag !== SEMI_SPACE_FLAG && info.kind === 'young' ? [effective] : []),
+    rps,
+    latency,
+    scavenges,
+    gcMs,
+    meanScavenge,
+    wall,
+    cpu,
+    rss,
+    primaryVs,
+    rpsVs,
+  ];
+}
+
+/** The headers of this sweep's table (see columns()). */
+export function sweepTableHeaders(result: TableInput): string[] {
+  return columns(result).map((c) => c.header);
+}
+
+/** The setting the others were compared with: marked in the results, else the first value (older sweep.json). */
+function baselineOf(result: TableInput): number | undefined {
+  const marked = (result.results ?? []).find((r) => r.baseline === true);
+  if (marked) return settingValue(marked);
+  return sweepValues(result.config)[0] ?? (result.results?.[0] ? settingValue(result.results[0]) : undefined);
+}
+
+/**
+ * The plain-text table the CLI prints (and tests read): one row per setting with the columns of
+ * columns() (for a semi-space sweep: size (effective), valid runs, req/s median [spread], p50/p99
+ * ms, scavenges/1k req, GC ms/1k req, mean scavenge ms, GC % wall, GC % CPU, peak RSS MB, and a
+ * ratio/p column vs baseline for GC ms/1k and req/s: "~" when not significant, like benchstat).
+ * Then the recommendation line. Column headers say what each counts.
+ */
+export function formatSweepTable(result: TableInput): string {
+  const results = result.results ?? [];
+  const flag = sweepFlag(result.config);
+  const old = isOldSpaceFlag(flag);
+  const baseline = baselineOf(result);
+  const cols = columns(result);
+  const rows = results.map((r) => cols.map((c) => c.cell(r, settingValue(r) === baseline)));
+  const header = cols.map((c) => c.header);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((cells) => cells[i]!.length)));
   const line = (cells: readonly string[]) =>
     cells
@@ -49,8 +148,10 @@ export function formatSweepTable(result: Pick<SweepResult, 'results' | 'recommen
   out.push('');
   out.push(
     'Medians of valid runs. [a..b]: 95% CI of the median with 6+ valid runs, else min..max. p50/p99: integer ms from the load generator. ' +
+      (old ? 'MC: Mark-Compact (full GC), count and pause in the measured window. ' : '') +
       'GC % wall: GC pause / window time; GC % CPU: GC pause / process CPU time (estimate). ' +
-      `vs base: change of the median vs ${baselineMB === undefined ? 'the baseline' : formatSize(baselineMB)} with the exact Mann-Whitney U p; ` +
+      (header.includes('failed req') ? 'failed req: errors + timeouts + non-2xx answers over all the setting\'s runs; a setting with any is never recommended. ' : '') +
+      `vs base: change of the median vs ${baseline === undefined ? 'the baseline' : formatSetting(flag, baseline)} with the exact Mann-Whitney U p; ` +
       `~ = not significant (p >= 0.05 or change <= ${Math.round(PRACTICAL_THRESHOLD * 100)}%).`,
   );
   if (results.some((r) => r.runs.some((run) => isValidRun(run) && lostRequests(run) > 0))) {
@@ -59,11 +160,8 @@ export function formatSweepTable(result: Pick<SweepResult, 'results' | 'recommen
   out.push('');
   const rec = result.recommendation;
   if (rec) {
-    out.push(
-      rec.semiSpaceMB === null
-        ? `Recommendation: ${rec.reason}`
-        : `Recommendation: --max-semi-space-size=${rec.semiSpaceMB}. ${rec.reason}`,
-    );
+    const value = recommendedValue(rec);
+    out.push(value === null ? `Recommendation: ${rec.reason}` : `Recommendation: --${flag}=${num(value)}. ${rec.reason}`);
   }
   const warnings = result.warnings ?? [];
   if (warnings.length > 0) {
@@ -74,29 +172,10 @@ export function formatSweepTable(result: Pick<SweepResult, 'results' | 'recommen
   return out.join('\n') + '\n';
 }
 
-function row(r: SweepSettingResult, isBaseline: boolean): string[] {
-  const m = r.median;
-  const eff = r.effectiveSemiSpaceMB;
-  const size =
-    eff !== null && Math.abs(eff - r.semiSpaceMB) > Math.max(0.5, 0.02 * r.semiSpaceMB)
-      ? `${num(r.semiSpaceMB)} (eff. ${num(eff)})`
-      : num(r.semiSpaceMB);
-  const counted = r.runs.filter((run) => run.status !== 'cancelled').length;
-  const lossy = r.runs.some((run) => isValidRun(run) && lostRequests(run) > 0);
-  return [
-    size,
-    `${r.validRuns}/${counted}${lossy ? ' *' : ''}`,
-    withSpread(m.rps, r.spread.rps, 0),
-    m.p50Ms === null && m.p99Ms === null ? '-' : `${opt(m.p50Ms)}/${opt(m.p99Ms)}`,
-    opt(m.scavengesPer1k),
-    withSpread(m.gcMsPer1k, r.spread.gcMsPer1k),
-    opt(m.meanScavengeMs),
-    share(m.gcWallShare),
-    share(m.gcCpuShare),
-    opt(m.peakRssMB, 0),
-    isBaseline ? 'baseline' : vs(r.vsBaseline.gcMsPer1k),
-    isBaseline ? 'baseline' : vs(r.vsBaseline.rps),
-  ];
+/** Failed requests of a setting (an older sweep.json has no total: summed from its runs). */
+function failedOf(r: SweepSettingResult): number {
+  if (typeof r.failedRequests === 'number') return r.failedRequests;
+  return r.runs.filter((run) => run.status !== 'cancelled').reduce((sum, run) => sum + lostRequests(run), 0);
 }
 
 function vs(c: Comparison | undefined): string {

@@ -1,10 +1,26 @@
 /**
- * The semi-space lab's contract: what a sweep is asked to do, what each run measured, and
- * `sweep.json` (read by the sidebar, the CLI and CI). Times in ms, sizes in MB, rates per second.
- * Fields may be added; the documented ones are kept.
+ * The lab's contract: what a sweep is asked to do, what each run measured, and `sweep.json` (read
+ * by the sidebar, the CLI and CI). Times in ms, sizes in MB, rates per second. Fields may be added;
+ * the documented ones are kept.
+ *
+ * A sweep compares values of ONE numeric V8 or Node flag (`config.flag`, the semi-space by
+ * default). Compatibility with sweep.json written when only `--max-semi-space-size` was swept
+ * (schema 1 as well: the change is additive):
+ * - `config.flag` absent means `max-semi-space-size`; `config.values` absent means `config.sizesMB`.
+ *   Read both through sweepFlag(config) and sweepValues(config), never directly.
+ * - Runs and settings carry `flag` and `value`; older ones only `semiSpaceMB` (runValue(),
+ *   settingValue()). `semiSpaceMB` stays, equal to `value` when the flag is the semi-space and
+ *   null otherwise, so a reader that knows only `semiSpaceMB` never mistakes an old-space value
+ *   for a semi-space size.
+ * - `recommendation.semiSpaceMB` likewise: set only when the flag is the semi-space (older
+ *   versions' Apply writes `--max-semi-space-size` from it); `recommendation.value` always.
+ * normalizeSweepResult() fills every new field of an older sweep.json in one go.
  */
 
 export const SWEEP_SCHEMA_VERSION = 1;
+
+/** The flag a sweep compares when none is given (and what every sweep.json without `flag` swept). */
+export const SEMI_SPACE_FLAG = 'max-semi-space-size';
 
 /** How to know the target is ready for load. */
 export type Readiness =
@@ -50,10 +66,30 @@ export interface SweepConfig {
   readiness: Readiness;
   request: LoadRequest;
   load: LoadSettings;
-  /** The values of `--max-semi-space-size` to compare, MB. */
+  /**
+   * The flag to sweep, without the leading dashes (`max-old-space-size`); absent: the semi-space.
+   * Any V8 or Node flag the target's Node knows and that takes a number; checked against its
+   * `--v8-options`/`--help` before the first run. Read through sweepFlag(config).
+   */
+  flag?: string;
+  /**
+   * The flag's values to compare, in order: the first is the baseline the others are compared
+   * with (normally the smallest, or the current setting). Units as the flag takes them (MB for
+   * the space sizes, a plain factor for `semi-space-growth-factor`). Absent in older sweep.json:
+   * read through sweepValues(config).
+   */
+  values?: number[];
+  /**
+   * Deprecated alias of `values` from when only the semi-space was swept (MB), read only when
+   * `values` is absent (older callers and sweep.json fill nothing else). runSweep writes it as the
+   * values when the flag is the semi-space and [] for any other flag.
+   */
   sizesMB: number[];
   rounds: number;
-  /** Also pass `--min-semi-space-size` equal to the max, so the new space starts full size. */
+  /**
+   * Also pass `--min-semi-space-size` equal to the max, so the new space starts full size. Only
+   * for a `max-semi-space-size` sweep: any other flag with this set is refused before it starts.
+   */
   pinMinSemiSpace: boolean;
   onRunFailure: OnRunFailure;
 }
@@ -85,7 +121,11 @@ export interface WindowGcFigures {
 }
 
 export interface SweepRun {
-  semiSpaceMB: number;
+  /** The swept flag (no dashes) and this run's value of it: the run had `--<flag>=<value>`. */
+  flag: string;
+  value: number;
+  /** `value` when the flag is the semi-space, else null (older sweep.json: the only key). */
+  semiSpaceMB: number | null;
   round: number;
   /** Position in the whole sweep, 0-based (the order runs happened in). */
   index: number;
@@ -107,6 +147,15 @@ export interface SweepRun {
   peakRssMB: number | null;
   scavengesPer1k: number | null;
   gcMsPer1k: number | null;
+  /** Mark-Compacts (full GCs) per 1k requests, and their pause per 1k requests, in the window. */
+  markCompactsPer1k: number | null;
+  markCompactMsPer1k: number | null;
+  /**
+   * Requests lost in the measured window: errors + timeouts + non-2xx answers; null without load
+   * figures (never ready, crashed mid-run). Any loss makes the engine's run invalid, and its
+   * setting is never recommended.
+   */
+  failedRequests: number | null;
   /** The run's own folder (GC trace, app output), relative to the sweep folder. */
   dir: string;
 }
@@ -122,6 +171,13 @@ export interface SweepMedians {
   gcWallShare: number | null;
   gcCpuShare: number | null;
   peakRssMB: number | null;
+  markCompactsPer1k: number | null;
+  markCompactMsPer1k: number | null;
+  /**
+   * The one exception to "medians of valid runs": over every run with load figures, invalid ones
+   * included (a run that loses requests is invalid, so over valid runs this would always be 0).
+   */
+  failedRequests: number | null;
 }
 
 /** A distribution-free 95% CI of the median (n ≥ 6), else the range; null without valid runs. */
@@ -141,20 +197,38 @@ export interface Comparison {
 }
 
 export interface SweepSettingResult {
-  semiSpaceMB: number;
-  /** Median of the runs' effective semi-space. */
+  flag: string;
+  value: number;
+  /** `value` when the flag is the semi-space, else null. */
+  semiSpaceMB: number | null;
+  /** Median of the runs' effective semi-space (measured whatever the flag). */
   effectiveSemiSpaceMB: number | null;
   runs: SweepRun[];
   validRuns: number;
+  /** Requests lost over all the setting's runs (cancelled runs left out): errors + timeouts + non-2xx. */
+  failedRequests: number;
+  /**
+   * The setting the others are compared with: the first value with a valid run (normally the
+   * first value of the config; a later one when every run of the first was invalid).
+   */
+  baseline: boolean;
   median: SweepMedians;
   spread: Partial<Record<keyof SweepMedians, Spread>>;
-  /** Against the baseline setting (the smallest size), per metric. */
+  /** Against the baseline setting, per metric (empty for the baseline itself). */
   vsBaseline: Partial<Record<keyof SweepMedians, Comparison>>;
 }
 
+/** What a recommendation compares: GC pause per 1k requests, or Mark-Compact pause per 1k (old-space flags). */
+export type PrimaryMetric = 'gcMsPer1k' | 'markCompactMsPer1k';
+
 export interface Recommendation {
-  /** null: keep the default (nothing is better beyond the noise). */
+  flag: string;
+  /** The value to set; null: keep the default (nothing is better beyond the noise). */
+  value: number | null;
+  /** `value` when the flag is the semi-space, else null (what older readers apply). */
   semiSpaceMB: number | null;
+  /** The metric the settings were compared on. */
+  metric: PrimaryMetric;
   /** One or two sentences with the figures, e.g. "64 MB: GC ms per 1k requests −48%, req/s +9% (p = 0.03), RSS +34%; 128/256 MB: no significant further gain, +75%/+150% RSS". */
   reason: string;
 }
@@ -184,8 +258,52 @@ export interface SweepResult {
 
 /** Progress while a sweep runs (the sidebar's per-run line, the CLI's status line). */
 export type SweepProgress =
-  | { type: 'run-start'; run: number; of: number; semiSpaceMB: number; round: number }
+  | { type: 'run-start'; run: number; of: number; flag: string; value: number; semiSpaceMB: number | null; round: number }
   | { type: 'phase'; run: number; phase: 'starting' | 'waiting-ready' | 'warmup' | 'measuring' | 'stopping' }
   | { type: 'tick'; run: number; rps: number; scavenges: number; elapsedSeconds: number }
   | { type: 'run-end'; run: SweepRun }
   | { type: 'output'; run: number; stream: 'stdout' | 'stderr'; text: string };
+
+// ---------------------------------------------------------------------------------------------
+// Reading the contract: the one place where the pre-flag fields are mapped to the new ones
+// ---------------------------------------------------------------------------------------------
+
+/** The swept flag without dashes; `max-semi-space-size` when the config (or an older sweep.json) names none. */
+export function sweepFlag(config: Pick<SweepConfig, 'flag'> | null | undefined): string {
+  const flag = config?.flag;
+  return typeof flag === 'string' && flag.trim() !== '' ? flag.trim().replace(/^-+/, '').replace(/_/g, '-') : SEMI_SPACE_FLAG;
+}
+
+/** The values to compare: `values`, else the deprecated `sizesMB` (older callers and sweep.json). */
+export function sweepValues(config: Pick<SweepConfig, 'values' | 'sizesMB'> | null | undefined): number[] {
+  const values = Array.isArray(config?.values) ? config.values : Array.isArray(config?.sizesMB) ? config.sizesMB : [];
+  return [...values];
+}
+
+/** The config with `flag` and `values` filled in, and `sizesMB` as runSweep writes it (the values for the semi-space, else []). */
+export function normalizeSweepConfig(config: SweepConfig): SweepConfig {
+  const flag = sweepFlag(config);
+  const values = sweepValues(config);
+  return { ...config, flag, values, sizesMB: flag === SEMI_SPACE_FLAG ? values : [] };
+}
+
+/** `value` when the flag is the semi-space, else null: what the `semiSpaceMB` fields hold. */
+export function semiSpaceValue(flag: string, value: number | null): number | null {
+  return flag === SEMI_SPACE_FLAG ? value : null;
+}
+
+/** A run's value of the swept flag (an older run has only `semiSpaceMB`). */
+export function runValue(run: Pick<SweepRun, 'value' | 'semiSpaceMB'>): number {
+  return typeof run.value === 'number' ? run.value : (run.semiSpaceMB ?? NaN);
+}
+
+/** A setting's value of the swept flag (an older result has only `semiSpaceMB`). */
+export function settingValue(result: Pick<SweepSettingResult, 'value' | 'semiSpaceMB'>): number {
+  return typeof result.value === 'number' ? result.value : (result.semiSpaceMB ?? NaN);
+}
+
+/** The recommended value (an older recommendation has only `semiSpaceMB`). */
+export function recommendedValue(rec: Pick<Recommendation, 'value' | 'semiSpaceMB'> | null | undefined): number | null {
+  if (!rec) return null;
+  return typeof rec.value === 'number' || rec.value === null ? rec.value : (rec.semiSpaceMB ?? null);
+}

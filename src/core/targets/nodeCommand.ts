@@ -1,5 +1,6 @@
 /**
- * Node command lines as npm scripts write them, and the one flag the lab changes in them.
+ * Node command lines as npm scripts write them, and the one flag the lab changes in them (the
+ * swept flag: the semi-space by default).
  */
 import { splitCommandLine } from './commandLine';
 
@@ -20,23 +21,38 @@ export function nodeScriptOf(command: string): { nodeArgs: string[]; script: str
 }
 
 
-const SEMI_SPACE = /^--max[-_]semi[-_]space[-_]size(=.*)?$/;
+/** Matches `--<flag>` or `--<flag>=…` in either spelling (`-` or `_`); m[1] is the `=…` part. */
+function flagPattern(flag: string): RegExp {
+  const parts = flag.replace(/^-+/, '').split(/[-_]/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^--${parts.join('[-_]')}(=.*)?$`);
+}
 
-/** The args with `--max-semi-space-size=<mb>` instead of any earlier value (either spelling). */
-export function withSemiSpaceFlag(args: readonly string[], mb: number): string[] {
+/** The args with `--<flag>=<value>` instead of any earlier value of it (either spelling, `=` or a separate word). */
+export function withNodeFlag(args: readonly string[], flag: string, value: number): string[] {
+  const pattern = flagPattern(flag);
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const m = SEMI_SPACE.exec(args[i]!);
+    const m = pattern.exec(args[i]!);
     if (!m) out.push(args[i]!);
     else if (m[1] === undefined) i++; // "--max-semi-space-size 64": drop the value too
   }
-  return [...out, `--max-semi-space-size=${mb}`];
+  return [...out, `--${flag.replace(/^-+/, '')}=${value}`];
 }
 
-/** `node [flags] app.js …` with the flag set among node's own flags; null for other commands. */
-export function npmScriptWithSemiSpace(command: string, mb: number): string | null {
+/** The args with `--max-semi-space-size=<mb>` instead of any earlier value (either spelling). */
+export function withSemiSpaceFlag(args: readonly string[], mb: number): string[] {
+  return withNodeFlag(args, 'max-semi-space-size', mb);
+}
+
+/** `node [flags] app.js …` with `--<flag>=<value>` among node's own flags; null for other commands. */
+export function npmScriptWithNodeFlag(command: string, flag: string, value: number): string | null {
   const parsed = nodeScriptOf(command);
   if (!parsed) return null;
   const quote = (w: string) => (/[\s"']/.test(w) ? JSON.stringify(w) : w);
-  return ['node', ...withSemiSpaceFlag(parsed.nodeArgs, mb), parsed.script, ...parsed.args].map(quote).join(' ');
+  return ['node', ...withNodeFlag(parsed.nodeArgs, flag, value), parsed.script, ...parsed.args].map(quote).join(' ');
+}
+
+/** `node [flags] app.js …` with the semi-space flag set among node's own flags; null for other commands. */
+export function npmScriptWithSemiSpace(command: string, mb: number): string | null {
+  return npmScriptWithNodeFlag(command, 'max-semi-space-size', mb);
 }

@@ -1,11 +1,12 @@
 /**
- * Apply the lab's choice where the target is started, shown as a diff first: nothing is written
- * until the user says so, and the edit goes through the editor (undo works).
+ * Apply the lab's choice (`--<flag>=<value>`, the semi-space by default) where the target is
+ * started, shown as a diff first: nothing is written until the user says so, and the edit goes
+ * through the editor (undo works).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { launchJsonWithSemiSpace, packageJsonWithSemiSpace } from '../../core/sweep/applySemiSpace';
+import { launchJsonWithFlag, packageJsonWithFlag } from '../../core/sweep/applySemiSpace';
 import type { ApplyPlace } from './labTargets';
 
 const SCHEME = 'v8lens-proposed';
@@ -24,9 +25,14 @@ export interface SemiSpaceProposal {
   flag: string;
 }
 
-/** Opens the diff of the change; null (after saying why) when there is nothing to write. */
-export async function proposeSemiSpace(place: ApplyPlace, mb: number): Promise<SemiSpaceProposal | null> {
-  const flag = `--max-semi-space-size=${mb}`;
+/** Opens the diff of `--max-semi-space-size=<mb>`; null (after saying why) when there is nothing to write. */
+export function proposeSemiSpace(place: ApplyPlace, mb: number): Promise<SemiSpaceProposal | null> {
+  return proposeFlagValue(place, 'max-semi-space-size', mb);
+}
+
+/** Opens the diff of `--<flagName>=<value>`; null (after saying why) when there is nothing to write. */
+export async function proposeFlagValue(place: ApplyPlace, flagName: string, value: number): Promise<SemiSpaceProposal | null> {
+  const flag = `--${flagName}=${value}`;
   if (place.kind === 'none') {
     await vscode.env.clipboard.writeText(flag);
     void vscode.window.showInformationMessage(`V8 Lens: ${flag} copied. This target is a plain file: add it to your node command line, a launch configuration's runtimeArgs, or NODE_OPTIONS.`);
@@ -34,7 +40,7 @@ export async function proposeSemiSpace(place: ApplyPlace, mb: number): Promise<S
   }
   const file = place.kind === 'launch' ? join(place.folder, '.vscode', 'launch.json') : join(place.folder, 'package.json');
   const current = await readFile(file, 'utf8');
-  const next = place.kind === 'launch' ? launchJsonWithSemiSpace(current, place.name, mb) : packageJsonWithSemiSpace(current, place.script, mb);
+  const next = place.kind === 'launch' ? launchJsonWithFlag(current, place.name, flagName, value) : packageJsonWithFlag(current, place.script, flagName, value);
   if (next === current) {
     void vscode.window.showInformationMessage(`V8 Lens: ${flag} is already set there.`);
     return null;

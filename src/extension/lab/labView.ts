@@ -1,7 +1,8 @@
 /**
  * The Semi-space Lab in the V8 Lens sidebar: a webview view with the sweep's form, live progress
  * and the results; the sweep itself runs in the engine (src/core/sweep), its load generator in a
- * forked process. One sweep at a time; Cancel stops the load and the target at once.
+ * forked process. It sweeps `--max-semi-space-size` by default, or any numeric V8/Node flag the
+ * form names. One sweep at a time; Cancel stops the load and the target at once.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -10,15 +11,17 @@ import * as vscode from 'vscode';
 import { preloadAgentPath } from '../../core/capture/preloadPath';
 import { reportWebviewHtml } from '../../core/report/reportPage';
 import { runSweep } from '../../core/sweep/runSweep';
-import { estimateSweepSeconds, sweepConfigFromForm, DEFAULT_LAB_FORM, type LabForm } from '../../core/sweep/sweepForm';
-import type { SweepResult } from '../../core/sweep/sweepTypes';
+import { normalizeSweepResult } from '../../core/sweep/summarizeSweep';
+import { formatSetting } from '../../core/sweep/sweepFlags';
+import { estimateSweepSeconds, labFormFromSaved, sweepConfigFromForm, type LabForm } from '../../core/sweep/sweepForm';
+import { sweepFlag, sweepValues, type SweepResult } from '../../core/sweep/sweepTypes';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { TOOL_VERSION } from '../../core/version';
 import { parseFromLab, type FromLab, type ToLab } from '../../shared/labProtocol';
 import { OUTPUT_CHANNEL_NAME, ViewIds } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
 import { targetEnvironment } from '../profile/targetPicker';
-import { proposeSemiSpace, writeSemiSpace, type SemiSpaceProposal } from './applySemiSpace';
+import { proposeFlagValue, writeSemiSpace, type SemiSpaceProposal } from './applySemiSpace';
 import { listLabTargets, type ResolvableLabTarget } from './labTargets';
 
 const FORM_KEY = 'v8Lens.lab.form';
@@ -52,7 +55,7 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
       nonce: randomBytes(16).toString('base64'),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(assets, 'lab.js')).toString(),
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(assets, 'lab.css')).toString()],
-      title: mode === 'lab' ? 'V8 Lens: Semi-space Lab' : 'V8 Lens: semi-space sweep',
+      title: mode === 'lab' ? 'V8 Lens: Semi-space Lab' : 'V8 Lens: sweep results',
       mode,
     });
     webview.onDidReceiveMessage((raw: unknown) => {
@@ -71,7 +74,8 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
       switch (message.type) {
         case 'ready': {
           this.targets = await listLabTargets();
-          const form = { ...DEFAULT_LAB_FORM, ...this.state.get<Partial<LabForm>>(FORM_KEY) };
+          // A form saved by an earlier version has `sizes` and no flag: read as a semi-space sweep's.
+          const form = labFormFromSaved(this.state.get<unknown>(FORM_KEY));
           if (!this.targets.some((t) => t.id === form.targetId)) form.targetId = this.targets[0]?.id ?? '';
           this.post({ type: 'init', targets: this.targets.map(({ id, label, detail }) => ({ id, label, detail })), form, result: this.last?.result ?? (await this.lastSweep()), running: this.running !== null, trusted: vscode.workspace.isTrusted }, from);
           return;
@@ -87,9 +91,13 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
           this.running?.abort.abort();
           return;
         case 'apply': {
-          const place = this.last?.target?.applyTo ?? { kind: 'none' as const };
-          this.proposal = await proposeSemiSpace(place, message.semiSpaceMB);
-          if (this.proposal) this.post({ type: 'applyProposed', semiSpaceMB: message.semiSpaceMB, where: this.proposal.where }, from);
+          if (!this.last) throw new UserError('no sweep to apply: run one first');
+          // The flag is the last sweep's, never the webview's word; the value must be one it compared.
+          const flag = sweepFlag(this.last.result.config);
+          if (!sweepValues(this.last.result.config).includes(message.value)) throw new UserError(`${formatSetting(flag, message.value)} was not part of the last sweep`);
+          const place = this.last.target?.applyTo ?? { kind: 'none' as const };
+          this.proposal = await proposeFlagValue(place, flag, message.value);
+          if (this.proposal) this.post({ type: 'applyProposed', flag, value: message.value, where: this.proposal.where }, from);
           return;
         }
         case 'applyConfirm': {
@@ -123,9 +131,10 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
     const folder = join(dirname(runsFolderFor(workspace?.uri.fsPath, workspace)), 'sweeps', stamp);
     const abort = new AbortController();
     this.running = { abort, folder, target };
-    const runs = config.sizesMB.length * config.rounds;
+    const values = sweepValues(config);
+    const runs = values.length * config.rounds;
     this.post({ type: 'started', runs, estimateSeconds: estimateSweepSeconds(config) });
-    this.output.appendLine(`[${OUTPUT_CHANNEL_NAME}] semi-space sweep of ${config.target.label}: ${config.sizesMB.join(', ')} MB × ${config.rounds} rounds into ${folder}`);
+    this.output.appendLine(`[${OUTPUT_CHANNEL_NAME}] sweep of ${config.target.label}: --${sweepFlag(config)} = ${values.join(', ')} × ${config.rounds} rounds into ${folder}`);
     try {
       const result = await runSweep(config, {
         outDir: folder,
@@ -172,7 +181,8 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
 
   /** The results in an editor panel: the same webview, wider, without the form. */
   private openResultsPanel(): void {
-    const panel = vscode.window.createWebviewPanel('v8Lens.sweepResults', 'V8 Lens: semi-space sweep', vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true });
+    const flag = this.last ? sweepFlag(this.last.result.config) : 'max-semi-space-size';
+    const panel = vscode.window.createWebviewPanel('v8Lens.sweepResults', `V8 Lens: --${flag} sweep`, vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true });
     this.panels.add(panel);
     panel.onDidDispose(() => this.panels.delete(panel));
     this.setupWebview(panel.webview, 'results');
@@ -197,9 +207,10 @@ function scriptOf(target: ResolvableLabTarget): string | null {
   }
 }
 
+/** sweep.json of any version, in today's shape (flag, values, Mark-Compact and failed-request figures). */
 async function readSweep(folder: string): Promise<SweepResult | null> {
   try {
-    return JSON.parse(await readFile(join(folder, 'sweep.json'), 'utf8')) as SweepResult;
+    return normalizeSweepResult(JSON.parse(await readFile(join(folder, 'sweep.json'), 'utf8')) as SweepResult);
   } catch {
     return null;
   }

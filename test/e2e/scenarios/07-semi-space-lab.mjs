@@ -53,7 +53,7 @@ export default {
     await fill('lab-connections', 10);
     await fill('lab-warmupSeconds', 1);
     await fill('lab-durationSeconds', 2);
-    await fill('lab-sizes', '2, 16');
+    await fill('lab-values', '2, 16');
     await fill('lab-rounds', 3);
     t.log(`estimate: ${await lab.locator('#lab-estimate').textContent()}`);
     await lab.locator('#lab-run').click();

@@ -34,7 +34,7 @@ export default {
     const lab = await t.webviewFrame(page, '#lab-form #lab-target', { timeout: 60_000 });
     await lab.locator('#lab-target').selectOption({ label: `Launch config: ${CONFIG}` });
     const url = `http://127.0.0.1:${port}/`;
-    for (const [id, value] of [['lab-url', url], ['lab-readyValue', url], ['lab-warmupSeconds', 1], ['lab-durationSeconds', 3], ['lab-sizes', '8, 32'], ['lab-rounds', 3]]) {
+    for (const [id, value] of [['lab-url', url], ['lab-readyValue', url], ['lab-warmupSeconds', 1], ['lab-durationSeconds', 3], ['lab-values', '8, 32'], ['lab-rounds', 3]]) {
       await lab.locator(`#${id}`).fill(String(value));
       await lab.locator(`#${id}`).dispatchEvent('change');
     }

@@ -27,7 +27,7 @@ describe('summarizeSweep: section 8 shape, 6 rounds', () => {
       assert.equal(r.runs.length, 6);
       assert.equal(r.effectiveSemiSpaceMB, r.semiSpaceMB);
       // Every setting got each noise value once, so the medians are the shapes' values.
-      const shape = SECTION8[r.semiSpaceMB]!;
+      const shape = SECTION8[r.value]!;
       assert.ok(Math.abs(r.median.gcMsPer1k! - shape.gcMsPer1k) < 1e-9);
       assert.ok(Math.abs(r.median.rps! - shape.rps) < 1e-9);
       assert.equal(r.median.p50Ms, 4);

@@ -1,5 +1,5 @@
 /** Synthetic sweep runs for the analysis tests (not a test file itself). */
-import type { SweepConfig, SweepEnvironment, SweepRun } from '../../../src/core/sweep/sweepTypes';
+import { SEMI_SPACE_FLAG, type SweepConfig, type SweepEnvironment, type SweepRun } from '../../../src/core/sweep/sweepTypes';
 import { sweepSchedule } from '../../../src/core/sweep/sweepSchedule';
 
 export interface SettingShape {
@@ -12,6 +12,9 @@ export interface SettingShape {
   gcWallShare: number;
   gcCpuShare: number;
   peakRssMB: number;
+  /** Default: 1 Mark-Compact of 5 ms per run. */
+  markCompactsPer1k?: number;
+  markCompactMsPer1k?: number;
 }
 
 /**
@@ -30,6 +33,7 @@ export const SECTION8: Record<number, SettingShape> = {
 /** Round-to-round noise (fraction), picked by (round + setting position) so settings get different orders. */
 const NOISE = [-0.08, 0.05, -0.02, 0.08, -0.05, 0.02];
 
+/** A semi-space sweep's config the way the CLI wrote it before flags: `sizesMB` only, no `flag`/`values`. */
 export function config(sizesMB: number[], rounds: number, over: Partial<SweepConfig> = {}): SweepConfig {
   return {
     target: { label: 'server.js', node: 'node', script: 'server.js', args: [], cwd: '/app', env: {}, nodeArgs: [] },
@@ -44,21 +48,30 @@ export function config(sizesMB: number[], rounds: number, over: Partial<SweepCon
   };
 }
 
+/** A sweep of another flag, the way the lab and runSweep write it: `flag` and `values`, `sizesMB` empty. */
+export function flagConfig(flag: string, values: number[], rounds: number, over: Partial<SweepConfig> = {}): SweepConfig {
+  return config([], rounds, { flag, values, ...over });
+}
+
 export const ENV: SweepEnvironment = { nodeVersion: 'v20.20.2', v8Version: '11.3', cpus: 2, platform: 'linux', defaultSemiSpaceMB: 16 };
 
-/** One run with the given figures (all derived per-run fields filled in consistently). */
-export function run(semiSpaceMB: number, round: number, index: number, s: SettingShape, over: Partial<SweepRun> = {}): SweepRun {
+/** One run with the given figures (all derived per-run fields filled in consistently); `flag` defaults to the semi-space. */
+export function run(value: number, round: number, index: number, s: SettingShape, over: Partial<SweepRun> = {}, flag = SEMI_SPACE_FLAG): SweepRun {
   const durationSeconds = 20;
   const requests = Math.round(s.rps * durationSeconds);
   const scavenges = (s.scavengesPer1k * requests) / 1000;
   const totalPauseMs = (s.gcMsPer1k * requests) / 1000;
-  return {
-    semiSpaceMB,
+  const markCompacts = s.markCompactsPer1k !== undefined ? (s.markCompactsPer1k * requests) / 1000 : 1;
+  const markCompactMs = s.markCompactMsPer1k !== undefined ? (s.markCompactMsPer1k * requests) / 1000 : 5;
+  const out: SweepRun = {
+    flag,
+    value,
+    semiSpaceMB: flag === SEMI_SPACE_FLAG ? value : null,
     round,
     index,
     status: 'ok',
     reason: null,
-    effectiveSemiSpaceMB: semiSpaceMB,
+    effectiveSemiSpaceMB: flag === SEMI_SPACE_FLAG ? value : 16,
     loadAverage1m: 0.3,
     startedAt: new Date(Date.UTC(2025, 0, 1, 12, 0, index * 30)).toISOString(),
     load: { requests, durationSeconds, rps: s.rps, p50Ms: s.p50Ms, p99Ms: s.p99Ms, meanLatencyMs: s.p50Ms + 1, errors: 0, timeouts: 0, non2xx: 0 },
@@ -67,8 +80,8 @@ export function run(semiSpaceMB: number, round: number, index: number, s: Settin
       scavengeMs: totalPauseMs,
       meanScavengeMs: s.meanScavengeMs,
       p95ScavengeMs: s.meanScavengeMs * 1.6,
-      markCompacts: 1,
-      markCompactMs: 5,
+      markCompacts,
+      markCompactMs,
       totalPauseMs,
     },
     cpuMs: totalPauseMs / s.gcCpuShare,
@@ -77,9 +90,15 @@ export function run(semiSpaceMB: number, round: number, index: number, s: Settin
     peakRssMB: s.peakRssMB,
     scavengesPer1k: s.scavengesPer1k,
     gcMsPer1k: s.gcMsPer1k,
-    dir: `runs/${String(index + 1).padStart(3, '0')}-${semiSpaceMB}mb`,
+    markCompactsPer1k: (markCompacts / requests) * 1000,
+    markCompactMsPer1k: (markCompactMs / requests) * 1000,
+    failedRequests: 0,
+    dir: `runs/${String(index + 1).padStart(3, '0')}-${value}mb`,
     ...over,
   };
+  // As the engine does: failed requests from the load figures, null without them.
+  if (over.failedRequests === undefined) out.failedRequests = out.load ? out.load.errors + out.load.timeouts + out.load.non2xx : null;
+  return out;
 }
 
 /** Scales every figure of a shape by (1 + f), req/s by (1 + f/2) (throughput is steadier than GC time). */
@@ -94,24 +113,30 @@ function jitter(s: SettingShape, f: number): SettingShape {
     gcWallShare: s.gcWallShare * (1 + f),
     gcCpuShare: s.gcCpuShare * (1 + f),
     peakRssMB: s.peakRssMB * (1 + f / 4),
+    ...(s.markCompactsPer1k !== undefined ? { markCompactsPer1k: s.markCompactsPer1k * (1 + f / 4) } : {}),
+    ...(s.markCompactMsPer1k !== undefined ? { markCompactMsPer1k: s.markCompactMsPer1k * (1 + f) } : {}),
   };
 }
 
 /**
- * A full sweep in schedule order: shapes[size] with per-run noise (noise[(round + position) % length],
- * so with as many noise values as rounds every setting gets each value once); `patch` edits single runs.
+ * A full sweep in schedule order: shapes[value] with per-run noise (noise[(round + position) % length],
+ * so with as many noise values as rounds every setting gets each value once); `patch` edits single
+ * runs (after `failedRequests` is derived from the patched load, as the engine does).
  */
 export function sweepRuns(
   shapes: Record<number, SettingShape>,
-  sizesMB: number[],
+  values: number[],
   rounds: number,
   patch: (r: SweepRun) => SweepRun = (r) => r,
   noise: readonly number[] = NOISE,
+  flag = SEMI_SPACE_FLAG,
 ): SweepRun[] {
-  return sweepSchedule(sizesMB, rounds).map(({ semiSpaceMB, round, index }) => {
-    const pos = sizesMB.indexOf(semiSpaceMB);
+  return sweepSchedule(values, rounds).map(({ value, round, index }) => {
+    const pos = values.indexOf(value);
     const f = noise[(round + pos) % noise.length]!;
-    return patch(run(semiSpaceMB, round, index, jitter(shapes[semiSpaceMB]!, f)));
+    const patched = patch(run(value, round, index, jitter(shapes[value]!, f), {}, flag));
+    const l = patched.load;
+    return { ...patched, failedRequests: l ? l.errors + l.timeouts + l.non2xx : null };
   });
 }
 

@@ -8,7 +8,7 @@ describe('sweepSchedule', () => {
     const runs = sweepSchedule([16, 32, 64, 128, 256], 3);
     assert.equal(runs.length, 15);
     assert.deepEqual(
-      runs.map((r) => r.semiSpaceMB),
+      runs.map((r) => r.value),
       [16, 32, 64, 128, 256, 32, 64, 128, 256, 16, 64, 128, 256, 16, 32],
     );
     assert.deepEqual(
@@ -25,11 +25,11 @@ describe('sweepSchedule', () => {
     const sizes = [8, 16, 32, 64, 128];
     const runs = sweepSchedule(sizes, 5);
     for (let round = 0; round < 5; round++) {
-      const inRound = runs.filter((r) => r.round === round).map((r) => r.semiSpaceMB);
+      const inRound = runs.filter((r) => r.round === round).map((r) => r.value);
       assert.deepEqual([...inRound].sort((a, b) => a - b), sizes);
     }
     for (const size of sizes) {
-      const positions = runs.filter((r) => r.semiSpaceMB === size).map((r) => r.index % sizes.length);
+      const positions = runs.filter((r) => r.value === size).map((r) => r.index % sizes.length);
       assert.equal(new Set(positions).size, 5, `${size} MB always at the same position`);
     }
   });
@@ -41,8 +41,8 @@ describe('sweepSchedule', () => {
     assert.deepEqual(
       sweepSchedule([64], 2),
       [
-        { semiSpaceMB: 64, round: 0, index: 0 },
-        { semiSpaceMB: 64, round: 1, index: 1 },
+        { value: 64, round: 0, index: 0 },
+        { value: 64, round: 1, index: 1 },
       ],
     );
     assert.equal(sweepSchedule([16, 32], 2.7).length, 4);

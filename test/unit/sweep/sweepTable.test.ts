@@ -78,7 +78,7 @@ describe('formatSweepTable', () => {
   it('keep the default prints the reason alone; no rows → a placeholder', () => {
     const t = formatSweepTable({
       results: [],
-      recommendation: { semiSpaceMB: null, reason: 'Keep the default: the sweep has no settings.' },
+      recommendation: { flag: 'max-semi-space-size', value: null, semiSpaceMB: null, metric: 'gcMsPer1k', reason: 'Keep the default: the sweep has no settings.' },
       warnings: [],
       config: config([], 0),
     });
