@@ -2,7 +2,7 @@
  * `v8-lens`: the command line over the same engine the editor uses.
  *   v8-lens profile [options] -- <script.js | command> [args…]
  *   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
- *   v8-lens sweep [options] --url URL -- <script.js> [args…]
+ *   v8-lens sweep [options] [--flag NAME --values LIST] --url URL -- <script.js> [args…]
  *   v8-lens attach <pid | host:port | ws://url> [options]
  */
 import { existsSync, statSync } from 'node:fs';
@@ -19,13 +19,17 @@ import { loadReport } from './core/report/loadReport';
 import { buildReportModel } from './core/report/reportModel';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
+import { requireLoopbackUrl } from './core/sweep/loopback';
 import { runSweep } from './core/sweep/runSweep';
+import { parseSweepFlagName } from './core/sweep/sweepFlagCheck';
+import { formatValueWithUnit, isOldSpaceFlag, sweepFlagInfo } from './core/sweep/sweepFlags';
 import { formatSweepTable } from './core/sweep/sweepTable';
-import type { Readiness, SweepConfig, SweepProgress, SweepRun } from './core/sweep/sweepTypes';
+import { SEMI_SPACE_FLAG, type Readiness, type SweepConfig, type SweepProgress, type SweepRun } from './core/sweep/sweepTypes';
 import { UserError, errorMessage } from './core/util/errors';
 import { TOOL_VERSION } from './core/version';
 
 const ATTACH_DEFAULT_DURATION_S = 10;
+const PROFILE_LOAD_DEFAULTS = { duration: 10, connections: 20, warmup: 1, readyTimeout: 30 };
 const SWEEP_DEFAULTS = { sizes: [16, 32, 64, 128, 256], rounds: 3, warmup: 5, duration: 10, connections: 20, timeout: 10, readyTimeout: 30 };
 
 const USAGE = `V8 Lens ${TOOL_VERSION}: profile Node.js with V8 flags (CPU profile, GC trace, deopts)
@@ -46,22 +50,37 @@ profile options:
   --timeout S       stop the target gracefully after S seconds (servers)
   --node PATH       the Node that runs the target (default: node on PATH)
   --json            print summary.json instead of the text summary
+  under load (a server: wait until it answers, drive it, then stop and collect):
+  --url URL|auto    the loopback URL to load; auto: the first http://127.0.0.1:<port> it prints
+  --duration S      the measured load window (default ${PROFILE_LOAD_DEFAULTS.duration})
+  --connections N   concurrent connections (default ${PROFILE_LOAD_DEFAULTS.connections})
+  --rate R          a fixed overall rate in req/s instead of as fast as it answers
+  --warmup S        load before the measured window (default ${PROFILE_LOAD_DEFAULTS.warmup})
 
 report options:
   --json            print summary.json instead of the text summary
   --html FILE       write the report (flame graph, GC timeline, tables) as one self-contained
                     HTML file, e.g. to attach to a ticket
 
-sweep options (compare --max-semi-space-size settings under load; a fresh process per run):
+sweep options (compare values of one V8 flag under load, --max-semi-space-size unless --flag
+says otherwise; a fresh process per run):
   --url URL         the loopback URL the load generator requests (required)
-  --sizes LIST      semi-space sizes in MB (default ${SWEEP_DEFAULTS.sizes.join(',')})
-  --rounds N        runs per size, interleaved and rotated (default ${SWEEP_DEFAULTS.rounds})
+  --flag NAME       the numeric V8 or Node flag to sweep, without the dashes (default
+                    max-semi-space-size): max-old-space-size, semi-space-growth-factor,
+                    min-semi-space-size, or any other that takes a number; checked against
+                    the target's Node before anything starts
+  --values LIST     the flag's values, comma-separated, the first one the baseline; MB for the
+                    sizes (e.g. --flag max-old-space-size --values 256,512,1024)
+  --sizes LIST      semi-space sizes in MB: --values for the default flag
+                    (default ${SWEEP_DEFAULTS.sizes.join(',')})
+  --rounds N        runs per value, interleaved and rotated (default ${SWEEP_DEFAULTS.rounds})
   --warmup S        load before each measurement, discarded (default ${SWEEP_DEFAULTS.warmup})
   --duration S      the measured window (default ${SWEEP_DEFAULTS.duration})
   --connections N   concurrent connections (default ${SWEEP_DEFAULTS.connections})
   --rate R          a fixed overall rate in req/s instead of as fast as it answers
   --timeout S       per-request timeout; a timeout makes the run invalid (default ${SWEEP_DEFAULTS.timeout})
   --pin-min         also set --min-semi-space-size, so the new space starts full size
+                    (semi-space sweeps only)
   --on-failure X    continue (default) or stop after the first invalid run
   --ready-url URL   ready once this answers (default: once --url answers, any status)
   --ready-line TEXT ready once the target prints a line containing TEXT
@@ -81,8 +100,9 @@ attach options (profile a process that is already running, over its inspector):
 
 A JS file is started as node <flags> file; anything else (npm run start) is started as is,
 with the flags in NODE_OPTIONS. Ctrl-C stops the target and keeps its profile; twice kills it.
-A sweep starts node <flags> --trace-gc --max-semi-space-size=S <script> itself and load-tests
-only loopback URLs; Ctrl-C cancels it and keeps the finished runs.
+A sweep starts node <flags> --trace-gc --<flag>=V <script> itself and load-tests only loopback
+URLs; failed requests (errors, timeouts, non-2xx) make a run invalid, and a value that loses any
+is never recommended. Ctrl-C cancels it and keeps the finished runs.
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -126,8 +146,24 @@ async function profileCommand(args: string[]): Promise<number> {
     node: { type: 'string' },
     json: { type: 'boolean' },
     'stop-grace': { type: 'string' },
+    url: { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    rate: { type: 'string' },
+    warmup: { type: 'string' },
   });
   if (targetArgv.length === 0) throw new UserError('nothing to profile: give the script after --, e.g. v8-lens profile -- app.js', 2);
+  const loadOnly = (['duration', 'connections', 'rate', 'warmup'] as const).find((k) => values[k] !== undefined && values.url === undefined);
+  if (loadOnly) throw new UserError(`--${loadOnly} is for profiling under load: give --url too (a loopback URL, or auto)`, 2);
+  const load = values.url === undefined ? undefined : {
+    url: values.url === 'auto' ? null : requireLoopbackUrl(values.url, '--url').href,
+    connections: values.connections !== undefined ? wholeNumber('--connections', values.connections) : PROFILE_LOAD_DEFAULTS.connections,
+    warmupSeconds: values.warmup !== undefined ? nonNegativeNumber('--warmup', values.warmup) : PROFILE_LOAD_DEFAULTS.warmup,
+    durationSeconds: values.duration !== undefined ? positiveNumber('--duration', values.duration) : PROFILE_LOAD_DEFAULTS.duration,
+    rate: values.rate !== undefined ? positiveNumber('--rate', values.rate) : null,
+    readyTimeoutMs: PROFILE_LOAD_DEFAULTS.readyTimeout * 1000,
+    loadRunnerPath: join(__dirname, 'load-runner.js'),
+  };
 
   const preset = values.preset ?? DEFAULT_PRESET;
   if (!isPresetId(preset)) throw new UserError(`unknown preset '${preset}' (choose one of ${PRESET_IDS.join(', ')})`, 2);
@@ -151,6 +187,7 @@ async function profileCommand(args: string[]): Promise<number> {
       runDir,
       timeoutS: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : null,
       stopGraceMs: values['stop-grace'] !== undefined ? positiveNumber('--stop-grace', values['stop-grace']) * 1000 : undefined,
+      load,
     },
     {
       stdout: (text) => process.stdout.write(text),
@@ -159,6 +196,7 @@ async function profileCommand(args: string[]): Promise<number> {
     },
   );
   note(`profiling pid ${run.pid} into ${run.runDir} (Ctrl-C stops it and keeps the profile)`);
+  if (load) note(`under load: ${load.url ?? 'the first loopback URL it prints'}, ${load.connections} connections, ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s measured, then stop and collect`);
 
   let interrupts = 0;
   const onInterrupt = () => {
@@ -212,6 +250,8 @@ async function sweepCommand(args: string[]): Promise<number> {
   const targetArgv = dashDash === -1 ? [] : args.slice(dashDash + 1);
   const { values } = parseOptions(own, {
     url: { type: 'string' },
+    flag: { type: 'string' },
+    values: { type: 'string' },
     sizes: { type: 'string' },
     rounds: { type: 'string' },
     warmup: { type: 'string' },
@@ -237,6 +277,13 @@ async function sweepCommand(args: string[]): Promise<number> {
   if (values['ready-url'] !== undefined && values['ready-line'] !== undefined) throw new UserError('give --ready-url or --ready-line, not both', 2);
   const onFailure = values['on-failure'] ?? 'continue';
   if (onFailure !== 'continue' && onFailure !== 'stop') throw new UserError(`--on-failure is continue or stop (got '${onFailure}')`, 2);
+  const flag = values.flag !== undefined ? parseSweepFlagName(values.flag) : SEMI_SPACE_FLAG;
+  if (values.sizes !== undefined && values.values !== undefined) throw new UserError('give --values or --sizes, not both (--sizes is the semi-space shorthand)', 2);
+  if (values.sizes !== undefined && flag !== SEMI_SPACE_FLAG) throw new UserError(`--sizes is for the semi-space: give the values of --${flag} with --values`, 2);
+  if (values.values === undefined && flag !== SEMI_SPACE_FLAG) {
+    throw new UserError(`--flag ${flag} needs its values: --values, e.g. --values ${sweepFlagInfo(flag).suggested.replace(/ /g, '') || '1,2,4'}`, 2);
+  }
+  const flagValues = values.values !== undefined ? valueList('--values', values.values) : values.sizes !== undefined ? sizeList(values.sizes) : SWEEP_DEFAULTS.sizes;
 
   const readyTimeoutMs = (values['ready-timeout'] !== undefined ? positiveNumber('--ready-timeout', values['ready-timeout']) : SWEEP_DEFAULTS.readyTimeout) * 1000;
   const readiness: Readiness =
@@ -256,7 +303,9 @@ async function sweepCommand(args: string[]): Promise<number> {
       rate: values.rate !== undefined ? positiveNumber('--rate', values.rate, 'requests per second') : null,
       timeoutSeconds: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : SWEEP_DEFAULTS.timeout,
     },
-    sizesMB: values.sizes !== undefined ? sizeList(values.sizes) : SWEEP_DEFAULTS.sizes,
+    flag,
+    values: flagValues,
+    sizesMB: flag === SEMI_SPACE_FLAG ? flagValues : [],
     rounds: values.rounds !== undefined ? wholeNumber('--rounds', values.rounds) : SWEEP_DEFAULTS.rounds,
     pinMinSemiSpace: values['pin-min'] ?? false,
     onRunFailure: onFailure,
@@ -276,14 +325,16 @@ async function sweepCommand(args: string[]): Promise<number> {
   };
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onInterrupt);
-  const total = config.sizesMB.length * config.rounds;
+  const total = flagValues.length * config.rounds;
   let announced = false;
   const onProgress = (p: SweepProgress) => {
     if (p.type === 'run-start' && !announced) {
       announced = true;
       const perRun = config.load.warmupSeconds + config.load.durationSeconds + 2;
+      const unit = sweepFlagInfo(flag).unit;
+      const what = `${flag === SEMI_SPACE_FLAG ? '' : `--${flag} `}${flagValues.join(', ')}${unit ? ` ${unit}` : ''}`;
       note(
-        `sweeping ${config.target.label}: ${config.sizesMB.join(', ')} MB × ${config.rounds} round${config.rounds === 1 ? '' : 's'} = ${total} runs ` +
+        `sweeping ${config.target.label}: ${what} × ${config.rounds} round${config.rounds === 1 ? '' : 's'} = ${total} runs ` +
           `(about ${formatDuration(total * perRun)}) into ${outDir}; Ctrl-C cancels and keeps the finished runs`,
       );
     }
@@ -383,17 +434,39 @@ async function attachCommand(args: string[]): Promise<number> {
   }
 }
 
-/** "run 3/10 · 64 MB · round 1 · ok · 4,123 req/s · 2.74 scavenges/1k · 19.1 GC ms/1k · effective 64 MB". */
+/**
+ * "run 3/10 · 64 MB · round 1 · ok · 4,123 req/s · 2.74 scavenges/1k · 19.1 GC ms/1k · effective 64 MB";
+ * an old-space flag: "run 2/4 · 512 MB · round 1 · ok · 3,190 req/s · 0.78 Mark-Compacts/1k · 2.4 MC ms/1k · peak RSS 135 MB".
+ */
 function runLine(run: SweepRun, total: number): string {
-  const head = `run ${run.index + 1}/${total} · ${run.semiSpaceMB} MB · round ${run.round + 1}`;
+  const flag = run.flag ?? SEMI_SPACE_FLAG;
+  const head = `run ${run.index + 1}/${total} · ${formatValueWithUnit(flag, run.value ?? run.semiSpaceMB ?? NaN)} · round ${run.round + 1}`;
   if (run.status !== 'ok') return `${head} · ${run.status}: ${run.reason ?? run.status}`;
-  const parts = [
-    run.load ? `${Math.round(run.load.rps).toLocaleString('en-US')} req/s` : null,
-    run.scavengesPer1k !== null ? `${run.scavengesPer1k.toFixed(2)} scavenges/1k` : null,
-    run.gcMsPer1k !== null ? `${run.gcMsPer1k.toFixed(1)} GC ms/1k` : null,
-    run.effectiveSemiSpaceMB !== null ? `effective ${run.effectiveSemiSpaceMB} MB` : null,
-  ].filter((p) => p !== null);
-  return `${head} · ok · ${parts.join(' · ')}`;
+  const rps = run.load ? `${Math.round(run.load.rps).toLocaleString('en-US')} req/s` : null;
+  const parts = isOldSpaceFlag(flag)
+    ? [
+        rps,
+        run.markCompactsPer1k !== null ? `${run.markCompactsPer1k.toFixed(2)} Mark-Compacts/1k` : null,
+        run.markCompactMsPer1k !== null ? `${run.markCompactMsPer1k.toFixed(1)} MC ms/1k` : null,
+        run.peakRssMB !== null ? `peak RSS ${Math.round(run.peakRssMB)} MB` : null,
+      ]
+    : [
+        rps,
+        run.scavengesPer1k !== null ? `${run.scavengesPer1k.toFixed(2)} scavenges/1k` : null,
+        run.gcMsPer1k !== null ? `${run.gcMsPer1k.toFixed(1)} GC ms/1k` : null,
+        run.effectiveSemiSpaceMB !== null ? `effective ${run.effectiveSemiSpaceMB} MB` : null,
+      ];
+  return `${head} · ok · ${parts.filter((p) => p !== null).join(' · ')}`;
+}
+
+/** "256,512" → [256, 512]: numbers as the flag takes them (its unit and type are checked by the sweep). */
+function valueList(option: string, text: string): number[] {
+  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length === 0) throw new UserError(`${option} needs a comma-separated list of numbers, e.g. 256,512 (got '${text}')`, 2);
+  return parts.map((p) => {
+    if (!/^-?(\d+\.?\d*|\.\d+)$/.test(p)) throw new UserError(`${option}: '${p}' is not a number (e.g. ${option} 256,512)`, 2);
+    return Number(p);
+  });
 }
 
 function sizeList(text: string): number[] {

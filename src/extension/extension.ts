@@ -15,6 +15,7 @@ import { LineDecorations } from './annotations/lineDecorations';
 import { registerProposedContent } from './lab/applySemiSpace';
 import { SemiSpaceLab } from './lab/labView';
 import { pickFlags } from './profile/flagPicker';
+import { pickLoad } from './profile/loadPicker';
 import { RunController } from './profile/runController';
 import { pickTarget } from './profile/targetPicker';
 import { compareRunsCommand, disposeComparePanels } from './report/comparePanel';
@@ -71,8 +72,10 @@ export function activate(context: vscode.ExtensionContext): void {
         const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(target.cwd));
         const flags = await pickFlags(folder, target.extraFlags);
         if (!flags) return;
+        const load = await pickLoad(context.workspaceState, context.extensionUri);
+        if (load === undefined) return;
         output.show(true);
-        const result = await runs.run(target, flags, folder);
+        const result = await runs.run(target, flags, folder, load ?? undefined);
         if (result) await openReport(result.layout.dir);
       } catch (err) {
         void vscode.window.showErrorMessage(`V8 Lens: ${err instanceof UserError ? err.message : errorMessage(err)}`);

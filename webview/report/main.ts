@@ -13,6 +13,7 @@ import { renderFlameSection, type FlameView } from './flameGraph';
 import type { LocationContext } from './format';
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
+import { renderLoadSection } from './loadFigures';
 import { connectHost } from './host';
 import { missingDeopts, missingFlame, missingGc } from './missing';
 import { renderDeopts, renderHotFunctions } from './tables';
@@ -66,6 +67,11 @@ function render(model: ReportModel): void {
   app.append(status);
   status.textContent = '';
 
+  if (model.summary.load) {
+    const loadSection = el('section', { id: 'load-section', className: 'panel', attrs: { 'aria-label': 'Under load' } });
+    renderLoadSection(loadSection, model.summary.load);
+    app.append(loadSection);
+  }
   const flameSection = el('section', { id: 'flame-section', className: 'panel', attrs: { 'aria-label': 'CPU flame graph' } });
   const gcSection = el('section', { id: 'gc-section', className: 'panel', attrs: { 'aria-label': 'Garbage collection' } });
   const hotSection = el('section', { id: 'hot-section', className: 'panel', attrs: { 'aria-label': 'Hot functions' } });

@@ -11,6 +11,7 @@ import { analyzeRun } from '../run/analyzeRun';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { SessionRecord } from '../run/session';
 import type { Summary } from '../summary/types';
+import { RunLoad, type RunLoadOptions } from './runLoad';
 import { UserError, errorMessage } from '../util/errors';
 import { StdoutDemux } from '../util/stdoutDemux';
 import { TOOL_VERSION } from '../version';
@@ -35,6 +36,8 @@ export interface ProfileRequest {
   /** Stop the target gracefully after this many seconds. */
   timeoutS: number | null;
   stopGraceMs?: number;
+  /** Drive the target with HTTP load once it is ready, then stop and collect ("profile under load"). */
+  load?: RunLoadOptions;
 }
 
 /** Where the app's own output goes, unchanged (a terminal, an output channel). */
@@ -49,6 +52,8 @@ export interface RunProgress {
   elapsedMs: number;
   gcCounts: Record<string, number>;
   gcPauseMs: number;
+  /** req/s in the last second while the load's measured window runs; null otherwise. */
+  loadRps: number | null;
 }
 
 export type RunOutcome = 'finished' | 'stopped' | 'cancelled' | 'crashed';
@@ -75,6 +80,7 @@ export class ProfileRun {
   private readonly stderrTail: string[] = [];
   private stderrPartial = '';
   private stdoutPaused = false;
+  private readonly load: RunLoad | null;
 
   private constructor(
     private readonly target: TargetProcess,
@@ -83,7 +89,15 @@ export class ProfileRun {
     private readonly gcTrace: WriteStream,
     private readonly output: AppOutput,
     timeoutS: number | null,
+    load: RunLoadOptions | undefined,
   ) {
+    this.load = load
+      ? new RunLoad(load, {
+          gcSnapshot: () => ({ counts: this.collector.countsByType(), pauseMs: this.collector.totalPauseMs }),
+          // The load is done (or could not run): stop and collect, as Stop & Collect would.
+          finished: () => void this.target.stop(),
+        })
+      : null;
     this.pipeOutput();
     const timer = timeoutS !== null ? setTimeout(() => void this.target.stop(), timeoutS * 1000) : undefined;
     this.done = this.target.exited.then(async (exit) => {
@@ -143,7 +157,7 @@ export class ProfileRun {
     const target = await launchTarget({ command: plan.command, args: plan.args, cwd, env: { ...env, ...plan.env }, stopGraceMs: request.stopGraceMs });
     session.pid = target.pid;
     await writeJson(layout.session, session);
-    return new ProfileRun(target, layout, session, createWriteStream(layout.gcTrace), output, request.timeoutS);
+    return new ProfileRun(target, layout, session, createWriteStream(layout.gcTrace), output, request.timeoutS, request.load);
   }
 
   get pid(): number {
@@ -166,7 +180,7 @@ export class ProfileRun {
 
   progress(): RunProgress {
     const gcCounts = this.collector.countsByType();
-    return { elapsedMs: Date.now() - this.target.startedAt, gcCounts, gcPauseMs: this.collector.totalPauseMs };
+    return { elapsedMs: Date.now() - this.target.startedAt, gcCounts, gcPauseMs: this.collector.totalPauseMs, loadRps: this.load?.rps ?? null };
   }
 
   private pipeOutput(): void {
@@ -178,12 +192,16 @@ export class ProfileRun {
         this.collector.addLine(line);
         this.gcTrace.write(`${line}\n`);
       },
-      app: (text) => this.forwardStdout(text),
+      app: (text) => {
+        this.load?.output(text);
+        this.forwardStdout(text);
+      },
     });
     stdout.on('data', (chunk: Buffer) => demux.write(chunk));
     stdout.on('end', () => demux.end());
     stderr.setEncoding('utf8');
     stderr.on('data', (text: string) => {
+      this.load?.output(text);
       this.output.stderr(text);
       this.rememberStderr(text);
     });
@@ -209,6 +227,10 @@ export class ProfileRun {
 
   private async finish(exit: TargetExit): Promise<RunResult> {
     await new Promise<void>((done) => this.gcTrace.end(done));
+    if (this.load) {
+      const why = exit.requested === 'kill' ? 'the run was cancelled before the load finished' : exit.requested === 'stop' ? 'the run was stopped before the load finished' : 'the target exited before the load finished';
+      await writeJson(this.layout.load, await this.load.end(why));
+    }
     if (this.stderrPartial.trim() !== '') this.stderrTail.push(this.stderrPartial.slice(0, 500));
     const outcome = outcomeOf(exit);
     this.session = {

@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Summary } from '../summary/types';
+import type { LoadSummary, Summary } from '../summary/types';
 
 export interface TextReportOptions {
   /** Paths under this folder are shown relative to it. */
@@ -13,6 +13,9 @@ export interface TextReportOptions {
 export function formatTextReport(summary: Summary, options: TextReportOptions): string {
   const out: string[] = [];
   const place = (url: string, line: number, column?: number) => formatLocation(url, line, column, options.cwd);
+
+  const load = summary.load;
+  if (load) out.push(formatLoadLine(load));
 
   const cpu = summary.cpu;
   if (cpu) {
@@ -113,4 +116,19 @@ function fmtMs(ms: number): string {
 
 function pct(part: number, whole: number): string {
   return whole > 0 ? `${fmtNum((part / whole) * 100, 1)}%` : '–';
+}
+
+/** "Under load: 4,120 req/s · p50 3 ms · p99 11 ms · 0 failed · GC in the window: 412 scavenges, 1.2 s paused (8.1%)" */
+export function formatLoadLine(load: LoadSummary): string {
+  const f = load.figures;
+  if (!f) return `Under load: no load ran (${load.error ?? 'unknown reason'})`;
+  const parts = [
+    `${Math.round(f.rps).toLocaleString('en-US')} req/s`,
+    `p50 ${f.p50Ms} ms`,
+    `p99 ${f.p99Ms} ms`,
+    load.failedRequests > 0 ? `${load.failedRequests.toLocaleString('en-US')} FAILED (${f.errors} errors, ${f.timeouts} timeouts, ${f.non2xx} non-2xx)` : '0 failed',
+  ];
+  const gc = load.gcInWindow;
+  if (gc) parts.push(`GC in the window: ${gc.scavenges} scavenges, ${gc.markCompacts} Mark-Compact, ${fmtNum(gc.pauseMs, 1)} ms paused (${fmtNum(gc.wallShare * 100, 1)}%)`);
+  return `Under load (${load.url}, ${load.connections} connections, ${f.durationSeconds.toFixed(1)} s): ${parts.join(' · ')}`;
 }

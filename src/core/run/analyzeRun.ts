@@ -8,7 +8,7 @@ import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { summarizeGc } from '../gc/gcSummary';
 import type { GcEvent } from '../gc/gcEvent';
 import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
-import { SUMMARY_SCHEMA_VERSION, type CpuProfileFile, type CpuSummary, type GcSummary, type Summary } from '../summary/types';
+import { SUMMARY_SCHEMA_VERSION, type CpuProfileFile, type CpuSummary, type GcSummary, type LoadSummary, type Summary } from '../summary/types';
 import { errorMessage } from '../util/errors';
 import { analyzeCodeTrace, functionsFromProfile, readCodeTrace } from '../v8log/codeTraceDeopts';
 import { readV8LogFiles } from '../v8log/v8LogReader';
@@ -46,7 +46,18 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   if (main && !main.final) {
     warnings.push(`the target (pid ${main.pid}) did not exit normally, so its figures end at ${new Date(main.updatedAtMs).toISOString()}`);
   }
-  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts, deoptFunctions, optimizedFunctions, warnings };
+  const load = await readLoad(layout);
+  if (load?.error) warnings.unshift(`load: ${load.error}`);
+  if (load && load.failedRequests > 0) warnings.unshift(`load: the target lost ${load.failedRequests} request(s) in the measured window (errors, timeouts, non-2xx answers)`);
+  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts, deoptFunctions, optimizedFunctions, ...(load ? { load } : {}), warnings };
+}
+
+async function readLoad(layout: RunLayout): Promise<LoadSummary | null> {
+  try {
+    return JSON.parse(await readFile(layout.load, 'utf8')) as LoadSummary;
+  } catch {
+    return null; // no load was driven (the usual case), or the file was cut short
+  }
 }
 
 /**

@@ -12,6 +12,8 @@ export interface RunLayout {
   gcTrace: string;
   /** Attached runs: the GC events observed over the inspector (JSON lines), instead of gcTrace. */
   gcEvents: string;
+  /** The load V8 Lens drove the target with, when profiling under load. */
+  load: string;
   /** `--cpu-prof-dir`: one `.cpuprofile` per thread (Node names them CPU.<date>.<time>.<pid>.<tid>.<seq>). */
   cpuDir: string;
   /** `--logfile` folder: V8 writes one `isolate-<address>-<pid>-v8.log` per isolate here. */
@@ -30,6 +32,7 @@ export function runLayout(dir: string): RunLayout {
     summary: join(dir, 'summary.json'),
     gcTrace: join(dir, 'gc-trace.log'),
     gcEvents: join(dir, 'gc-events.jsonl'),
+    load: join(dir, 'load.json'),
     cpuDir: join(dir, 'cpu'),
     v8LogDir: join(dir, 'v8'),
     v8LogFile: join(dir, 'v8', 'v8.log'),

@@ -6,6 +6,8 @@
  * position", as for native and VM frames such as `(garbage collector)`); times are milliseconds.
  */
 
+import type { LoadFigures } from '../sweep/sweepTypes';
+
 export const SUMMARY_SCHEMA_VERSION = 1;
 
 export interface Summary {
@@ -28,8 +30,28 @@ export interface Summary {
    * `MAX_OPTIMIZED_FUNCTIONS` (a warning says when more were cut). Absent in older summaries: read as [].
    */
   optimizedFunctions: OptimizedFunctionSummary[];
+  /** The load V8 Lens drove the target with ("profile under load"), and the GC of its window; absent otherwise. */
+  load?: LoadSummary | null;
   /** Why a part is missing or partial (truncated input, a flag that was off, …); one line each. */
   warnings: string[];
+}
+
+// --------------------------------------------------------------------------------------------- Load
+
+export interface LoadSummary {
+  url: string;
+  connections: number;
+  /** Fixed overall req/s, or null for a closed loop (as fast as the target answers). */
+  rate: number | null;
+  warmupSeconds: number;
+  durationSeconds: number;
+  /** What the load generator measured in its window; null when no load ran (`error` says why). */
+  figures: LoadFigures | null;
+  /** Errors + timeouts + non-2xx answers: requests the target lost. */
+  failedRequests: number;
+  error: string | null;
+  /** GC inside the measured window (by the arrival of the trace lines). */
+  gcInWindow: { events: number; scavenges: number; markCompacts: number; pauseMs: number; wallShare: number } | null;
 }
 
 export interface SummarySource {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { RunLoadOptions } from '../../core/capture/runLoad';
 import { ProfileRun, type RunResult } from '../../core/capture/profileRun';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { Commands, ContextKeys, readSetting, setContext } from '../contract';
@@ -35,7 +36,7 @@ export class RunController implements vscode.Disposable {
   }
 
   /** Resolves with the finished run, or undefined when it could not start (the reason was shown). */
-  async run(target: PickedTarget, flags: PickedFlags, folder: vscode.WorkspaceFolder | undefined): Promise<RunResult | undefined> {
+  async run(target: PickedTarget, flags: PickedFlags, folder: vscode.WorkspaceFolder | undefined, load?: RunLoadOptions): Promise<RunResult | undefined> {
     if (this.current) {
       void vscode.window.showWarningMessage('V8 Lens is already profiling a program: stop it first (V8 Lens: Stop & Collect).');
       return undefined;
@@ -56,6 +57,7 @@ export class RunController implements vscode.Disposable {
           runDir,
           timeoutS: null,
           stopGraceMs: readSetting('stopGraceSeconds', folder) * 1000,
+          load,
         },
         {
           stdout: (text) => {
@@ -129,11 +131,12 @@ export class RunController implements vscode.Disposable {
 }
 
 function describeProgress(run: ProfileRun): string {
-  const { elapsedMs, gcCounts, gcPauseMs } = run.progress();
+  const { elapsedMs, gcCounts, gcPauseMs, loadRps } = run.progress();
   const seconds = Math.floor(elapsedMs / 1000);
   const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
   const counts = Object.entries(gcCounts)
     .map(([type, n]) => `${n} ${type === 'Scavenge' ? 'scavenges' : type}`)
     .join(', ');
-  return `${clock} · ${counts || 'no GC yet'}${gcPauseMs > 0 ? ` · ${gcPauseMs.toFixed(0)} ms paused` : ''}`;
+  const load = loadRps !== null ? ` · ${Math.round(loadRps).toLocaleString('en-US')} req/s` : '';
+  return `${clock}${load} · ${counts || 'no GC yet'}${gcPauseMs > 0 ? ` · ${gcPauseMs.toFixed(0)} ms paused` : ''}`;
 }

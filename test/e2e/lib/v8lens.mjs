@@ -88,6 +88,8 @@ export async function profileLaunchConfig(t, configName) {
   await t.pickQuickItem(t.page, `Launch config: ${configName}`);
   await t.waitForQuickInput(t.page, /What to collect/);
   await t.pickQuickItem(t.page, /^CPU \+ GC trace \+ deopts/);
+  await t.waitForQuickInput(t.page, /Drive it with HTTP load/);
+  await t.pickQuickItem(t.page, 'No load');
 }
 
 /**

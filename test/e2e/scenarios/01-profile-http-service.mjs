@@ -27,6 +27,9 @@ export default {
     const presets = await t.quickPickItems(page);
     assert.match(presets[0], /^CPU \+ GC trace \+ deopts/, `first preset: ${JSON.stringify(presets)}`);
     await t.pickQuickItem(page, /^CPU \+ GC trace \+ deopts/);
+    // This scenario drives the load itself, then uses Stop & Collect.
+    await t.waitForQuickInput(page, /Drive it with HTTP load/);
+    await t.pickQuickItem(page, 'No load');
 
     // The run started: the program is a descendant of code-server (via the extension host), and
     // listens on a port of its own choosing on loopback.

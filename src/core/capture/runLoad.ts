@@ -1,0 +1,164 @@
+/**
+ * "Profile under load": once the target is ready, drive it with the lab's forked load generator
+ * for the chosen time, note the GC of the measured window, then ask the run to stop and collect.
+ * The URL may be left to the app: the first loopback URL it prints (servers on a random port).
+ */
+import { requireLoopbackUrl } from '../sweep/loopback';
+import { startLoad, type LoadGenerator } from '../sweep/loadGenerator';
+import { watchReadiness, type ReadinessWatch } from '../sweep/readiness';
+import type { LoadSummary } from '../summary/types';
+import { errorMessage } from '../util/errors';
+
+export interface RunLoadOptions {
+  /** null: the first http(s) loopback URL the app prints. */
+  url: string | null;
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  /** null: closed loop; else a fixed overall rate, req/s. */
+  rate: number | null;
+  readyTimeoutMs: number;
+  /** dist/load-runner.js */
+  loadRunnerPath: string;
+}
+
+export interface GcSnapshot {
+  counts: Record<string, number>;
+  pauseMs: number;
+}
+
+const PRINTED_URL = /\bhttps?:\/\/(?:127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+(?:\/[^\s'"`<>]*)?/;
+const SCAVENGE_TYPES = /^(Scavenge|Minor)/;
+
+export class RunLoad {
+  private url: string | null;
+  private readiness: ReadinessWatch | null = null;
+  private generator: LoadGenerator | null = null;
+  private printed = '';
+  private windowStart: { at: number; gc: GcSnapshot } | null = null;
+  private windowEnd: { at: number; gc: GcSnapshot } | null = null;
+  private record: LoadSummary | null = null;
+  private ended = false;
+  private urlWaiter: NodeJS.Timeout | null = null;
+  private urlFound: ((url: string | null) => void) | null = null;
+
+  constructor(
+    private readonly options: RunLoadOptions,
+    private readonly hooks: { gcSnapshot(): GcSnapshot; finished(record: LoadSummary): void },
+  ) {
+    this.url = options.url;
+    void this.drive();
+  }
+
+  /** The app's output as it arrives (stdout and stderr). */
+  output(text: string): void {
+    this.readiness?.output(text);
+    if (this.url === null && this.urlFound) {
+      this.printed = (this.printed + text).slice(-4096);
+      const m = PRINTED_URL.exec(this.printed);
+      if (m) this.urlFound(m[0]);
+    }
+  }
+
+  /** Live throughput for the progress line; null before the measured window. */
+  rps: number | null = null;
+
+  /** The run is over (the target exited, or the user stopped or cancelled): stop the load, say what ran. */
+  async end(reason: string): Promise<LoadSummary> {
+    this.ended = true;
+    this.readiness?.cancel();
+    if (this.urlWaiter) clearTimeout(this.urlWaiter);
+    this.urlFound?.(null);
+    await this.generator?.kill();
+    return this.record ?? this.summary(null, reason);
+  }
+
+  private async drive(): Promise<void> {
+    try {
+      const url = this.url ?? (await this.waitForPrintedUrl());
+      if (url === null || this.ended) return;
+      const checked = requireLoopbackUrl(url, 'the load URL').href;
+      this.url = checked;
+      this.readiness = watchReadiness({ kind: 'url', url: checked, timeoutMs: this.options.readyTimeoutMs });
+      const ready = await this.readiness.done;
+      if (this.ended) return;
+      if (!ready.ready) return this.finish(this.summary(null, ready.reason));
+      this.generator = startLoad(this.options.loadRunnerPath, {
+        url: checked,
+        method: 'GET',
+        headers: {},
+        body: null,
+        connections: this.options.connections,
+        warmupSeconds: this.options.warmupSeconds,
+        duration: this.options.durationSeconds,
+        rate: this.options.rate,
+        timeout: 10,
+      }, {
+        onPhase: (phase) => {
+          if (phase === 'measuring') this.windowStart = { at: Date.now(), gc: this.hooks.gcSnapshot() };
+        },
+        onTick: (phase, rps) => {
+          if (phase === 'measuring') this.rps = rps;
+        },
+        onResult: () => {
+          this.windowEnd = { at: Date.now(), gc: this.hooks.gcSnapshot() };
+        },
+      });
+      const outcome = await this.generator.done;
+      if (this.ended) return;
+      this.finish(outcome.ok ? this.summary(outcome.figures, null) : this.summary(null, `the load generator failed: ${outcome.reason}`));
+    } catch (err) {
+      if (!this.ended) this.finish(this.summary(null, errorMessage(err)));
+    }
+  }
+
+  private waitForPrintedUrl(): Promise<string | null> {
+    return new Promise((resolve) => {
+      this.urlFound = (url) => {
+        this.urlFound = null;
+        if (this.urlWaiter) clearTimeout(this.urlWaiter);
+        resolve(url);
+      };
+      this.urlWaiter = setTimeout(() => {
+        this.urlFound = null;
+        this.finish(this.summary(null, `the target printed no http://127.0.0.1:<port> URL within ${Math.round(this.options.readyTimeoutMs / 1000)} s; give the load URL`));
+        resolve(null);
+      }, this.options.readyTimeoutMs);
+    });
+  }
+
+  private finish(record: LoadSummary): void {
+    this.record = record;
+    this.hooks.finished(record);
+  }
+
+  private summary(figures: LoadSummary['figures'], error: string | null): LoadSummary {
+    const start = this.windowStart;
+    const end = this.windowEnd ?? (start ? { at: Date.now(), gc: this.hooks.gcSnapshot() } : null);
+    let gcInWindow: LoadSummary['gcInWindow'] = null;
+    if (start && end) {
+      const delta = (type: string) => (end.gc.counts[type] ?? 0) - (start.gc.counts[type] ?? 0);
+      const types = Object.keys(end.gc.counts);
+      const events = types.reduce((n, t) => n + delta(t), 0);
+      const pauseMs = end.gc.pauseMs - start.gc.pauseMs;
+      gcInWindow = {
+        events,
+        scavenges: types.filter((t) => SCAVENGE_TYPES.test(t)).reduce((n, t) => n + delta(t), 0),
+        markCompacts: delta('Mark-Compact'),
+        pauseMs,
+        wallShare: end.at > start.at ? pauseMs / (end.at - start.at) : 0,
+      };
+    }
+    return {
+      url: this.url ?? '(not found)',
+      connections: this.options.connections,
+      rate: this.options.rate,
+      warmupSeconds: this.options.warmupSeconds,
+      durationSeconds: this.options.durationSeconds,
+      figures,
+      failedRequests: figures ? figures.errors + figures.timeouts + figures.non2xx : 0,
+      error,
+      gcInWindow,
+    };
+  }
+}

@@ -1,0 +1,42 @@
+// Scenario: "Profile with GC Trace" on the demo HTTP service *under load* from the palette: V8 Lens
+// finds the URL it prints, drives it with the forked load generator, stops and collects on its
+// own, and the report shows req/s and latency beside the GC of the same window.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { numAttr, reportFrame } from '../lib/v8lens.mjs';
+
+export default {
+  name: 'profile the demo HTTP service under load from the palette; req/s and latency beside the GC timeline',
+  timeout: 180_000,
+  async run(t) {
+    const { page } = t;
+    await t.openFileQuick(page, 'http-service/server.js');
+    await t.runCommand(page, 'V8 Lens: Profile with GC Trace');
+    await t.waitForQuickInput(page, /What to profile/);
+    await t.pickQuickItem(page, 'Active file: server.js');
+    await t.waitForQuickInput(page, /What to collect/);
+    await t.pickQuickItem(page, /^CPU \+ GC trace \+ deopts/);
+    await t.waitForQuickInput(page, /Drive it with HTTP load/);
+    await t.pickQuickItem(page, 'Under load: the URL it prints');
+    await t.waitForQuickInput(page, /How much load/);
+    await t.pickQuickItem(page, '5 s, 10 connections');
+
+    // No Stop & Collect: the run ends when the load does, and the report opens.
+    const frame = await reportFrame(page, { timeout: 90_000 });
+    const cards = frame.locator('#load-cards');
+    await cards.waitFor({ timeout: 20_000 });
+    const card = async (key) => (await cards.locator(`[data-card="${key}"]`).innerText()).replace(/\s+/g, ' ').trim();
+    const figures = { rps: await card('rps'), latency: await card('latency'), failed: await card('failed'), gc: await card('gc-window') };
+    t.log(`load cards: ${JSON.stringify(figures)}`);
+    const rps = Number(/([\d,]+) req\/s/.exec(figures.rps)?.[1].replace(/,/g, ''));
+    assert.ok(rps > 100, `req/s in the report: ${figures.rps}`);
+    assert.match(figures.latency, /p50 \/ p99 \d+ \/ \d+ ms/);
+    assert.match(figures.failed, /^Failed requests 0 /);
+    assert.match(figures.gc, /GC in the same window .*\d+ scavenges/);
+    assert.ok(await numAttr(frame, '#gc-timeline', 'data-event-count') > 0, 'the GC timeline of the same run');
+    assert.ok(await numAttr(frame, '#flame-graph', 'data-frame-count') > 10, 'and its flame graph');
+    await frame.evaluate(() => document.getElementById('load-section').scrollIntoView({ block: 'start' }));
+    await t.sleep(300);
+    await t.screenshot(page, join(t.screenshotsDir, 'profile-under-load.png'));
+  },
+};
