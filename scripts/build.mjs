@@ -24,6 +24,19 @@ const nodeDefaults = {
   logLevel: 'warning',
 };
 
+/** @type {import('esbuild').BuildOptions} */
+const browserDefaults = {
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: ['chrome120'],
+  minify: true,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  legalComments: 'eof', // the libraries' licence notices travel with the bundles, also into the HTML export
+  logLevel: 'warning',
+};
+
 await Promise.all([
   build({ ...nodeDefaults, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   build({ ...nodeDefaults, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' }),
@@ -33,51 +46,13 @@ await Promise.all([
   // process). autocannon and its dependencies bundle as they are: hdr-histogram-js carries its
   // WebAssembly inline (base64), and the file-based parts (workers, HAR, forms) are not used.
   build({ ...nodeDefaults, entryPoints: ['src/core/sweep/loadRunner.ts'], outfile: 'dist/load-runner.js', sourcemap: false }),
-  // The report webview: one browser IIFE plus its CSS (d3-flame-graph's ES build imports its CSS,
-  // which esbuild writes to report.css: nothing injects a <style>, so a strict CSP holds). Always
-  // minified: the same files are inlined into the standalone HTML export.
-  build({
-    entryPoints: ['webview/report/main.ts'],
-    outfile: 'dist/webview/report.js',
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    target: ['chrome120'],
-    minify: true,
-    sourcemap: production ? false : 'linked',
-    sourcesContent: false,
-    legalComments: 'eof', // the libraries' licence notices travel with the bundle, also into the HTML export
-    logLevel: 'warning',
-  }),
-  // The compare webview (two runs side by side): same rules as the report. The bundle imports
-  // d3-flame-graph's CSS, report.css and compare.css, which esbuild writes to compare.css.
-  build({
-    entryPoints: ['webview/compare/main.ts'],
-    outfile: 'dist/webview/compare.js',
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    target: ['chrome120'],
-    minify: true,
-    sourcemap: production ? false : 'linked',
-    sourcesContent: false,
-    legalComments: 'eof',
-    logLevel: 'warning',
-  }),
-  // The Semi-space Lab webview (sidebar view and results panel): same rules as the report.
-  build({
-    entryPoints: ['webview/lab/main.ts', 'webview/lab/lab.css'],
-    outdir: 'dist/webview',
-    entryNames: 'lab',
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    target: ['chrome120'],
-    minify: true,
-    sourcemap: production ? false : 'linked',
-    sourcesContent: false,
-    legalComments: 'eof',
-    logLevel: 'warning',
-  }),
+  // The webviews: one browser IIFE each plus its CSS (d3-flame-graph's ES build imports its CSS,
+  // which esbuild writes beside the bundle: nothing injects a <style>, so a strict CSP holds).
+  // Always minified: the report's files are inlined into the standalone HTML export.
+  build({ ...browserDefaults, entryPoints: ['webview/report/main.ts'], outfile: 'dist/webview/report.js' }),
+  // Two runs side by side; imports report.css and compare.css, written to compare.css.
+  build({ ...browserDefaults, entryPoints: ['webview/compare/main.ts'], outfile: 'dist/webview/compare.js' }),
+  // The Semi-space Lab (sidebar view and results panel); its CSS is an entry of its own.
+  build({ ...browserDefaults, entryPoints: ['webview/lab/main.ts', 'webview/lab/lab.css'], outdir: 'dist/webview', entryNames: 'lab' }),
 ]);
 await chmod('dist/cli.js', 0o755);

@@ -4,12 +4,10 @@
  * forked process. It sweeps `--max-semi-space-size` by default, or any numeric V8/Node flag the
  * form names. One sweep at a time; Cancel stops the load and the target at once.
  */
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { preloadAgentPath } from '../../core/capture/preloadPath';
-import { reportWebviewHtml } from '../../core/report/reportPage';
 import { runSweep } from '../../core/sweep/runSweep';
 import { normalizeSweepResult } from '../../core/sweep/summarizeSweep';
 import { formatSetting } from '../../core/sweep/sweepFlags';
@@ -20,6 +18,7 @@ import { TOOL_VERSION } from '../../core/version';
 import { parseFromLab, type FromLab, type ToLab } from '../../shared/labProtocol';
 import { OUTPUT_CHANNEL_NAME, ViewIds } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
+import { setWebviewPage } from '../webviewPage';
 import { targetEnvironment } from '../profile/targetPicker';
 import { proposeFlagValue, writeSemiSpace, type SemiSpaceProposal } from './applySemiSpace';
 import { listLabTargets, type ResolvableLabTarget } from './labTargets';
@@ -48,16 +47,8 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
   }
 
   private setupWebview(webview: vscode.Webview, mode: 'lab' | 'results'): void {
-    const assets = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    webview.options = { enableScripts: true, localResourceRoots: [assets] };
-    webview.html = reportWebviewHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(assets, 'lab.js')).toString(),
-      styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(assets, 'lab.css')).toString()],
-      title: mode === 'lab' ? 'V8 Lens: Semi-space Lab' : 'V8 Lens: sweep results',
-      mode,
-    });
+    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')] };
+    setWebviewPage(webview, this.extensionUri, 'lab', { title: mode === 'lab' ? 'V8 Lens: Semi-space Lab' : 'V8 Lens: semi-space sweep', mode });
     webview.onDidReceiveMessage((raw: unknown) => {
       const message = parseFromLab(raw);
       if (message) void this.handle(message, webview);

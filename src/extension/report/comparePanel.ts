@@ -3,15 +3,14 @@
  * differential flame graph, the GC figures with their change, and the functions that changed most.
  * One panel per pair (A, B); asking for the same pair again reveals it.
  */
-import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { buildCompareModel, type CompareModel } from '../../core/report/compareModel';
-import { reportWebviewHtml } from '../../core/report/reportPage';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromCompareWebview, type FromCompareWebview, type ToCompareWebview } from '../../shared/compareProtocol';
 import { Commands, type SessionItemArg } from '../contract';
 import { describeRun, listWorkspaceRuns } from '../sessions/sessionsView';
+import { createBundlePanel } from '../webviewPage';
 import { openSourceLocation } from './openSource';
 
 export const COMPARE_VIEW_TYPE = 'v8Lens.compare';
@@ -51,21 +50,8 @@ export class ComparePanel {
     private otherDir: string,
     private model: CompareModel,
   ) {
-    const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    this.panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, panelTitle(model), vscode.ViewColumn.Active, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [assets, vscode.Uri.joinPath(extensionUri, 'media')],
-    });
-    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'v8-lens.svg');
+    this.panel = createBundlePanel(extensionUri, COMPARE_VIEW_TYPE, panelTitle(model), 'compare', { title: 'V8 Lens compare' });
     const webview = this.panel.webview;
-    webview.html = reportWebviewHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(assets, 'compare.js')).toString(),
-      styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(assets, 'compare.css')).toString()],
-      title: 'V8 Lens compare',
-    });
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = parseFromCompareWebview(raw);

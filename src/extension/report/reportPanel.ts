@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { readReportAssets, reportWebviewHtml, standaloneReportHtml } from '../../core/report/reportPage';
+import { readReportAssets, standaloneReportHtml } from '../../core/report/reportPage';
 import { buildReportModel, type ReportModel } from '../../core/report/reportModel';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromReportWebview, type FromReportWebview, type LiveAttachStatus, type ToReportWebview } from '../../shared/reportProtocol';
 import { REPORT_VIEW_TYPE } from '../contract';
+import { createBundlePanel } from '../webviewPage';
 import { openSourceLocation } from './openSource';
 
 /** One report panel per run folder or file; opening the same source again reveals its panel. */
@@ -100,20 +100,8 @@ export class ReportPanel {
     onClosed: () => void,
     onFocused: () => void,
   ) {
-    const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    this.panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `V8 Lens: ${model.title}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [assets, vscode.Uri.joinPath(extensionUri, 'media')],
-    });
-    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'v8-lens.svg');
+    this.panel = createBundlePanel(extensionUri, REPORT_VIEW_TYPE, `V8 Lens: ${model.title}`, 'report');
     const webview = this.panel.webview;
-    webview.html = reportWebviewHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(assets, 'report.js')).toString(),
-      styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(assets, 'report.css')).toString()],
-    });
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = parseFromReportWebview(raw);

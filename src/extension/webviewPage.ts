@@ -1,0 +1,32 @@
+/**
+ * The one way V8 Lens's webviews get their page: a bundle and its CSS from dist/webview, a fresh
+ * nonce and the strict CSP of reportPage.ts. Report, compare and lab panels all come through here.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { reportWebviewHtml } from '../core/report/reportPage';
+
+export type WebviewBundle = 'report' | 'compare' | 'lab';
+
+export function setWebviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, bundle: WebviewBundle, page: { title?: string; mode?: string } = {}): void {
+  const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+  webview.html = reportWebviewHtml({
+    cspSource: webview.cspSource,
+    nonce: randomBytes(16).toString('base64'),
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(assets, `${bundle}.js`)).toString(),
+    styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(assets, `${bundle}.css`)).toString()],
+    ...page,
+  });
+}
+
+/** An editor panel for one of our bundles, kept alive while hidden (charts and zoom survive a tab switch). */
+export function createBundlePanel(extensionUri: vscode.Uri, viewType: string, title: string, bundle: WebviewBundle, page: { title?: string; mode?: string } = {}): vscode.WebviewPanel {
+  const panel = vscode.window.createWebviewPanel(viewType, title, vscode.ViewColumn.Active, {
+    enableScripts: true,
+    retainContextWhenHidden: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+  });
+  panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'v8-lens.svg');
+  setWebviewPage(panel.webview, extensionUri, bundle, page);
+  return panel;
+}
