@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Summary } from '../../src/core/summary/types';
@@ -98,4 +99,16 @@ export async function waitUntilGone(pids: number[], timeoutMs = 5000): Promise<n
     if (alive.length === 0 || Date.now() > deadline) return alive;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A loopback port nothing listens on right now (for a target that takes PORT). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

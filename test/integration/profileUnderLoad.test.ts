@@ -6,26 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Summary } from '../../src/core/summary/types';
 import type { SweepResult } from '../../src/core/sweep/sweepTypes';
-import { REPO, runCli, tempDir } from './cliHarness';
+import { freePort, REPO, runCli, tempDir } from './cliHarness';
 
 const HTTP_SERVICE = join(REPO, 'examples', 'http-service', 'server.js');
 const ALLOC_SERVICE = join(REPO, 'examples', 'alloc-service', 'server.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
 

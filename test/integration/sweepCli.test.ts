@@ -6,24 +6,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { SweepResult, SweepRun } from '../../src/core/sweep/sweepTypes';
-import { REPO, collect, runCli, startCli, tempDir, waitForOutput } from './cliHarness';
+import { collect, freePort, REPO, runCli, startCli, tempDir, waitForOutput } from './cliHarness';
 
 const ALLOC_SERVICE = join(REPO, 'examples', 'alloc-service', 'server.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function readSweep(dir: string): SweepResult {
   return JSON.parse(readFileSync(join(dir, 'sweep.json'), 'utf8')) as SweepResult;
@@ -181,6 +169,27 @@ describe('v8-lens sweep', () => {
     assert.equal(stopped.status, 'stopped-on-failure');
     assert.equal(allRuns(stopped).length, 1);
     assert.match(r2.stderr, /\(stopped-on-failure\)/);
+  });
+
+  it('a target that crashes while it is loaded: the run is invalid with its exit code, and the sweep goes on', async () => {
+    const port = await freePort();
+    const dir = tempDir();
+    const script = join(dir, 'crashes.js');
+    // Serves, then dies half a second into the load with exit code 3.
+    writeFileSync(script, `require('http').createServer((req, res) => res.end('ok')).listen(${port}, '127.0.0.1', () => setTimeout(() => process.exit(3), 1500));\n`);
+    const out = join(dir, 'crash');
+    const r = await runCli(['sweep', '--sizes', '2,4', '--rounds', '1', '--warmup', '1', '--duration', '3', '--url', `http://127.0.0.1:${port}/`, '--out', out, '--', script], { timeoutMs: 60_000 });
+    assert.equal(r.code, 1, r.stderr);
+    assertNoStack(r.stderr);
+    const sweep = readSweep(out);
+    assert.equal(sweep.status, 'finished', 'the sweep went on after the first crash');
+    const runs = allRuns(sweep);
+    assert.equal(runs.length, 2);
+    for (const run of runs) {
+      assert.equal(run.status, 'invalid');
+      assert.match(run.reason ?? '', /exited with code 3/);
+    }
+    assert.equal(sweep.recommendation.semiSpaceMB, null);
   });
 
   it('a target that answers 500 at one size: those runs are invalid ("non-2xx") and that size is never recommended', async () => {

@@ -5,29 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runSweep } from '../../src/core/sweep/runSweep';
 import { formatSweepTable } from '../../src/core/sweep/sweepTable';
 import type { SweepConfig, SweepProgress, SweepResult } from '../../src/core/sweep/sweepTypes';
 import { UserError } from '../../src/core/util/errors';
-import { REPO, tempDir } from './cliHarness';
+import { freePort, REPO, tempDir } from './cliHarness';
 
 const ALLOC_SERVICE = join(REPO, 'examples', 'alloc-service', 'server.js');
 const PRELOAD = join(REPO, 'dist', 'preload.js');
 const LOAD_RUNNER = join(REPO, 'dist', 'load-runner.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function oldSpaceConfig(port: number, over: Partial<SweepConfig> = {}): SweepConfig {
   const url = `http://127.0.0.1:${port}/`;

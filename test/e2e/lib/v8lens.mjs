@@ -1,5 +1,6 @@
 // V8 Lens specifics shared by the scenarios: the report webview, the profiled process, load.
 import http from 'node:http';
+import net from 'node:net';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { descendants } from './procs.mjs';
 import { waitFor, webviewFrame, sleep } from './workbench.mjs';
@@ -104,4 +105,16 @@ export function processesMatching(re) {
     if (argv && re.test(argv.join(' '))) out.push(Number(name));
   }
   return out;
+}
+
+/** A loopback port nothing listens on right now (for a service that takes PORT). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -3,19 +3,8 @@
 // a recommendation with its reason, and the screenshot goes to the README.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { join } from 'node:path';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../lib/v8lens.mjs';
 
 const CONFIG = 'Alloc service (semi-space lab)';
 

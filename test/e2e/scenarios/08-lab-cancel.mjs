@@ -2,20 +2,8 @@
 // target at once, leaves no process behind, and the runs that finished are kept and shown.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { join } from 'node:path';
-import { processesMatching } from '../lib/v8lens.mjs';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, processesMatching } from '../lib/v8lens.mjs';
 
 const CONFIG = 'Alloc service (semi-space lab)';
 
