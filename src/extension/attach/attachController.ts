@@ -3,7 +3,7 @@
  * address), profile it over the inspector for a while, watch its GC live in the report panel, and
  * keep the run folder like a launched run. One attachment at a time.
  */
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { attachAndProfile, type AttachHandle, type AttachedGcEvent } from '../../core/attach/attachRun';
 import { parseInspectorAddress, type InspectorAddress } from '../../core/attach/inspectorAddress';
@@ -142,7 +142,7 @@ export class AttachController implements vscode.Disposable {
     } catch (err) {
       this.output.appendLine(`[V8 Lens] could not list Node processes: ${errorMessage(err)}`);
     }
-    for (const p of processes) {
+    for (const p of processes.filter((proc) => !isEditorProcess(proc))) {
       items.push({
         label: `$(server-process) ${basename(p.commandLine.split(' ').find((w, i) => i > 0 && !w.startsWith('-')) ?? p.commandLine)}`,
         description: `pid ${p.pid} · ${p.inspectorPort !== null ? `inspector on port ${p.inspectorPort}` : 'no inspector (V8 Lens can open one)'}`,
@@ -176,6 +176,18 @@ export class AttachController implements vscode.Disposable {
     for (const d of this.disposables.splice(0)) d.dispose();
     this.status.dispose();
   }
+}
+
+/**
+ * The editor's own Node processes (code-server, language servers, the debugger's watchdog, the
+ * extension host) are not what a user profiles: leave them out of the list.
+ */
+function isEditorProcess(p: LocalNodeProcess): boolean {
+  if (p.pid === process.pid || p.pid === process.ppid) return true;
+  const roots = [vscode.env.appRoot];
+  // code-server: appRoot is <code-server>/lib/vscode; its server runs from <code-server>/out.
+  if (/[\\/]lib[\\/]vscode$/.test(vscode.env.appRoot)) roots.push(dirname(dirname(vscode.env.appRoot)));
+  return roots.some((root) => root.length > 1 && p.commandLine.includes(root));
 }
 
 async function pickDuration(): Promise<number | null | undefined> {
