@@ -299,6 +299,20 @@ function keepSentence(eligible: readonly Candidate[], all: readonly Candidate[],
   const bestText = `best median: ${words.one(best.value)}, ${formatChange(best.primaryRatio)}`;
   if (!eligible.some((c) => c.testable)) {
     const rounds = Math.min(basePrimary.length, ...eligible.map((c) => c.primary.length));
+    // A big, plain GC gain that throughput did not follow: say that, not "nothing stood clear".
+    const clearGain =
+      best.primary.length >= TENTATIVE_MIN_RUNS &&
+      basePrimary.length >= TENTATIVE_MIN_RUNS &&
+      Math.max(...best.primary) < Math.min(...basePrimary) &&
+      best.primaryRatio !== null &&
+      best.primaryRatio < TENTATIVE_RATIO;
+    if (clearGain && best.rpsRatio !== null && best.rpsRatio < WIN_RATIO) {
+      return (
+        `Keep the default: ${words.one(best.value)} cut ${words.metricLong} ${formatChange(best.primaryRatio)} vs ${baseName} (ranges do not overlap), ` +
+        `but req/s fell ${formatChange(best.rpsRatio)}; with ${rounds} round${rounds === 1 ? '' : 's'} no test can tell whether that is noise. ` +
+        `Run 4+ rounds (6 for confidence intervals).`
+      );
+    }
     return (
       `Keep the default: ${rounds} round${rounds === 1 ? ' is' : 's are'} too few for a test (p cannot go below 0.05), and no setting's ` +
       `${words.metricLong} stood clear of ${baseName} enough for a tentative call (3+ runs each, ranges apart, 30% or more; ${bestText}). ` +

@@ -151,6 +151,13 @@ describe('3 rounds', () => {
     assert.match(recommendation.reason, /^Keep the default: 3 rounds are too few for a test/);
   });
 
+  it('a big GC gain that req/s did not follow → keep the default, and the reason names the req/s drop', () => {
+    const shapes = { 16: SECTION8[16]!, 64: { ...SECTION8[64]!, rps: SECTION8[16]!.rps * 0.9 } };
+    const { recommendation } = summarizeSweep(sweepRuns(shapes, [16, 64], 3, undefined, noise), config([16, 64], 3), ENV);
+    assert.equal(recommendation.semiSpaceMB, null);
+    assert.match(recommendation.reason, /^Keep the default: 64 MB cut GC ms per 1k requests −48% vs 16 MB \(ranges do not overlap\), but req\/s fell −10%; with 3 rounds no test can tell/);
+  });
+
   it('a big effect whose ranges overlap the baseline → keep the default', () => {
     const runs = sweepRuns(SECTION8, [16, 64], 3, undefined, noise).map((r) =>
       r.semiSpaceMB === 64 && r.round === 1 ? { ...r, gcMsPer1k: 40 } : r,
