@@ -8,17 +8,7 @@ const path = require('node:path');
 const fs = require('node:fs');
 const vscode = require('vscode');
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function until(fn, what, timeout = 30_000) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    last = await fn();
-    if (last) return last;
-    await sleep(100);
-  }
-  assert.fail(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-}
+const { until } = require('./wait');
 const lensesOf = async (uri) =>
   ((await vscode.commands.executeCommand('vscode.executeCodeLensProvider', uri, 100)) ?? []).map((l) => ({
     line: l.range.start.line + 1,

@@ -9,17 +9,7 @@ const vscode = require('vscode');
 const EXTENSION_ID = 'v8-lens.v8-lens';
 const COMMANDS = ['v8Lens.profile', 'v8Lens.openReport', 'v8Lens.stopRun', 'v8Lens.cancelRun', 'v8Lens.exportReport'];
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function until(fn, what, timeout = 30_000) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    last = await fn();
-    if (last) return last;
-    await sleep(100);
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+const { sleep, until } = require('./wait');
 const allTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
 const reportTabs = () => allTabs().filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('v8Lens.report'));
 
