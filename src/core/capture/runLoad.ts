@@ -3,6 +3,7 @@
  * for the chosen time, note the GC of the measured window, then ask the run to stop and collect.
  * The URL may be left to the app: the first loopback URL it prints (servers on a random port).
  */
+import { isYoungGenerationGc } from '../gc/gcEvent';
 import { requireLoopbackUrl } from '../sweep/loopback';
 import { startLoad, type LoadGenerator } from '../sweep/loadGenerator';
 import { watchReadiness, type ReadinessWatch } from '../sweep/readiness';
@@ -28,7 +29,6 @@ export interface GcSnapshot {
 }
 
 const PRINTED_URL = /\bhttps?:\/\/(?:127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+(?:\/[^\s'"`<>]*)?/;
-const SCAVENGE_TYPES = /^(Scavenge|Minor)/;
 
 export class RunLoad {
   private url: string | null;
@@ -143,7 +143,7 @@ export class RunLoad {
       const pauseMs = end.gc.pauseMs - start.gc.pauseMs;
       gcInWindow = {
         events,
-        scavenges: types.filter((t) => SCAVENGE_TYPES.test(t)).reduce((n, t) => n + delta(t), 0),
+        scavenges: types.filter(isYoungGenerationGc).reduce((n, t) => n + delta(t), 0),
         markCompacts: delta('Mark-Compact'),
         pauseMs,
         wallShare: end.at > start.at ? pauseMs / (end.at - start.at) : 0,

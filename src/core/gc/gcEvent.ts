@@ -47,3 +47,8 @@ export interface IncrementalMarking {
   /** null when the line has no "walltime since start of marking" part. */
   wallMs: number | null;
 }
+
+/** A young-generation collection: a Scavenge, or Minor Mark-Sweep/-Compact (`--minor-ms`). */
+export function isYoungGenerationGc(type: string): boolean {
+  return type.startsWith('Scavenge') || type.startsWith('Minor ');
+}

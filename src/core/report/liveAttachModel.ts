@@ -4,6 +4,7 @@
  */
 import { ATTACH_NOTES } from '../attach/attachNotes';
 import { attachedToGcEvents, type AttachedGcEvent } from '../attach/gcEventsFile';
+import { isYoungGenerationGc } from '../gc/gcEvent';
 import { summarizeGc } from '../gc/gcSummary';
 import type { GcPoint, LiveAttachStatus, ReportModel } from './reportModelTypes';
 
@@ -31,7 +32,7 @@ export function liveAttachModel(runDir: string, title: string, events: readonly 
   };
 }
 
-const isScavenge = (e: AttachedGcEvent) => e.type === 'Scavenge' || e.type.startsWith('Minor');
+const isScavenge = (e: AttachedGcEvent) => isYoungGenerationGc(e.type);
 
 export function liveAttachStatus(pid: number | null, events: readonly AttachedGcEvent[], elapsedSeconds: number, state: LiveAttachStatus['state']): LiveAttachStatus {
   const last = events[events.length - 1];

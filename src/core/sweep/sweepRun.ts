@@ -8,7 +8,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import type { GcEvent } from '../gc/gcEvent';
+import { isYoungGenerationGc, type GcEvent } from '../gc/gcEvent';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
 import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
@@ -364,7 +364,7 @@ class RunExecution {
 }
 
 function isYoungGc(event: GcEvent): boolean {
-  return event.type.startsWith('Scavenge') || event.type.startsWith('Minor ');
+  return isYoungGenerationGc(event.type);
 }
 
 function isFullGc(event: GcEvent): boolean {
