@@ -16,6 +16,7 @@ import { UserError, errorMessage } from '../util/errors';
 import { StdoutDemux } from '../util/stdoutDemux';
 import { TOOL_VERSION } from '../version';
 import { preloadAgentPath } from './preloadPath';
+import { prepareCodeTraceFile, type CodeTraceFile } from './codeTraceFile';
 
 export type ProfileTarget =
   /** A JS file we start with `node <flags> file`. */
@@ -88,6 +89,7 @@ export class ProfileRun {
     private session: SessionRecord,
     private readonly gcTrace: WriteStream,
     private readonly output: AppOutput,
+    private readonly codeTrace: CodeTraceFile | null,
     timeoutS: number | null,
     load: RunLoadOptions | undefined,
   ) {
@@ -115,49 +117,59 @@ export class ProfileRun {
     const layout = runLayout(resolve(cwd, request.runDir));
     const preload = preloadAgentPath();
 
-    let plan: LaunchPlan;
-    if (request.target.kind === 'script') {
-      const script = resolve(cwd, request.target.script);
-      if (!(await isFile(script))) throw new UserError(`script not found: ${request.target.script}${isAbsolute(request.target.script) ? '' : ` (in ${cwd})`}`, 2);
-      plan = planDirectLaunch(runtime, request.options, layout, preload, script, request.target.args);
-    } else {
-      plan = planNodeOptionsLaunch(runtime, request.options, layout, preload, request.target.command, request.target.args, env.NODE_OPTIONS);
+    const spec = request.target;
+    if (spec.kind === 'script' && !(await isFile(resolve(cwd, spec.script)))) {
+      throw new UserError(`script not found: ${spec.script}${isAbsolute(spec.script) ? '' : ` (in ${cwd})`}`, 2);
     }
+    // Only a direct launch writes a code trace (NODE_OPTIONS refuses the deopt flags).
+    const codeTrace = spec.kind === 'script' && request.options.capture.deopts ? await prepareCodeTraceFile(layout.codeTraces) : null;
+    try {
+      const plan: LaunchPlan =
+        spec.kind === 'script'
+          ? planDirectLaunch(runtime, request.options, layout, preload, resolve(cwd, spec.script), spec.args, codeTrace?.writePath)
+          : planNodeOptionsLaunch(runtime, request.options, layout, preload, spec.command, spec.args, env.NODE_OPTIONS);
+      if (codeTrace?.problem) plan.limitations.push(codeTrace.problem);
+      await prepareRunFolder(layout);
+      // V8 creates the trace only when it first has something to say; an empty file left by a run
+      // that optimized nothing then reads as "no deopts", and only a lost trace as missing.
+      if (codeTrace) await writeFile(codeTrace.writePath, '', { flag: 'a' });
+      const session: SessionRecord = {
+        schemaVersion: 1,
+        tool: { name: 'v8-lens', version: TOOL_VERSION },
+        status: 'running',
+        node: { command: runtime.command, execPath: runtime.execPath, version: runtime.version, v8Version: runtime.v8Version },
+        target:
+          request.target.kind === 'script'
+            ? { kind: 'script', program: request.target.script, args: request.target.args, cwd }
+            : { kind: 'command', program: request.target.command, args: request.target.args, cwd },
+        launch: { mode: plan.mode, command: plan.command, argv: plan.args, env: plan.env, limitations: plan.limitations },
+        flags: {
+          preset: request.preset,
+          capture: { ...request.options.capture },
+          samplingIntervalUs: request.options.samplingIntervalUs,
+          semiSpaceMB: request.options.semiSpaceMB,
+          stableDeopts: request.options.stableDeopts,
+          extra: [...request.options.extraFlags],
+          timeoutS: request.timeoutS,
+        },
+        pid: null,
+        startedAt: new Date().toISOString(),
+        endedAt: null,
+        durationMs: null,
+        exit: null,
+        stderrTail: [],
+        machine: { platform: process.platform, cpus: cpus().length, loadavg: loadavg(), totalMemMB: Math.round(totalmem() / 2 ** 20) },
+      };
+      await writeJson(layout.session, session);
 
-    await prepareRunFolder(layout);
-    const session: SessionRecord = {
-      schemaVersion: 1,
-      tool: { name: 'v8-lens', version: TOOL_VERSION },
-      status: 'running',
-      node: { command: runtime.command, execPath: runtime.execPath, version: runtime.version, v8Version: runtime.v8Version },
-      target:
-        request.target.kind === 'script'
-          ? { kind: 'script', program: request.target.script, args: request.target.args, cwd }
-          : { kind: 'command', program: request.target.command, args: request.target.args, cwd },
-      launch: { mode: plan.mode, command: plan.command, argv: plan.args, env: plan.env, limitations: plan.limitations },
-      flags: {
-        preset: request.preset,
-        capture: { ...request.options.capture },
-        samplingIntervalUs: request.options.samplingIntervalUs,
-        semiSpaceMB: request.options.semiSpaceMB,
-        stableDeopts: request.options.stableDeopts,
-        extra: [...request.options.extraFlags],
-        timeoutS: request.timeoutS,
-      },
-      pid: null,
-      startedAt: new Date().toISOString(),
-      endedAt: null,
-      durationMs: null,
-      exit: null,
-      stderrTail: [],
-      machine: { platform: process.platform, cpus: cpus().length, loadavg: loadavg(), totalMemMB: Math.round(totalmem() / 2 ** 20) },
-    };
-    await writeJson(layout.session, session);
-
-    const target = await launchTarget({ command: plan.command, args: plan.args, cwd, env: { ...env, ...plan.env }, stopGraceMs: request.stopGraceMs });
-    session.pid = target.pid;
-    await writeJson(layout.session, session);
-    return new ProfileRun(target, layout, session, createWriteStream(layout.gcTrace), output, request.timeoutS, request.load);
+      const target = await launchTarget({ command: plan.command, args: plan.args, cwd, env: { ...env, ...plan.env }, stopGraceMs: request.stopGraceMs });
+      session.pid = target.pid;
+      await writeJson(layout.session, session);
+      return new ProfileRun(target, layout, session, createWriteStream(layout.gcTrace), output, codeTrace, request.timeoutS, request.load);
+    } catch (err) {
+      await codeTrace?.collect(); // a staged trace folder must not outlive a run that never started
+      throw err;
+    }
   }
 
   get pid(): number {
@@ -242,10 +254,12 @@ export class ProfileRun {
       stderrTail: this.stderrTail.slice(-STDERR_TAIL_LINES),
     };
     await writeJson(this.layout.session, this.session);
+    const moveProblem = (await this.codeTrace?.collect()) ?? null;
     const summary = await analyzeRun(this.layout, this.session, {
       events: this.collector.events,
       unparsedLines: this.collector.unparsedLines,
     }).catch((err: unknown) => failedSummary(this.layout, err));
+    if (moveProblem) summary.warnings.push(moveProblem);
     if (exit.hardKilled) summary.warnings.unshift(`the target did not stop within the grace time and was killed; its CPU profile may be missing`);
     await writeJson(this.layout.summary, summary);
     return { layout: this.layout, session: this.session, summary, outcome, problem: problemOf(exit) };

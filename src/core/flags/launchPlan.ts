@@ -54,6 +54,8 @@ export function planDirectLaunch(
   preloadPath: string,
   script: string,
   scriptArgs: readonly string[],
+  /** Where V8 writes the code trace: the run folder's, or a short stand-in (see codeTraceFile.ts). */
+  codeTracePath: string = layout.codeTraces,
 ): LaunchPlan {
   const flags = validateCaptureOptions(options, runtime);
   const { capture } = options;
@@ -70,7 +72,7 @@ export function planDirectLaunch(
           // Both flags are needed to keep `[bailout …]` lines out of the app's stdout, and the target
           // must be a real file: /dev/null makes V8 abort.
           '--redirect-code-traces',
-          `--redirect-code-traces-to=${layout.codeTraces}`,
+          `--redirect-code-traces-to=${codeTracePath}`,
           // A running CPU profiler stops V8 from logging code-deopt events and JS code-creation (seen
           // on Node 18-24), so with a profile the deopts are read from this trace, which has their
           // positions, and the optimizations from --trace-opt's lines in the same file, in order.

@@ -41,7 +41,9 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
 
   const cpu = await analyzeCpu(layout, main, capture.cpu, warnings);
   const gc = await analyzeGc(layout, session, main, liveGc, capture.gc, warnings);
-  const { deopts, deoptFunctions, optimizedFunctions } = await analyzeDeopts(layout, capture.deopts, cpu?.functions ?? [], warnings);
+  // With a CPU profile, the deopts come from the code trace (--trace-deopt-verbose), not the V8 log.
+  const codeTraceAsked = session?.launch.argv.includes('--trace-deopt-verbose') ?? false;
+  const { deopts, deoptFunctions, optimizedFunctions } = await analyzeDeopts(layout, capture.deopts, codeTraceAsked, cpu?.functions ?? [], warnings);
 
   if (main && !main.final) {
     warnings.push(`the target (pid ${main.pid}) did not exit normally, so its figures end at ${new Date(main.updatedAtMs).toISOString()}`);
@@ -166,6 +168,8 @@ type DeoptParts = Pick<Required<Summary>, 'deopts' | 'deoptFunctions' | 'optimiz
 async function analyzeDeopts(
   layout: RunLayout,
   wanted: boolean,
+  /** The target was told to write its deopts to the code trace: without that file they are unknown. */
+  codeTraceAsked: boolean,
   profiledFunctions: CpuSummary['functions'],
   warnings: string[],
 ): Promise<DeoptParts> {
@@ -179,7 +183,11 @@ async function analyzeDeopts(
     let analysis = await readV8LogFiles(logs);
     // With a CPU profile running, V8 logs no code-deopt events nor JS code-creation; the verbose code
     // trace has the deopts, and (with --trace-opt) the optimizations, ordered but without times.
-    if (analysis.deopts.length === 0 && existsSync(layout.codeTraces)) {
+    const hasCodeTrace = existsSync(layout.codeTraces);
+    if (analysis.deopts.length === 0 && codeTraceAsked && !hasCodeTrace) {
+      warnings.push(`deopts: no code trace was written (${basename(layout.codeTraces)} is missing), so the deopts while the CPU profile ran are unknown`);
+    }
+    if (analysis.deopts.length === 0 && hasCodeTrace) {
       const trace = await readCodeTrace(layout.codeTraces);
       if (trace.deopts.length > 0 || trace.optimizations.length > 0) {
         const traced = analyzeCodeTrace(trace, [...analysis.functions, ...functionsFromProfile(profiledFunctions)], layout.codeTraces);

@@ -91,3 +91,30 @@ for (const node of nodes) {
     assert.ok(summary.optimizedFunctions!.every((f) => !deopted.has(`${f.url}:${f.line}:${f.column}`)), JSON.stringify(summary.optimizedFunctions));
   });
 }
+
+// V8 keeps only 127 bytes of --redirect-code-traces-to and silently writes a longer path cut short:
+// a run folder deep in a project (here 200+ bytes, one folder name non-ASCII) once showed "no deopts".
+it('real launch into a deep run folder (code-trace path over 127 bytes): the deopts are still found, the trace lands in the run folder', { timeout: 60_000 }, async () => {
+  const runDir = join(dir, 'a deep project', 'données', 'x'.repeat(80), '.v8-lens', 'runs', '20261122-191418-Deopts_shapes');
+  const run = await ProfileRun.start(
+    {
+      target: { kind: 'script', script: SHAPES_PROGRAM, args: [] },
+      cwd: dir,
+      node: process.execPath,
+      preset: DEFAULT_PRESET,
+      options: { capture: PRESETS[DEFAULT_PRESET].capture, samplingIntervalUs: 1000, semiSpaceMB: null, stableDeopts: true, extraFlags: ['--no-turbo-inlining'] },
+      runDir,
+      timeoutS: null,
+    },
+    { stdout: () => true, whenDrained: async () => undefined, stderr: () => undefined },
+  );
+  const { summary, session, layout, outcome } = await run.done;
+  assert.equal(outcome, 'finished');
+  assert.ok(Buffer.byteLength(layout.codeTraces) > 127, layout.codeTraces);
+  const given = session.launch.argv.find((a) => a.startsWith('--redirect-code-traces-to='))!.slice('--redirect-code-traces-to='.length);
+  assert.ok(Buffer.byteLength(given) <= 127 && !given.startsWith(runDir), `V8 was given a path it keeps whole: ${given}`);
+  assert.equal(existsSync(given), false, 'the staged trace was moved');
+  assert.match(readFileSync(layout.codeTraces, 'utf8'), /\[bailout \(kind: deopt-eager, reason: wrong map\)/);
+  const seen = JSON.stringify({ deopts: summary.deopts, warnings: summary.warnings }, null, 1);
+  assert.ok(summary.deopts.some((d) => d.function === 'area' && d.reason === 'wrong map'), seen);
+});
