@@ -53,7 +53,8 @@ export class RunController implements vscode.Disposable {
           env: target.env,
           node: readSetting('nodePath', folder),
           preset: flags.preset,
-          options: { ...flags.options, extraFlags: [...flags.options.extraFlags, ...target.extraFlags] },
+          // The target's own flags (launch.json runtimeArgs) are already in them: pickFlags shows them.
+          options: flags.options,
           runDir,
           timeoutS: null,
           stopGraceMs: readSetting('stopGraceSeconds', folder) * 1000,
