@@ -101,6 +101,28 @@ export async function waitUntilGone(pids: number[], timeoutMs = 5000): Promise<n
   }
 }
 
+/**
+ * Like waitUntilGone, for processes that are not our children: an orphan's zombie lingers until
+ * whatever adopted it reaps it (in a container, maybe never), and a zombie has ended.
+ */
+export async function waitUntilEnded(pids: number[], timeoutMs = 5000): Promise<number[]> {
+  const running = (pid: number) => processAlive(pid) && !/^\d+ \(.*\) Z/.test(readFileSafe(`/proc/${pid}/stat`));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const alive = pids.filter(running);
+    if (alive.length === 0 || Date.now() > deadline) return alive;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** A loopback port nothing listens on right now (for a target that takes PORT). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -4,10 +4,10 @@
  * process of the target's outlives the run. The app's own output passes through untouched.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { PROGRAMS, collect, readSession, readSummary, runCli, startCli, tempDir, waitForOutput, waitUntilGone } from './cliHarness';
+import { PROGRAMS, collect, readSession, readSummary, runCli, startCli, tempDir, waitForOutput, waitUntilEnded, waitUntilGone } from './cliHarness';
 
 describe('stopping a server', () => {
   it('--timeout stops it gracefully: the profile is kept and its child process is gone', async () => {
@@ -68,6 +68,21 @@ describe('stopping a server', () => {
     assert.equal(readSession(out).status, 'cancelled');
     assert.deepEqual(await waitUntilGone([targetPid, Number(childPid)]), []);
     assert.ok(readSummary(out).gc, 'the GC trace collected before the kill is kept');
+  });
+
+  it('V8 Lens killed outright (SIGKILL): the target stops itself, keeps its profile, and takes its child along', async () => {
+    const out = join(tempDir(), 'run');
+    const cli = startCli(['profile', '--out', out, '--', join(PROGRAMS, 'http-server.js')], { env: { SPAWN_CHILD: '1' } });
+    const done = collect(cli, 30_000);
+    const [, childPid] = await waitForOutput(cli, /child pid (\d+)/);
+    const targetPid = readSession(out).pid!;
+    cli.kill('SIGKILL');
+    await done;
+    // Reparented to whatever reaps orphans here, which may leave zombies: a zombie has ended.
+    assert.deepEqual(await waitUntilEnded([targetPid, Number(childPid)], 10_000), [], 'no process outlives a killed V8 Lens');
+    assert.equal(readdirSync(join(out, 'cpu')).filter((f) => f.endsWith('.cpuprofile')).length, 1, 'the target exited normally, so Node wrote its profile');
+    const record = JSON.parse(readFileSync(join(out, 'agent', `${targetPid}.json`), 'utf8')) as { final: boolean; stopSignal: string | null };
+    assert.deepEqual([record.final, record.stopSignal], [true, 'SIGTERM']);
   });
 
   it('a target that ignores SIGINT is killed after the grace time', async () => {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { AGENT_ENV } from '../run/runLayout';
 import { UserError } from '../util/errors';
 import { groupAlive, signalGroup, trackGroup, untrackGroup } from './processGroup';
 
@@ -53,7 +54,8 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(request.command, [...request.args], {
       cwd: request.cwd,
-      env: request.env,
+      // The preload agent watches us: if we die without stopping the target, it stops itself.
+      env: { ...request.env, [AGENT_ENV.ownerPid]: String(process.pid) },
       shell: false,
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,6 +19,7 @@ import type { AgentRecord } from './agentRecord';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 const SAMPLE_EVERY_MS = 250;
+const OWNER_CHECK_EVERY_MS = 1000;
 const WRITE_EVERY_MS = 2000;
 
 function start(): void {
@@ -102,6 +103,7 @@ function start(): void {
     process.exit(code);
   };
   for (const signal of Object.keys(SIGNAL_EXIT_CODES) as NodeJS.Signals[]) process.on(signal, onSignal);
+  watchOwner();
 
   process.on('exit', (code) => {
     clearInterval(sampler);
@@ -112,6 +114,37 @@ function start(): void {
     record.exitCode = code;
     write();
   });
+}
+
+/**
+ * V8 Lens stops its targets when it ends; only a V8 Lens killed outright (SIGKILL, a crashed editor)
+ * cannot. Then the target would run on with nobody reading its output, so it stops itself the way
+ * Stop does: a real SIGTERM, so the app's own shutdown runs and the CPU profile is written. The
+ * launched process leads its own process group; it signals the whole group, so children it started
+ * go too, as they would with V8 Lens alive.
+ */
+function watchOwner(): void {
+  const owner = Number(process.env[AGENT_ENV.ownerPid]);
+  if (!Number.isInteger(owner) || owner <= 0 || owner === process.pid) return;
+  const timer = setInterval(() => {
+    if (processExists(owner)) return;
+    clearInterval(timer);
+    try {
+      process.kill(-process.pid, 'SIGTERM'); // fails unless this process leads a group
+    } catch {
+      process.kill(process.pid, 'SIGTERM');
+    }
+  }, OWNER_CHECK_EVERY_MS);
+  timer.unref();
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, owned by someone else
+  }
 }
 
 function initialRecord(): AgentRecord {

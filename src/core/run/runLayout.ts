@@ -45,6 +45,11 @@ export function runLayout(dir: string): RunLayout {
 export const AGENT_ENV = {
   /** Folder for the agent's `<pid>.json` records; the agent does nothing without it. */
   dir: 'V8_LENS_AGENT_DIR',
+  /**
+   * The V8 Lens process (CLI or editor) that launched the target. If it disappears without stopping
+   * the target (SIGKILL, a crash), the agent stops the target as Stop would: no orphans.
+   */
+  ownerPid: 'V8_LENS_OWNER_PID',
   /** How long an app's own SIGINT/SIGTERM handler may take before the agent exits for it. */
   exitGraceMs: 'V8_LENS_EXIT_GRACE_MS',
   /** Set when `--trace-gc` cannot be on the command line (NODE_OPTIONS refuses it). */
