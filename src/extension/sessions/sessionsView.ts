@@ -68,6 +68,8 @@ function iconFor(session: SessionRecord | null): string {
       return 'error';
     case 'cancelled':
       return 'circle-slash';
+    case 'target-exited':
+      return 'debug-disconnect'; // an attached process ended while we watched it
     default:
       return 'flame';
   }
@@ -79,7 +81,7 @@ function describe(session: SessionRecord | null, summary: Summary | null): strin
   if (session.durationMs !== null) parts.push(`${(session.durationMs / 1000).toFixed(1)} s`);
   if (summary?.gc) parts.push(`GC ${(summary.gc.wallShare * 100).toFixed(1)}%`);
   if (summary && session.flags.capture.deopts) parts.push(`${summary.deopts.reduce((n, d) => n + d.count, 0)} deopts`);
-  if (session.status !== 'finished' && session.status !== 'stopped') parts.push(session.status);
+  if (session.status !== 'finished' && session.status !== 'stopped') parts.push(session.status.replace('-', ' '));
   return parts.join(' · ');
 }
 
