@@ -5,18 +5,18 @@
  * and the colour follows its sign — red: more time in B, blue: less — with the strength of the
  * relative change of the frame's total (as the library's differentialColorMapper does, but in the
  * theme's colours so labels stay readable). Width is B's time; "size by A" draws A's instead, so
- * frames that are gone in B can be seen. Search is plain substring; labels and tooltip are text.
+ * frames that are gone in B can be seen. Search, zoom and the hover box are ../report/flameChrome.ts.
  */
-import flamegraph, { type FlameGraph, type FlameHierarchyNode, type FlameTooltip } from 'd3-flame-graph';
-import { select } from 'd3-selection';
+import type { FlameHierarchyNode } from 'd3-flame-graph';
 import { FRAME_CATEGORY_LABELS } from '../../src/core/report/frameCategory';
 import { compareTotals, normalizeCompareTree } from '../../src/core/report/compareModelTypes';
 import type { CompareModel, CompareNode, CompareNormalization, CompareSide } from '../../src/shared/compareProtocol';
-import { el, emptyNote } from '../report/dom';
-import { fmtDuration, fmtMs, formatLocation, plural } from '../report/format';
+import { el } from '../report/dom';
+import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../report/flameChrome';
+import { fmtDuration, fmtMs, plural } from '../report/format';
 import { cssVar, mix, parseColor, readPalette, toCss, type Rgb } from '../report/theme';
 import { fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
-import { canOpen, type CompareHost } from './host';
+import type { CompareHost } from './host';
 
 // The part of d3-flame-graph's differential API used here (webview/types declares the rest).
 declare module 'd3-flame-graph' {
@@ -30,12 +30,6 @@ declare module 'd3-flame-graph' {
   }
 }
 
-type HNode = FlameHierarchyNode<CompareNode>;
-
-const MIN_FRAME_PX = 5;
-const CELL_HEIGHT = 18;
-const TRANSITION_NODE_LIMIT = 5000;
-const SEARCH_DEBOUNCE_MS = 120;
 /** Relative changes below this are drawn neutral (sampling noise). */
 const NEUTRAL_BELOW = 0.02;
 
@@ -85,7 +79,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
   section.append(el('h2', { text: 'Differential flame graph' }));
   const flame = model.flame;
   if (!flame) {
-    section.append(el('div', { id: 'flame-graph', className: 'flame-graph is-empty', attrs: { 'data-frame-count': 0 } }, emptyNote('No differential flame graph:', model.flameMissing ?? 'a run has no CPU profile.')));
+    section.append(emptyFlameGraph('No differential flame graph:', model.flameMissing ?? 'a run has no CPU profile.'));
     return null;
   }
 
@@ -95,7 +89,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
   const { profileMs } = model;
 
   // A server's profile is mostly (idle): hidden by default when it is the larger part of either run.
-  const idleNode = flame.children.find((c) => c.name === '(idle)' && c.url === '');
+  const idleNode = flame.children.find(isIdleFrame);
   const idleTotals = idleNode ? compareTotals(idleNode) : null;
   const idleShare = idleNode && idleTotals
     ? Math.max(profileMs.base > 0 ? idleTotals.base.get(idleNode)! / profileMs.base : 0, profileMs.other > 0 ? idleTotals.other.get(idleNode)! / profileMs.other : 0)
@@ -109,23 +103,16 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
 
   function build(): { data: CompareNode; stats: Stats } {
     const data = normalizeCompareTree(flame!, normalization, profileMs, sizeBy);
-    if (!showIdle) data.children = data.children.filter((c) => !(c.name === '(idle)' && c.url === ''));
+    if (!showIdle) data.children = data.children.filter((c) => !isIdleFrame(c));
     const s = scale();
     return { data, stats: { unit: compareTotals(data, (n) => n.baseMs * s.base, (n) => n.otherMs * s.other), ms: compareTotals(data) } };
   }
   let current = build();
 
-  // ---- toolbar
-  const search = el('vscode-textfield', { id: 'flame-search', attrs: { placeholder: 'Search functions or files (plain text)', 'aria-label': 'Search frames' } });
-  const searchInfo = el('span', { id: 'flame-search-info', className: 'toolbar-note', attrs: { 'aria-live': 'polite' } });
-  const reset = el('vscode-button', { id: 'flame-reset', attrs: { secondary: true, title: 'Show the whole tree again' }, text: 'Reset zoom' });
-  const zoomName = el('span', { id: 'flame-zoomed', className: 'toolbar-note' });
-  const openZoomed = el('vscode-button', { id: 'flame-open-source', attrs: { secondary: true, hidden: true, title: 'Open the zoomed frame in the editor' }, text: 'Open source' });
   const sizeToggle = el('vscode-checkbox', { id: 'flame-size-by-base', attrs: { title: 'Frames only in A have no width in B: size frames by A to see them' } }, 'Size frames by A');
   const idleToggle = idleNode
     ? el('vscode-checkbox', { id: 'flame-show-idle', attrs: { checked: showIdle, title: 'The (idle) frame is the event loop waiting for work' } }, 'Show idle time')
     : null;
-  const toolbar = el('div', { className: 'toolbar' }, search, searchInfo, el('span', { className: 'spacer' }), zoomName, openZoomed, sizeToggle, idleToggle, reset);
 
   const swatches = { red: el('span', { className: 'swatch' }), blue: el('span', { className: 'swatch' }), neutral: el('span', { className: 'swatch' }) };
   const legend = el(
@@ -136,49 +123,23 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
     el('li', { attrs: { 'data-change': 'same' } }, swatches.neutral, el('span', { text: 'about the same' })),
   );
   const hint = el('p', { id: 'flame-hint', className: 'hint' });
-  const container = el('div', { id: 'flame-graph', className: 'flame-graph', attrs: { 'data-frame-count': 0 } });
-  const tooltip = makeTooltip();
-  section.append(toolbar, el('div', { className: 'legend-row' }, legend, hint), container);
-  document.getElementById('flame-tooltip')?.remove();
-  document.body.append(tooltip.root);
-
-  function describe(): void {
-    const width = sizeBy === 'other' ? 'Width = B’s time' : 'Width = A’s time (frames gone in B show blue)';
-    const unit = normalization === 'ms' ? 'in ms' : 'as % of each profile';
-    hint.textContent = `${width}, ${unit}. Colour = change of the frame’s total from A to B; the stronger, the larger the relative change. Click to zoom${host.connected ? '; Ctrl/⌘-click opens the code' : ''}.`;
-    container.setAttribute('data-size-by', sizeBy);
-    container.setAttribute('data-normalization', normalization);
-  }
-
-  // ---- the chart
-  let searching = false;
-  let zoomed: CompareNode | null = null;
-  const nodeCount = current.stats.ms.order.length;
-  container.setAttribute('data-node-count', String(nodeCount));
-  const chart: FlameGraph<CompareNode> = flamegraph<CompareNode>()
-    .selfValue(true)
-    .sort(false) // merged heaviest-first already
-    .inverted(true)
-    .cellHeight(CELL_HEIGHT)
-    .minFrameSize(MIN_FRAME_PX)
-    .transitionDuration(nodeCount > TRANSITION_NODE_LIMIT ? 0 : 250)
-    .resetHeightOnZoom(true)
-    .title('')
-    .computeDelta(true)
-    .tooltip(tooltip.tip)
-    .setColorMapper((d) => {
+  const tooltip = tooltipRows();
+  const chrome = flameChrome<CompareNode>({
+    nodeCount: current.stats.ms.order.length,
+    resetTitle: 'Show the whole tree again',
+    toggles: [sizeToggle, idleToggle],
+    tooltipRows: tooltip.rows,
+    fillTooltip: tooltip.fill,
+    connected: host.connected,
+    locOf,
+    openSource: (node) => host.openSource(sideOf(node), node.url, node.line, node.column),
+    fill: (d) => {
       const a = current.stats.unit.base.get(d.data) ?? 0;
       const b = current.stats.unit.other.get(d.data) ?? 0;
-      const fill = diffColor(d.delta ?? b - a, a, b, pal);
-      return toCss(searching && !d.highlight ? mix(fill, pal.background, 0.22) : fill);
-    })
-    .setSearchMatch((d, term) => matches(d.data, term))
-    .setSearchHandler((results) => {
-      container.setAttribute('data-search-matches', String(results.length));
-      if (results.length === 0) {
-        searchInfo.textContent = 'no frame matches';
-        return;
-      }
+      return diffColor(d.delta ?? b - a, a, b, pal);
+    },
+    background: () => pal.background,
+    describeMatches: (results) => {
       // Count a match inside another match once.
       const hit = new Set(results);
       let a = 0;
@@ -190,80 +151,30 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
         a += current.stats.unit.base.get(r.data) ?? 0;
         b += current.stats.unit.other.get(r.data) ?? 0;
       }
-      searchInfo.textContent = `${plural(results.length, 'frame')} match · A ${fmtTime(a, normalization)} → B ${fmtTime(b, normalization)} (${fmtTimeChange(b - a, normalization)})`;
-    })
-    .setDetailsHandler(() => undefined)
-    .onClick((d) => {
-      zoomed = d.depth === 0 ? null : d.data;
-      showZoom();
-      countFrames();
-    });
+      return `${plural(results.length, 'frame')} match · A ${fmtTime(a, normalization)} → B ${fmtTime(b, normalization)} (${fmtTimeChange(b - a, normalization)})`;
+    },
+  });
+  chrome.chart.computeDelta(true);
+  const container = chrome.container;
+  section.append(chrome.toolbar, el('div', { className: 'legend-row' }, legend, hint), container);
 
-  function showZoom(): void {
-    if (!zoomed) {
-      zoomName.textContent = '';
-      openZoomed.hidden = true;
-      return;
-    }
-    const where = zoomed.url ? ` (${formatLocation(zoomed.url, zoomed.line, zoomed.column, locOf(zoomed)).text})` : '';
-    zoomName.textContent = `Zoomed into ${zoomed.name}${where}`;
-    openZoomed.hidden = !(host.connected && canOpen(zoomed.url, zoomed.line));
-  }
-
-  function countFrames(): void {
-    container.setAttribute('data-frame-count', String(container.querySelectorAll('svg g').length));
-  }
-
-  function width(): number {
-    return Math.max(200, Math.floor(container.clientWidth));
+  function describe(): void {
+    const width = sizeBy === 'other' ? 'Width = B’s time' : 'Width = A’s time (frames gone in B show blue)';
+    const unit = normalization === 'ms' ? 'in ms' : 'as % of each profile';
+    hint.textContent = `${width}, ${unit}. Colour = change of the frame’s total from A to B; the stronger, the larger the relative change. Click to zoom${host.connected ? '; Ctrl/⌘-click opens the code' : ''}.`;
+    container.setAttribute('data-size-by', sizeBy);
+    container.setAttribute('data-normalization', normalization);
   }
 
   describe();
-  chart.width(width());
-  select(container).datum(current.data).call(chart);
-  countFrames();
+  chrome.mount(current.data);
   applySwatches();
-
-  let lastWidth = width();
-  new ResizeObserver(() => {
-    const w = width();
-    if (Math.abs(w - lastWidth) < 2) return;
-    lastWidth = w;
-    chart.width(w).update();
-    countFrames();
-  }).observe(container);
 
   /** New data (unit, width side or idle changed): the zoom starts over, the search is kept. */
   function redraw(): void {
     current = build();
-    zoomed = null;
-    showZoom();
     describe();
-    chart.update(current.data);
-    const term = searchTerm();
-    if (term) chart.search(term);
-    countFrames();
-  }
-
-  function searchTerm(): string {
-    return String((search as unknown as { value: string }).value ?? '').trim();
-  }
-
-  let timer: number | undefined;
-  search.addEventListener('input', () => {
-    window.clearTimeout(timer);
-    timer = window.setTimeout(() => runSearch(searchTerm()), SEARCH_DEBOUNCE_MS);
-  });
-  function runSearch(term: string): void {
-    searching = term.length > 0;
-    if (!searching) {
-      chart.clear();
-      searchInfo.textContent = '';
-      container.removeAttribute('data-search-matches');
-    } else {
-      chart.search(term);
-    }
-    countFrames();
+    chrome.replace(current.data);
   }
 
   sizeToggle.addEventListener('change', () => {
@@ -274,31 +185,6 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
     showIdle = (idleToggle as unknown as { checked: boolean }).checked;
     redraw();
   });
-  reset.addEventListener('click', () => {
-    chart.resetZoom();
-    zoomed = null;
-    showZoom();
-    countFrames();
-  });
-  openZoomed.addEventListener('click', () => {
-    if (zoomed) host.openSource(sideOf(zoomed), zoomed.url, zoomed.line, zoomed.column);
-  });
-
-  // Ctrl/⌘-click opens the frame's source instead of zooming (captured before d3's own handler).
-  container.addEventListener(
-    'click',
-    (event) => {
-      if (!(event.ctrlKey || event.metaKey)) return;
-      const frame = (event.target as Element | null)?.closest('g');
-      const d = frame ? (frame as unknown as { __data__?: HNode }).__data__ : undefined;
-      event.stopPropagation();
-      event.preventDefault();
-      if (d) host.openSource(sideOf(d.data), d.data.url, d.data.line, d.data.column);
-    },
-    true,
-  );
-  container.addEventListener('mousemove', (event) => tooltip.move(event));
-  container.addEventListener('mouseleave', () => tooltip.hide());
 
   function applySwatches(): void {
     swatches.red.style.backgroundColor = toCss(pal.red);
@@ -315,8 +201,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
     applyTheme() {
       pal = readDiffPalette();
       applySwatches();
-      chart.update();
-      countFrames();
+      chrome.refresh();
     },
   };
 
@@ -329,15 +214,8 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
     return { cwd: (sideOf(node) === 'base' ? model.base.cwd : model.other.cwd) ?? null };
   }
 
-  function tooltipLocation(node: CompareNode): string {
-    if (!node.url) {
-      if (node.category === 'gc' || node.category === 'idle') return 'V8 pseudo-frame (no source)';
-      return node.line > 0 ? `script without a file, line ${node.line}` : 'native code (no source)';
-    }
-    return formatLocation(node.url, node.line, node.column, locOf(node)).text;
-  }
-
-  function makeTooltip() {
+  /** Self and total in A and B, and the change. */
+  function tooltipRows() {
     const name = el('div', { className: 'tt-name' });
     const where = el('div', { className: 'tt-loc' });
     const presence = el('div', { className: 'tt-presence' });
@@ -350,46 +228,21 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
       totalD: el('td', { className: 'tt-delta' }),
     };
     const category = el('div', { className: 'tt-cat' });
-    const hintLine = el('div', { className: 'tt-hint', text: host.connected ? 'Click to zoom · Ctrl/⌘-click to open source' : 'Click to zoom' });
-    const root = el(
-      'div',
-      { id: 'flame-tooltip', attrs: { role: 'tooltip', hidden: true } },
-      name,
-      where,
-      presence,
+    const table = el(
+      'table',
+      {},
+      el('thead', {}, el('tr', {}, el('th'), el('th', { text: 'A' }), el('th', { text: 'B' }), el('th', { text: 'change' }))),
       el(
-        'table',
+        'tbody',
         {},
-        el('thead', {}, el('tr', {}, el('th'), el('th', { text: 'A' }), el('th', { text: 'B' }), el('th', { text: 'change' }))),
-        el(
-          'tbody',
-          {},
-          el('tr', {}, el('th', { text: 'self' }), cells.selfA, cells.selfB, cells.selfD),
-          el('tr', {}, el('th', { text: 'total' }), cells.totalA, cells.totalB, cells.totalD),
-        ),
+        el('tr', {}, el('th', { text: 'self' }), cells.selfA, cells.selfB, cells.selfD),
+        el('tr', {}, el('th', { text: 'total' }), cells.totalA, cells.totalB, cells.totalD),
       ),
-      category,
-      hintLine,
     );
-    const move = (event: MouseEvent) => {
-      if (root.hidden) return;
-      const pad = 14;
-      const rect = root.getBoundingClientRect();
-      let x = event.clientX + pad;
-      let y = event.clientY + pad;
-      if (x + rect.width > window.innerWidth - 4) x = Math.max(4, event.clientX - rect.width - pad);
-      if (y + rect.height > window.innerHeight - 4) y = Math.max(4, event.clientY - rect.height - pad);
-      root.style.left = `${x}px`;
-      root.style.top = `${y}px`;
-    };
-    const hide = () => {
-      root.hidden = true;
-    };
     /** "1.20 ms" or "0.41% (1.20 ms)". */
     const both = (unitValue: number, ms: number) => (normalization === 'ms' ? fmtMs(ms) : `${fmtTime(unitValue, 'share')} (${fmtMs(ms)})`);
     const change = (a: number, b: number) => `${fmtTimeChange(b - a, normalization)}${a > 0 ? ` (${fmtPctChange(((b - a) / a) * 100)})` : b > 0 ? ' (new)' : ''}`;
-    const tip = (() => undefined) as unknown as FlameTooltip<CompareNode>;
-    tip.show = (event, d) => {
+    const fill = (d: FlameHierarchyNode<CompareNode>) => {
       const node = d.data;
       const s = scale();
       const { unit, ms } = current.stats;
@@ -398,7 +251,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
       const totalA = unit.base.get(node) ?? selfA;
       const totalB = unit.other.get(node) ?? selfB;
       name.textContent = d.depth === 0 ? (showIdle || !idleNode ? 'all (the whole profiles)' : 'all, without idle time') : node.name;
-      where.textContent = d.depth === 0 ? `sampled: A ${fmtDuration(profileMs.base)}, B ${fmtDuration(profileMs.other)}` : tooltipLocation(node);
+      where.textContent = d.depth === 0 ? `sampled: A ${fmtDuration(profileMs.base)}, B ${fmtDuration(profileMs.other)}` : tooltipLocation(node, locOf(node));
       presence.textContent = node.presence === 'other' ? 'only in B (new)' : node.presence === 'base' ? 'only in A (gone in B)' : '';
       presence.hidden = node.presence === 'both';
       cells.selfA.textContent = both(selfA, node.baseMs);
@@ -411,15 +264,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
         cell.className = `tt-delta ${delta > 0 ? 'worse' : delta < 0 ? 'better' : 'same'}`;
       }
       category.textContent = FRAME_CATEGORY_LABELS[node.category] ?? '';
-      root.hidden = false;
-      move(event);
     };
-    tip.hide = hide;
-    return { root, move, hide, tip };
+    return { rows: [name, where, presence, table, category], fill };
   }
-}
-
-function matches(node: CompareNode, term: string): boolean {
-  const t = term.toLowerCase();
-  return node.name.toLowerCase().includes(t) || (node.url !== '' && node.url.toLowerCase().includes(t));
 }

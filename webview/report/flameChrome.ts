@@ -1,0 +1,271 @@
+/**
+ * What the report's flame graph and the compare page's differential one share around
+ * d3-flame-graph v5: the settings from shared/research/profile.md §5 (frames of at least 5 px, no
+ * transitions on big trees), the search / zoom / reset / Open source controls, the hover box and
+ * the wiring between them. Each view keeps its data, colours, legend and tooltip rows. Search is a
+ * plain substring (never a RegExp on user input); everything is text, never HTML.
+ */
+import flamegraph, { type FlameGraph, type FlameHierarchyNode, type FlameTooltip } from 'd3-flame-graph';
+import { select } from 'd3-selection';
+import type { FlameNode } from '../../src/shared/reportProtocol';
+import { el, emptyNote } from './dom';
+import { formatLocation, type LocationContext } from './format';
+import { canOpen } from './host';
+import { mix, toCss, type Rgb } from './theme';
+
+const MIN_FRAME_PX = 5;
+const CELL_HEIGHT = 18;
+/** Above this many nodes, d3 transitions cost more than they show (research §5.3). */
+const TRANSITION_NODE_LIMIT = 5000;
+const SEARCH_DEBOUNCE_MS = 120;
+
+/** What the chrome reads of a frame; the compare page's CompareNode has it too. */
+export type ChromeNode = Pick<FlameNode, 'name' | 'url' | 'line' | 'column' | 'category'>;
+
+export interface FlameChromeOptions<T> {
+  nodeCount: number;
+  resetTitle: string;
+  /** The view's own toolbar checkboxes, between Open source and Reset zoom. */
+  toggles: (HTMLElement | null)[];
+  /** The view's rows of the hover box, above the click hint. */
+  tooltipRows: HTMLElement[];
+  /** Fills the rows for the hovered frame. */
+  fillTooltip(d: FlameHierarchyNode<T>): void;
+  connected: boolean;
+  /** The run a frame's path is shortened against. */
+  locOf(node: T): LocationContext;
+  openSource(node: T): void;
+  fill(d: FlameHierarchyNode<T>): Rgb;
+  background(): Rgb;
+  /** The search info for at least one match; `sum` is d3-flame-graph's value of the matches. */
+  describeMatches(results: FlameHierarchyNode<T>[], sum: number): string;
+}
+
+export interface FlameChrome<T> {
+  chart: FlameGraph<T>;
+  /** For the view to place: the toolbar and #flame-graph. */
+  toolbar: HTMLElement;
+  container: HTMLElement;
+  /** First draw, then the width follows the panel; returns the draw time, ms. */
+  mount(data: T): number;
+  /** New data: the zoom starts over, the search is kept. */
+  replace(data: T): void;
+  /** Same data, new colours. */
+  refresh(): void;
+}
+
+/** The placeholder when there is nothing to draw. */
+export function emptyFlameGraph(text: string, detail: string): HTMLElement {
+  return el('div', { id: 'flame-graph', className: 'flame-graph is-empty', attrs: { 'data-frame-count': 0 } }, emptyNote(text, detail));
+}
+
+/** V8's (idle) pseudo-frame: the event loop waiting for work. */
+export function isIdleFrame(node: ChromeNode): boolean {
+  return node.name === '(idle)' && node.url === '';
+}
+
+function flameToolbar(resetTitle: string, toggles: (HTMLElement | null)[]) {
+  const search = el('vscode-textfield', { id: 'flame-search', attrs: { placeholder: 'Search functions or files (plain text)', 'aria-label': 'Search frames' } });
+  const searchInfo = el('span', { id: 'flame-search-info', className: 'toolbar-note', attrs: { 'aria-live': 'polite' } });
+  const reset = el('vscode-button', { id: 'flame-reset', attrs: { secondary: true, title: resetTitle }, text: 'Reset zoom' });
+  const zoomName = el('span', { id: 'flame-zoomed', className: 'toolbar-note' });
+  const openZoomed = el('vscode-button', { id: 'flame-open-source', attrs: { secondary: true, hidden: true, title: 'Open the zoomed frame in the editor' }, text: 'Open source' });
+  const root = el('div', { className: 'toolbar' }, search, searchInfo, el('span', { className: 'spacer' }), zoomName, openZoomed, ...toggles, reset);
+  return { root, search, searchInfo, reset, zoomName, openZoomed };
+}
+
+/**
+ * The hover box (#flame-tooltip), in <body> so the scroll box does not clip it; a second model
+ * replaces the first one's. Placed below-right of the pointer, flipped where that leaves the window.
+ */
+function mountTooltip<T>(connected: boolean, rows: HTMLElement[], fill: (d: FlameHierarchyNode<T>) => void) {
+  const hint = el('div', { className: 'tt-hint', text: connected ? 'Click to zoom · Ctrl/⌘-click to open source' : 'Click to zoom' });
+  const root = el('div', { id: 'flame-tooltip', attrs: { role: 'tooltip', hidden: true } }, ...rows, hint);
+  const move = (event: MouseEvent) => {
+    if (root.hidden) return;
+    const pad = 14;
+    const rect = root.getBoundingClientRect();
+    let x = event.clientX + pad;
+    let y = event.clientY + pad;
+    if (x + rect.width > window.innerWidth - 4) x = Math.max(4, event.clientX - rect.width - pad);
+    if (y + rect.height > window.innerHeight - 4) y = Math.max(4, event.clientY - rect.height - pad);
+    root.style.left = `${x}px`;
+    root.style.top = `${y}px`;
+  };
+  const hide = () => {
+    root.hidden = true;
+  };
+  const tip = (() => undefined) as unknown as FlameTooltip<T>;
+  tip.show = (event, d) => {
+    fill(d);
+    root.hidden = false;
+    move(event);
+  };
+  tip.hide = hide;
+  document.getElementById('flame-tooltip')?.remove();
+  document.body.append(root);
+  return { tip, move, hide };
+}
+
+/** The tooltip's location line, also for frames that have no file. */
+export function tooltipLocation(node: ChromeNode, loc: LocationContext): string {
+  if (!node.url) {
+    if (node.category === 'gc' || node.category === 'idle') return 'V8 pseudo-frame (no source)';
+    return node.line > 0 ? `script without a file, line ${node.line}` : 'native code (no source)';
+  }
+  return formatLocation(node.url, node.line, node.column, loc).text;
+}
+
+/** Case-insensitive substring of the name or the file. */
+export function matchesSearch(node: ChromeNode, term: string): boolean {
+  const t = term.toLowerCase();
+  return node.name.toLowerCase().includes(t) || (node.url !== '' && node.url.toLowerCase().includes(t));
+}
+
+/**
+ * The chart with the shared settings, its container, and the toolbar and tooltip wired to it. The
+ * view adds what is its own (e.g. computeDelta) through `chart` before `mount`.
+ */
+export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): FlameChrome<T> {
+  const toolbar = flameToolbar(opts.resetTitle, opts.toggles);
+  const container = el('div', { id: 'flame-graph', className: 'flame-graph', attrs: { 'data-frame-count': 0, 'data-node-count': opts.nodeCount } });
+  const tooltip = mountTooltip(opts.connected, opts.tooltipRows, opts.fillTooltip);
+  let searching = false;
+  let zoomed: T | null = null;
+
+  const chart: FlameGraph<T> = flamegraph<T>()
+    .selfValue(true)
+    .sort(false) // both trees come heaviest-first already
+    .inverted(true)
+    .cellHeight(CELL_HEIGHT)
+    .minFrameSize(MIN_FRAME_PX)
+    .transitionDuration(opts.nodeCount > TRANSITION_NODE_LIMIT ? 0 : 250)
+    .resetHeightOnZoom(true)
+    .title('')
+    .tooltip(tooltip.tip)
+    .setColorMapper((d) => {
+      const fill = opts.fill(d);
+      return toCss(searching && !d.highlight ? mix(fill, opts.background(), 0.22) : fill);
+    })
+    .setSearchMatch((d, term) => matchesSearch(d.data, term))
+    .setSearchHandler((results, sum) => {
+      container.setAttribute('data-search-matches', String(results.length));
+      toolbar.searchInfo.textContent = results.length === 0 ? 'no frame matches' : opts.describeMatches(results, sum);
+    })
+    .setDetailsHandler(() => undefined)
+    .onClick((d) => zoomTo(d.depth === 0 ? null : d.data));
+
+  function zoomTo(node: T | null): void {
+    zoomed = node;
+    showZoom();
+    countFrames();
+  }
+
+  function showZoom(): void {
+    if (!zoomed) {
+      toolbar.zoomName.textContent = '';
+      toolbar.openZoomed.hidden = true;
+      return;
+    }
+    const where = zoomed.url ? ` (${formatLocation(zoomed.url, zoomed.line, zoomed.column, opts.locOf(zoomed)).text})` : '';
+    toolbar.zoomName.textContent = `Zoomed into ${zoomed.name}${where}`;
+    toolbar.openZoomed.hidden = !(opts.connected && canOpen(zoomed.url, zoomed.line));
+  }
+
+  function countFrames(): void {
+    container.setAttribute('data-frame-count', String(container.querySelectorAll('svg g').length));
+  }
+
+  function width(): number {
+    return Math.max(200, Math.floor(container.clientWidth));
+  }
+
+  function searchTerm(): string {
+    return String((toolbar.search as unknown as { value: string }).value ?? '').trim();
+  }
+
+  function runSearch(term: string): void {
+    searching = term.length > 0;
+    if (!searching) {
+      chart.clear();
+      toolbar.searchInfo.textContent = '';
+      container.removeAttribute('data-search-matches');
+    } else {
+      chart.search(term);
+    }
+    countFrames();
+  }
+
+  let timer: number | undefined;
+  toolbar.search.addEventListener('input', () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => runSearch(searchTerm()), SEARCH_DEBOUNCE_MS);
+  });
+  toolbar.reset.addEventListener('click', () => {
+    chart.resetZoom();
+    zoomTo(null);
+  });
+  toolbar.openZoomed.addEventListener('click', () => {
+    if (zoomed) opts.openSource(zoomed);
+  });
+  openSourceOnModifierClick(container, opts.openSource);
+  container.addEventListener('mousemove', (event) => tooltip.move(event));
+  container.addEventListener('mouseleave', () => tooltip.hide());
+
+  return {
+    chart,
+    toolbar: toolbar.root,
+    container,
+    mount(data) {
+      const started = performance.now();
+      chart.width(width());
+      select(container).datum(data).call(chart);
+      countFrames();
+      const ms = performance.now() - started;
+      followPanelWidth(container, width, (w) => {
+        chart.width(w).update();
+        countFrames();
+      });
+      return ms;
+    },
+    replace(data) {
+      zoomed = null;
+      showZoom();
+      chart.update(data);
+      const term = searchTerm();
+      if (term) chart.search(term);
+      countFrames();
+    },
+    refresh() {
+      chart.update();
+      countFrames();
+    },
+  };
+}
+
+/** Ctrl/⌘-click opens the frame's source instead of zooming (captured before d3's own handler). */
+function openSourceOnModifierClick<T>(container: HTMLElement, openSource: (node: T) => void): void {
+  container.addEventListener(
+    'click',
+    (event) => {
+      if (!(event.ctrlKey || event.metaKey)) return;
+      const frame = (event.target as Element | null)?.closest('g');
+      const d = frame ? (frame as unknown as { __data__?: FlameHierarchyNode<T> }).__data__ : undefined;
+      event.stopPropagation();
+      event.preventDefault();
+      if (d) openSource(d.data);
+    },
+    true,
+  );
+}
+
+/** Calls `resize` when the container's width changes by 2 px or more. */
+function followPanelWidth(container: HTMLElement, width: () => number, resize: (w: number) => void): void {
+  let lastWidth = width();
+  new ResizeObserver(() => {
+    const w = width();
+    if (Math.abs(w - lastWidth) < 2) return;
+    lastWidth = w;
+    resize(w);
+  }).observe(container);
+}
