@@ -198,21 +198,15 @@ async function profileCommand(args: string[]): Promise<number> {
   note(`profiling pid ${run.pid} into ${run.runDir} (Ctrl-C stops it and keeps the profile)`);
   if (load) note(`under load: ${load.url ?? 'the first loopback URL it prints'}, ${load.connections} connections, ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s measured, then stop and collect`);
 
-  let interrupts = 0;
-  const onInterrupt = () => {
-    interrupts += 1;
-    if (interrupts === 1) {
+  const stopListening = onInterrupts(
+    () => {
       note('stopping the target… (Ctrl-C again to kill it at once)');
       run.stop();
-    } else {
-      run.cancel();
-    }
-  };
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
+    },
+    () => run.cancel(),
+  );
   const result = await run.done;
-  process.off('SIGINT', onInterrupt);
-  process.off('SIGTERM', onInterrupt);
+  stopListening();
 
   if (values.json) process.stdout.write(`${JSON.stringify(result.summary, null, 2)}\n`);
   else process.stdout.write(`\n${formatTextReport(result.summary, { cwd })}`);
@@ -313,18 +307,13 @@ async function sweepCommand(args: string[]): Promise<number> {
   const outDir = resolve(cwd, values.out ?? join('.v8-lens', 'sweeps', timestamp()));
 
   const abort = new AbortController();
-  let interrupts = 0;
-  const onInterrupt = () => {
-    interrupts += 1;
-    if (interrupts === 1) {
+  const stopListening = onInterrupts(
+    () => {
       note('cancelling: stopping the target and the load, keeping the finished runs… (Ctrl-C again to quit at once)');
       abort.abort();
-    } else {
-      process.exit(130); // the exit hook kills the target's group; the load runner exits with its IPC channel
-    }
-  };
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
+    },
+    () => process.exit(130), // the exit hook kills the target's group; the load runner exits with its IPC channel
+  );
   const total = flagValues.length * config.rounds;
   let announced = false;
   const onProgress = (p: SweepProgress) => {
@@ -351,8 +340,7 @@ async function sweepCommand(args: string[]): Promise<number> {
       toolVersion: TOOL_VERSION,
     });
   } finally {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
+    stopListening();
   }
 
   if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -387,18 +375,13 @@ async function attachCommand(args: string[]): Promise<number> {
 
   // Ctrl-C from here on stops early and keeps what was collected; a second one quits at once.
   const abort = new AbortController();
-  let interrupts = 0;
-  const onInterrupt = () => {
-    interrupts += 1;
-    if (interrupts === 1) {
+  const stopListening = onInterrupts(
+    () => {
       note('stopping: saving the profile and detaching… (Ctrl-C again to quit without cleaning up the target)');
       abort.abort();
-    } else {
-      process.exit(130);
-    }
-  };
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
+    },
+    () => process.exit(130),
+  );
   try {
     const resolved = await resolveInspector(address, { allowRemote: values['allow-remote'] ?? false, openWithSignal: values['open-inspector'] ?? false });
     const inspector = new URL(resolved.webSocketUrl).host;
@@ -429,8 +412,7 @@ async function attachCommand(args: string[]): Promise<number> {
     note(`detached; pid ${handle.pid} keeps running. Run folder: ${result.runDir} (${result.gcEvents} GC events)`);
     return 0;
   } finally {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
+    stopListening();
   }
 }
 
@@ -566,3 +548,18 @@ main(process.argv.slice(2)).then(
     }
   },
 );
+
+/**
+ * Ctrl-C (or SIGTERM) once runs `first`, a stop that keeps what was collected; any later one runs
+ * `again`, which quits at once. Returns the function that removes the handlers.
+ */
+function onInterrupts(first: () => void, again: () => void): () => void {
+  let count = 0;
+  const handler = () => (++count === 1 ? first() : again());
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
