@@ -3,7 +3,7 @@
  * names and urls, call stacks a few hundred frames deep (with recursion), millions of samples with
  * jittered and occasionally negative deltas, and `positionTicks` on sampled nodes. Same seed, same text.
  *
- * The shape follows what V8 writes (see /work/shared/research/profile.md §6): nodes in depth-first order
+ * The shape follows what V8 writes (the .cpuprofile layout Node 20-24 write): nodes in depth-first order
  * with ids in creation order (so not sorted, and here not dense either), 0-based callFrame positions,
  * 1-based positionTicks lines, `(root)`/`(program)`/`(garbage collector)`/`(idle)` with lineNumber -1.
  */

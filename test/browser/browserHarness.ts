@@ -20,7 +20,7 @@ interface CspEvent { violatedDirective: string; blockedURI: string; sourceFile: 
 export const REPO = resolve(__dirname, '..', '..');
 export const CLI = join(REPO, 'dist', 'cli.js');
 export const PROGRAMS = join(REPO, 'test', 'fixtures', 'programs');
-export const SPEEDSCOPE = resolve(REPO, '..', 'shared', 'fixtures', 'third-party', 'speedscope');
+export const SPEEDSCOPE = join(REPO, 'test', 'fixtures', 'third-party', 'speedscope');
 
 export function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p);

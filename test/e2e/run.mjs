@@ -88,7 +88,7 @@ function prepareWorkspace(runDir) {
   // A third-party profile for the report scenarios (copied in: the scenarios open it through the
   // workbench's own open dialog, which browses the workspace).
   mkdirSync(join(ws, 'profiles'), { recursive: true });
-  cpSync(join(E2E_DIR, 'fixtures', 'speedscope', 'chrome65-simple.cpuprofile'), join(ws, 'profiles', 'chrome65-simple.cpuprofile'));
+  cpSync(join(REPO_ROOT, 'test', 'fixtures', 'third-party', 'speedscope', 'chrome65-simple.cpuprofile'), join(ws, 'profiles', 'chrome65-simple.cpuprofile'));
   return ws;
 }
 

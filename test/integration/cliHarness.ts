@@ -9,7 +9,7 @@ import type { SessionRecord } from '../../src/core/run/session';
 export const REPO = resolve(__dirname, '..', '..');
 export const CLI = join(REPO, 'dist', 'cli.js');
 export const PROGRAMS = join(REPO, 'test', 'fixtures', 'programs');
-export const SPEEDSCOPE = resolve(REPO, '..', 'shared', 'fixtures', 'third-party', 'speedscope');
+export const SPEEDSCOPE = join(REPO, 'test', 'fixtures', 'third-party', 'speedscope');
 
 /** The Node versions the real-Node tests run under: the machine's, and 22/24 from test/node-versions. */
 export const NODES: { label: string; path: string; major: number }[] = [

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { DEOPT_REASONS, FEEDBACK_OPERATION_PLACEHOLDER, FEEDBACK_OPERATIONS } from '../../../src/core/annotations/deoptReasonTable';
 import { explainDeoptReason } from '../../../src/core/annotations/deoptReasons';
 
-const FIXTURE_DIRS = [join(__dirname, '..', '..', 'fixtures'), '/work/shared/fixtures'];
+const FIXTURE_DIRS = [join(__dirname, '..', '..', 'fixtures')];
 
 function filesUnder(dir: string, out: string[] = []): string[] {
   if (!existsSync(dir)) return out;

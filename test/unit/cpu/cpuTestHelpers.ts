@@ -1,7 +1,7 @@
-/** Builders for small hand-made `.cpuprofile` texts, and paths to the shared outside fixtures. */
+/** Builders for small hand-made `.cpuprofile` texts, and paths to the vendored third-party fixtures. */
 import { join } from 'node:path';
 
-export const SPEEDSCOPE_DIR = join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'third-party', 'speedscope');
+export const SPEEDSCOPE_DIR = join(__dirname, '..', '..', 'fixtures', 'third-party', 'speedscope');
 export const CPU_FIXTURES = join(__dirname, '..', '..', 'fixtures', 'cpu');
 
 export interface NodeSpec {

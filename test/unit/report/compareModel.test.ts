@@ -29,7 +29,7 @@ import { parseFromCompareWebview } from '../../../src/shared/compareProtocol';
 const REPO = resolve(__dirname, '..', '..', '..');
 const CPU_FIXTURES = join(REPO, 'test', 'fixtures', 'cpu');
 const GC_FIXTURES = join(REPO, 'test', 'fixtures', 'gc');
-const SPEEDSCOPE = resolve(REPO, '..', 'shared', 'fixtures', 'third-party', 'speedscope');
+const SPEEDSCOPE = join(REPO, 'test', 'fixtures', 'third-party', 'speedscope');
 
 const dir = mkdtempSync(join(tmpdir(), 'v8-lens-compare-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
