@@ -137,6 +137,7 @@ async function benchAnnotations(): Promise<void> {
     })),
     deoptFunctions: [],
     optimizedFunctions: [],
+    deoptCoverage: 'collected',
     warnings: [],
   };
   const text = JSON.stringify(summary);

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { jsonForScript, reportWebviewHtml, standaloneReportHtml } from '../../src/core/report/reportPage';
 import type { ReportModel } from '../../src/core/report/reportModel';
-import type { Summary } from '../../src/core/summary/types';
+import { emptySummary, type Summary } from '../../src/core/summary/types';
 
 const NONCE = 'abcdefghijklmnopqrstuv==';
 
 function model(title: string): ReportModel {
-  const summary: Summary = { schemaVersion: 1, source: { kind: 'cpuprofile', path: '/x' }, cpu: null, gc: null, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings: [] };
+  const summary: Summary = emptySummary({ kind: 'cpuprofile', path: '/x' });
   return { title, source: '/x', summary, session: null, flame: null, gcEvents: [] };
 }
 

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { analyzeRun } from '../run/analyzeRun';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { SessionRecord } from '../run/session';
-import type { Summary } from '../summary/types';
+import { emptySummary, type Summary } from '../summary/types';
 import { isLoopbackHost } from '../sweep/loopback';
 import { UserError, errorMessage, isErrno, oneLine } from '../util/errors';
 import { CdpClosedError, CdpError, CdpSession } from './cdpSession';
@@ -449,7 +449,7 @@ function isRunning(pid: number): boolean {
 }
 
 function failedSummary(layout: RunLayout, err: unknown): Summary {
-  return { schemaVersion: 1, source: { kind: 'run', path: layout.dir }, cpu: null, gc: null, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings: [`analysis failed: ${errorMessage(err)}`] };
+  return emptySummary({ kind: 'run', path: layout.dir }, { warnings: [`analysis failed: ${errorMessage(err)}`] });
 }
 
 async function writeJson(path: string, value: unknown): Promise<void> {

@@ -10,7 +10,7 @@ import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/l
 import { analyzeRun } from '../run/analyzeRun';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { SessionRecord } from '../run/session';
-import type { Summary } from '../summary/types';
+import { emptySummary, type Summary } from '../summary/types';
 import { RunLoad, type RunLoadOptions } from './runLoad';
 import { UserError, errorMessage } from '../util/errors';
 import { StdoutDemux } from '../util/stdoutDemux';
@@ -279,7 +279,7 @@ function problemOf(exit: TargetExit): string | null {
 }
 
 function failedSummary(layout: RunLayout, err: unknown): Summary {
-  return { schemaVersion: 1, source: { kind: 'run', path: layout.dir }, cpu: null, gc: null, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings: [`analysis failed: ${errorMessage(err)}`] };
+  return emptySummary({ kind: 'run', path: layout.dir }, { warnings: [`analysis failed: ${errorMessage(err)}`] });
 }
 
 async function prepareRunFolder(layout: RunLayout): Promise<void> {

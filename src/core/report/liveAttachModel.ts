@@ -24,6 +24,7 @@ export function liveAttachModel(runDir: string, title: string, events: readonly 
       deopts: [],
       deoptFunctions: [],
       optimizedFunctions: [],
+      deoptCoverage: 'not-collected',
       warnings: [PROFILE_PENDING, ATTACH_NOTES.deopts],
     },
     session: null,

@@ -7,7 +7,7 @@ import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
 import { analyzeRun, readGcTraceFile } from '../run/analyzeRun';
 import { runLayout } from '../run/runLayout';
 import type { SessionRecord } from '../run/session';
-import { SUMMARY_SCHEMA_VERSION, withSummaryDefaults, type Summary } from '../summary/types';
+import { emptySummary, withSummaryDefaults, type Summary } from '../summary/types';
 import { UserError, errorMessage, isErrno } from '../util/errors';
 import { readV8LogFiles } from '../v8log/v8LogReader';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
@@ -90,7 +90,7 @@ export async function sniffArtifact(path: string): Promise<ArtifactKind | null> 
 }
 
 function singleSummary(kind: Summary['source']['kind'], path: string, parts: Partial<Summary>): Summary {
-  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind, path }, cpu: null, gc: null, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings: [], ...parts };
+  return emptySummary({ kind, path }, parts);
 }
 
 async function summarizeCpuProfileFile(path: string): Promise<Summary> {
@@ -119,6 +119,7 @@ async function summarizeGcTraceFile(path: string): Promise<Summary> {
 
 async function summarizeV8LogFile(path: string): Promise<Summary> {
   const analysis = await readV8LogFiles([path]);
-  return singleSummary('v8-log', path, summarizeDeoptAnalysis(analysis));
+  const { warnings, ...parts } = summarizeDeoptAnalysis(analysis);
+  return singleSummary('v8-log', path, { ...parts, warnings, deoptCoverage: 'collected' });
 }
 

@@ -8,7 +8,7 @@ import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { summarizeGc } from '../gc/gcSummary';
 import type { GcEvent } from '../gc/gcEvent';
 import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
-import { SUMMARY_SCHEMA_VERSION, type CpuProfileFile, type CpuSummary, type GcSummary, type LoadSummary, type Summary } from '../summary/types';
+import { SUMMARY_SCHEMA_VERSION, emptySummary, type CpuProfileFile, type CpuSummary, type GcSummary, type LoadSummary, type Summary } from '../summary/types';
 import { errorMessage } from '../util/errors';
 import { analyzeCodeTrace, functionsFromProfile, readCodeTrace } from '../v8log/codeTraceDeopts';
 import { readV8LogFiles } from '../v8log/v8LogReader';
@@ -43,7 +43,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const gc = await analyzeGc(layout, session, main, liveGc, capture.gc, warnings);
   // With a CPU profile, the deopts come from the code trace (--trace-deopt-verbose), not the V8 log.
   const codeTraceAsked = session?.launch.argv.includes('--trace-deopt-verbose') ?? false;
-  const { deopts, deoptFunctions, optimizedFunctions } = await analyzeDeopts(layout, capture.deopts, codeTraceAsked, cpu?.functions ?? [], warnings);
+  const { deopts, deoptFunctions, optimizedFunctions, deoptCoverage } = await analyzeDeopts(layout, capture.deopts, codeTraceAsked, cpu?.functions ?? [], warnings);
 
   if (main && !main.final) {
     warnings.push(`the target (pid ${main.pid}) did not exit normally, so its figures end at ${new Date(main.updatedAtMs).toISOString()}`);
@@ -51,7 +51,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const load = await readLoad(layout);
   if (load?.error) warnings.unshift(`load: ${load.error}`);
   if (load && load.failedRequests > 0) warnings.unshift(`load: the target lost ${load.failedRequests} request(s) in the measured window (errors, timeouts, non-2xx answers)`);
-  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts, deoptFunctions, optimizedFunctions, ...(load ? { load } : {}), warnings };
+  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts, deoptFunctions, optimizedFunctions, deoptCoverage, ...(load ? { load } : {}), warnings };
 }
 
 async function readLoad(layout: RunLayout): Promise<LoadSummary | null> {
@@ -90,7 +90,7 @@ async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liv
     warnings.push(ATTACH_NOTES.gcSource);
   }
   warnings.push(ATTACH_NOTES.deopts);
-  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings };
+  return emptySummary({ kind: 'run', path: layout.dir }, { cpu, gc, warnings });
 }
 
 async function analyzeCpu(layout: RunLayout, main: AgentRecord | null, wanted: boolean, warnings: string[]): Promise<CpuSummary | null> {
@@ -163,7 +163,7 @@ export async function readGcTraceFile(path: string, warnings: string[]): Promise
 }
 
 
-type DeoptParts = Pick<Required<Summary>, 'deopts' | 'deoptFunctions' | 'optimizedFunctions'>;
+type DeoptParts = Pick<Required<Summary>, 'deopts' | 'deoptFunctions' | 'optimizedFunctions' | 'deoptCoverage'>;
 
 async function analyzeDeopts(
   layout: RunLayout,
@@ -173,7 +173,7 @@ async function analyzeDeopts(
   profiledFunctions: CpuSummary['functions'],
   warnings: string[],
 ): Promise<DeoptParts> {
-  const none: DeoptParts = { deopts: [], deoptFunctions: [], optimizedFunctions: [] };
+  const none: DeoptParts = { deopts: [], deoptFunctions: [], optimizedFunctions: [], deoptCoverage: 'not-collected' };
   const logs = await listV8Logs(layout);
   if (logs.length === 0) {
     if (wanted) warnings.push('no V8 log was found, so deopts are unknown');
@@ -184,7 +184,8 @@ async function analyzeDeopts(
     // With a CPU profile running, V8 logs no code-deopt events nor JS code-creation; the verbose code
     // trace has the deopts, and (with --trace-opt) the optimizations, ordered but without times.
     const hasCodeTrace = existsSync(layout.codeTraces);
-    if (analysis.deopts.length === 0 && codeTraceAsked && !hasCodeTrace) {
+    const traceLost = analysis.deopts.length === 0 && codeTraceAsked && !hasCodeTrace;
+    if (traceLost) {
       warnings.push(`deopts: no code trace was written (${basename(layout.codeTraces)} is missing), so the deopts while the CPU profile ran are unknown`);
     }
     if (analysis.deopts.length === 0 && hasCodeTrace) {
@@ -196,7 +197,7 @@ async function analyzeDeopts(
     }
     const { warnings: cut, ...parts } = summarizeDeoptAnalysis(analysis);
     warnings.push(...cut);
-    return parts;
+    return { ...parts, deoptCoverage: traceLost ? 'not-collected' : 'collected' };
   } catch (err) {
     warnings.push(`V8 log: ${errorMessage(err)}`);
     return none;

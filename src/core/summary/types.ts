@@ -30,11 +30,21 @@ export interface Summary {
    * `MAX_OPTIMIZED_FUNCTIONS` (a warning says when more were cut). Absent in older summaries: read as [].
    */
   optimizedFunctions: OptimizedFunctionSummary[];
+  /**
+   * Whether `deopts` is the whole story. 'collected': every process's deopts were read (an empty list
+   * means none happened); 'partial': some were read, some are unknown (a warning says which);
+   * 'not-collected': nobody looked (an npm-script launch, an attached process, a preset without
+   * deopts, a lost trace), so an empty list means "unknown", never "0 deopts". Absent in summaries
+   * written before it existed: `withSummaryDefaults` fills it in.
+   */
+  deoptCoverage: DeoptCoverage;
   /** The load V8 Lens drove the target with ("profile under load"), and the GC of its window; absent otherwise. */
   load?: LoadSummary | null;
   /** Why a part is missing or partial (truncated input, a flag that was off, …); one line each. */
   warnings: string[];
 }
+
+export type DeoptCoverage = 'collected' | 'partial' | 'not-collected';
 
 // --------------------------------------------------------------------------------------------- Load
 
@@ -227,6 +237,22 @@ export interface OptimizedFunctionSummary extends SourcePosition {
   optimizations: number;
 }
 
+/** A summary with nothing in it yet: no CPU, no GC, deopts not collected. `parts` fills in what is known. */
+export function emptySummary(source: SummarySource, parts: Partial<Summary> = {}): Summary {
+  return {
+    schemaVersion: SUMMARY_SCHEMA_VERSION,
+    source,
+    cpu: null,
+    gc: null,
+    deopts: [],
+    deoptFunctions: [],
+    optimizedFunctions: [],
+    deoptCoverage: 'not-collected',
+    warnings: [],
+    ...parts,
+  };
+}
+
 /** `optimizedFunctions` keeps this many (the most optimized). */
 export const MAX_OPTIMIZED_FUNCTIONS = 2000;
 
@@ -240,5 +266,7 @@ export function withSummaryDefaults(summary: Summary): Summary & Required<Pick<S
   summary.deoptFunctions ??= [];
   summary.optimizedFunctions ??= [];
   summary.warnings ??= [];
+  // Older summaries: deopts found means they were read; none found cannot be told from "not looked".
+  summary.deoptCoverage ??= summary.deopts.length > 0 ? 'collected' : 'not-collected';
   return summary as Summary & Required<Pick<Summary, 'deoptFunctions' | 'optimizedFunctions'>>;
 }

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { readReportAssets, standaloneReportHtml } from '../../core/report/reportPage';
 import { buildReportModel, type ReportModel } from '../../core/report/reportModel';
+import { emptySummary } from '../../core/summary/types';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromReportWebview, type FromReportWebview, type LiveAttachStatus, type ToReportWebview } from '../../shared/reportProtocol';
 import { REPORT_VIEW_TYPE } from '../contract';
@@ -47,7 +48,7 @@ export class ReportPanels implements vscode.Disposable {
     const placeholder: ReportModel = {
       title,
       source,
-      summary: { schemaVersion: 1, source: { kind: 'run', path: source }, cpu: null, gc: null, deopts: [], deoptFunctions: [], optimizedFunctions: [], warnings: [] },
+      summary: emptySummary({ kind: 'run', path: source }),
       session: null,
       flame: null,
       gcEvents: [],

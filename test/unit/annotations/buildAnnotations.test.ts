@@ -51,6 +51,7 @@ function summary(url: string, deopts: DeoptSummaryEntry[]): Summary {
     deopts,
     deoptFunctions: [],
     optimizedFunctions: [],
+    deoptCoverage: 'collected',
     warnings: [],
   };
 }

@@ -1,0 +1,24 @@
+/**
+ * How a deopt count is said everywhere (status bar, Sessions, CLI, report): "not collected" when
+ * nobody looked, never "0 deopts". Pure, so the webviews and the host share it.
+ */
+import type { DeoptCoverage } from '../core/summary/types';
+
+export interface DeoptCountSource {
+  deopts: readonly { count: number }[];
+  deoptCoverage: DeoptCoverage;
+}
+
+export function deoptEventCount(summary: DeoptCountSource): number {
+  let n = 0;
+  for (const d of summary.deopts) n += d.count;
+  return n;
+}
+
+/** "3 deopts", "1 deopt", "deopts: not collected", "2 deopts (some processes not collected)". */
+export function deoptCountText(summary: DeoptCountSource): string {
+  if (summary.deoptCoverage === 'not-collected') return 'deopts: not collected';
+  const n = deoptEventCount(summary);
+  const count = `${n} deopt${n === 1 ? '' : 's'}`;
+  return summary.deoptCoverage === 'partial' ? `${count} (some processes not collected)` : count;
+}
