@@ -1,7 +1,7 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node:fs';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { planDirectLaunch, planNodeOptionsLaunch, type CaptureOptions, type LaunchPlan } from '../flags/launchPlan';
 import { probeNodeRuntime } from '../flags/nodeRuntime';
 import type { PresetId } from '../flags/presets';
@@ -16,7 +16,7 @@ import { UserError, errorMessage } from '../util/errors';
 import { StdoutDemux } from '../util/stdoutDemux';
 import { TOOL_VERSION } from '../version';
 import { preloadAgentPath } from './preloadPath';
-import { prepareCodeTraceFile, type CodeTraceFile } from './codeTraceFile';
+import { prepareCodeTraceDir, type CodeTraceDir } from './codeTraceDir';
 
 export type ProfileTarget =
   /** A JS file we start with `node <flags> file`. */
@@ -89,13 +89,14 @@ export class ProfileRun {
     private session: SessionRecord,
     private readonly gcTrace: WriteStream,
     private readonly output: AppOutput,
-    private readonly codeTrace: CodeTraceFile | null,
+    private readonly codeTrace: CodeTraceDir | null,
     timeoutS: number | null,
     load: RunLoadOptions | undefined,
   ) {
     this.load = load
       ? new RunLoad(load, {
-          gcSnapshot: () => ({ counts: this.collector.countsByType(), pauseMs: this.collector.totalPauseMs }),
+          gcTally: () => this.collector.tallyByIsolate(),
+          codeTraceBytes: () => codeTraceSizes(this.codeTrace?.writeDir ?? null),
           // The load is done (or could not run): stop and collect, as Stop & Collect would.
           finished: () => void this.target.stop(),
         })
@@ -122,17 +123,17 @@ export class ProfileRun {
       throw new UserError(`script not found: ${spec.script}${isAbsolute(spec.script) ? '' : ` (in ${cwd})`}`, 2);
     }
     // Only a direct launch writes a code trace (NODE_OPTIONS refuses the deopt flags).
-    const codeTrace = spec.kind === 'script' && request.options.capture.deopts ? await prepareCodeTraceFile(layout.codeTraces) : null;
+    const codeTrace = spec.kind === 'script' && request.options.capture.deopts ? await prepareCodeTraceDir(layout.v8LogDir) : null;
     try {
       const plan: LaunchPlan =
         spec.kind === 'script'
-          ? planDirectLaunch(runtime, request.options, layout, preload, resolve(cwd, spec.script), spec.args, codeTrace?.writePath)
+          ? planDirectLaunch(runtime, request.options, layout, preload, resolve(cwd, spec.script), spec.args, codeTrace ? { dir: codeTrace.writeDir, startupPath: codeTrace.startupPath } : undefined)
           : planNodeOptionsLaunch(runtime, request.options, layout, preload, spec.command, spec.args, env.NODE_OPTIONS);
       if (codeTrace?.problem) plan.limitations.push(codeTrace.problem);
       await prepareRunFolder(layout);
-      // V8 creates the trace only when it first has something to say; an empty file left by a run
-      // that optimized nothing then reads as "no deopts", and only a lost trace as missing.
-      if (codeTrace) await writeFile(codeTrace.writePath, '', { flag: 'a' });
+      // V8 creates a trace only when it first has something to say; an empty start-up file tells a
+      // run that wrote no trace at all from one whose traces were lost (see analyzeRun).
+      if (codeTrace) await writeFile(codeTrace.startupPath, '', { flag: 'a' });
       const session: SessionRecord = {
         schemaVersion: 1,
         tool: { name: 'v8-lens', version: TOOL_VERSION },
@@ -264,6 +265,18 @@ export class ProfileRun {
     await writeJson(this.layout.summary, summary);
     return { layout: this.layout, session: this.session, summary, outcome, problem: problemOf(exit) };
   }
+}
+
+/** The size of each code trace in the folder now (a missing folder: none). */
+function codeTraceSizes(dir: string | null): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  if (dir === null) return sizes;
+  try {
+    for (const name of readdirSync(dir)) if (name.endsWith('.asm')) sizes[name] = statSync(join(dir, name)).size;
+  } catch {
+    // Not there (yet): every trace counts as empty.
+  }
+  return sizes;
 }
 
 function outcomeOf(exit: TargetExit): RunOutcome {

@@ -3,7 +3,7 @@
  * for the chosen time, note the GC of the measured window, then ask the run to stop and collect.
  * The URL may be left to the app: the first loopback URL it prints (servers on a random port).
  */
-import { isYoungGenerationGc } from '../gc/gcEvent';
+import type { IsolateGcTally } from '../gc/gcTraceCollector';
 import { requireLoopbackUrl } from '../sweep/loopback';
 import { startLoad, type LoadGenerator } from '../sweep/loadGenerator';
 import { watchReadiness, type ReadinessWatch } from '../sweep/readiness';
@@ -23,9 +23,18 @@ export interface RunLoadOptions {
   loadRunnerPath: string;
 }
 
-export interface GcSnapshot {
-  counts: Record<string, number>;
-  pauseMs: number;
+import { gcInWindow, type GcMark } from '../gc/gcWindow';
+
+export interface RunLoadHooks {
+  /** Each isolate's GC so far (the window's start and end are read from it). */
+  gcTally(): IsolateGcTally[];
+  /** Each code trace's size now, by file name: places traced deopts before, in or after the window. */
+  codeTraceBytes(): Record<string, number>;
+  finished(record: LoadSummary): void;
+}
+
+interface WindowMark extends GcMark {
+  codeTraceBytes: Record<string, number>;
 }
 
 const PRINTED_URL = /\bhttps?:\/\/(?:127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+(?:\/[^\s'"`<>]*)?/;
@@ -35,8 +44,8 @@ export class RunLoad {
   private readiness: ReadinessWatch | null = null;
   private generator: LoadGenerator | null = null;
   private printed = '';
-  private windowStart: { at: number; gc: GcSnapshot } | null = null;
-  private windowEnd: { at: number; gc: GcSnapshot } | null = null;
+  private windowStart: WindowMark | null = null;
+  private windowEnd: WindowMark | null = null;
   private record: LoadSummary | null = null;
   private ended = false;
   private urlWaiter: NodeJS.Timeout | null = null;
@@ -44,7 +53,7 @@ export class RunLoad {
 
   constructor(
     private readonly options: RunLoadOptions,
-    private readonly hooks: { gcSnapshot(): GcSnapshot; finished(record: LoadSummary): void },
+    private readonly hooks: RunLoadHooks,
   ) {
     this.url = options.url;
     void this.drive();
@@ -95,13 +104,13 @@ export class RunLoad {
         timeout: 10,
       }, {
         onPhase: (phase) => {
-          if (phase === 'measuring') this.windowStart = { at: Date.now(), gc: this.hooks.gcSnapshot() };
+          if (phase === 'measuring') this.windowStart = this.mark();
         },
         onTick: (phase, rps) => {
           if (phase === 'measuring') this.rps = rps;
         },
         onResult: () => {
-          this.windowEnd = { at: Date.now(), gc: this.hooks.gcSnapshot() };
+          this.windowEnd = this.mark();
         },
       });
       const outcome = await this.generator.done;
@@ -127,6 +136,10 @@ export class RunLoad {
     });
   }
 
+  private mark(): WindowMark {
+    return { at: Date.now(), isolates: this.hooks.gcTally(), codeTraceBytes: this.hooks.codeTraceBytes() };
+  }
+
   private finish(record: LoadSummary): void {
     this.record = record;
     this.hooks.finished(record);
@@ -134,21 +147,9 @@ export class RunLoad {
 
   private summary(figures: LoadSummary['figures'], error: string | null): LoadSummary {
     const start = this.windowStart;
-    const end = this.windowEnd ?? (start ? { at: Date.now(), gc: this.hooks.gcSnapshot() } : null);
-    let gcInWindow: LoadSummary['gcInWindow'] = null;
-    if (start && end) {
-      const delta = (type: string) => (end.gc.counts[type] ?? 0) - (start.gc.counts[type] ?? 0);
-      const types = Object.keys(end.gc.counts);
-      const events = types.reduce((n, t) => n + delta(t), 0);
-      const pauseMs = end.gc.pauseMs - start.gc.pauseMs;
-      gcInWindow = {
-        events,
-        scavenges: types.filter(isYoungGenerationGc).reduce((n, t) => n + delta(t), 0),
-        markCompacts: delta('Mark-Compact'),
-        pauseMs,
-        wallShare: end.at > start.at ? pauseMs / (end.at - start.at) : 0,
-      };
-    }
+    const end = this.windowEnd ?? (start ? this.mark() : null);
+    // The processes alive in the window are known only from the run folder: analyzeRun refines the share.
+    const gc = start && end ? gcInWindow(start, end) : null;
     return {
       url: this.url ?? '(not found)',
       connections: this.options.connections,
@@ -158,7 +159,9 @@ export class RunLoad {
       figures,
       failedRequests: figures ? figures.errors + figures.timeouts + figures.non2xx : 0,
       error,
-      gcInWindow,
+      gcInWindow: gc,
+      windowEpochMs: start && end ? { start: start.at, end: end.at } : null,
+      codeTraceBytes: start && end ? { start: start.codeTraceBytes, end: end.codeTraceBytes } : null,
     };
   }
 }

@@ -1,5 +1,6 @@
 import { UserError } from '../util/errors';
-import { AGENT_ENV, type RunLayout } from '../run/runLayout';
+import { AGENT_ENV } from '../preload/agentEnv';
+import type { RunLayout } from '../run/runLayout';
 import type { NodeRuntime } from './nodeRuntime';
 import type { CaptureSet } from './presets';
 import { validateUserFlags, type UserFlag } from './userFlags';
@@ -54,8 +55,8 @@ export function planDirectLaunch(
   preloadPath: string,
   script: string,
   scriptArgs: readonly string[],
-  /** Where V8 writes the code trace: the run folder's, or a short stand-in (see codeTraceFile.ts). */
-  codeTracePath: string = layout.codeTraces,
+  /** Where V8 writes the code traces: the run folder's `v8/`, or a short stand-in (see codeTraceDir.ts). */
+  codeTraces: { dir: string; startupPath: string } = { dir: layout.v8LogDir, startupPath: layout.codeTraces },
 ): LaunchPlan {
   const flags = validateCaptureOptions(options, runtime);
   const { capture } = options;
@@ -72,7 +73,7 @@ export function planDirectLaunch(
           // Both flags are needed to keep `[bailout …]` lines out of the app's stdout, and the target
           // must be a real file: /dev/null makes V8 abort.
           '--redirect-code-traces',
-          `--redirect-code-traces-to=${codeTracePath}`,
+          `--redirect-code-traces-to=${codeTraces.startupPath}`,
           // A running CPU profiler stops V8 from logging code-deopt events and JS code-creation (seen
           // on Node 18-24), so with a profile the deopts are read from this trace, which has their
           // positions, and the optimizations from --trace-opt's lines in the same file, in order.
@@ -86,7 +87,10 @@ export function planDirectLaunch(
     script,
     ...scriptArgs,
   ];
-  return { mode: 'direct', command: runtime.command, args, env: { [AGENT_ENV.dir]: layout.agentDir }, flags, limitations: [] };
+  const env: Record<string, string> = { [AGENT_ENV.dir]: layout.agentDir };
+  // The code trace is read only with a CPU profile; then every process and thread needs its own file.
+  if (capture.deopts && capture.cpu) env[AGENT_ENV.codeTraceDir] = codeTraces.dir;
+  return { mode: 'direct', command: runtime.command, args, env, flags, limitations: [] };
 }
 
 export function planNodeOptionsLaunch(

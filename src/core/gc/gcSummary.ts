@@ -1,12 +1,15 @@
-import type { GcIsolateSummary, GcSummary, GcTypeStats } from '../summary/types';
+import type { GcIsolateSummary, GcSummary, GcTypeStats, YoungGeneration } from '../summary/types';
 import { max, mean, percentile, round } from '../util/stats';
 import type { GcEvent } from './gcEvent';
+import { reachedSemiSpaceMB, youngCollectorOf, youngGeneration } from './youngGeneration';
 
 export interface GcSummaryOptions {
   /** Wall time of the run; when not given, the main isolate's last GC time is used. */
   wallMs?: number | null;
-  /** The semi-space the run really had, in MB (measured elsewhere). */
+  /** The semi-space the run really had, in MB (measured elsewhere); superseded by `newSpaceMaxBytes`. */
   semiSpaceMB?: number | null;
+  /** Largest new space the isolate had (the preload samples it): with the events, gives `youngGeneration`. */
+  newSpaceMaxBytes?: number | null;
   /** What `--max-semi-space-size` asked for; null when left to V8. */
   semiSpaceRequestedMB?: number | null;
   /** From the collector: lines that looked like GC events but did not parse. */
@@ -15,7 +18,7 @@ export interface GcSummaryOptions {
   mainPid?: number | null;
 }
 
-interface IsolateEvents {
+export interface IsolateEvents {
   pid: number;
   isolate: string;
   events: GcEvent[];
@@ -54,6 +57,7 @@ export function summarizeGc(events: readonly GcEvent[], options: GcSummaryOption
   // the run (time after the last GC is missing), so the share comes out somewhat high.
   const wallMs = options.wallMs ?? lastTimeMs;
   const share = wallMs > 0 ? totalPauseMs / wallMs : 0;
+  const young = options.newSpaceMaxBytes !== undefined ? youngGeneration(youngCollectorOf(mainEvents), options.newSpaceMaxBytes) : undefined;
 
   return {
     byType,
@@ -61,7 +65,8 @@ export function summarizeGc(events: readonly GcEvent[], options: GcSummaryOption
     incrementalMarkingMs: round(incrementalMarkingMs, 3),
     wallShare: round(Math.min(1, Math.max(0, share)), 6),
     wallMs: round(wallMs, 3),
-    semiSpaceMB: options.semiSpaceMB ?? null,
+    semiSpaceMB: young ? reachedSemiSpaceMB(young) : options.semiSpaceMB ?? null,
+    ...(young ? { youngGeneration: young } : {}),
     semiSpaceRequestedMB: options.semiSpaceRequestedMB ?? null,
     eventCount: mainEvents.length,
     byReason,
@@ -83,8 +88,79 @@ function typeStats(pauses: readonly number[]): GcTypeStats {
   };
 }
 
+/** The figures of several isolates (processes, threads) read as one run. */
+export interface RunGcPart {
+  events: readonly GcEvent[];
+  /** Its own wall time (its process's or thread's life); null when unknown (its last GC time stands in). */
+  wallMs: number | null;
+  /** Its largest new space, bytes; null when not measured. */
+  newSpaceMaxBytes: number | null;
+}
+
+/**
+ * The whole run's GC: every isolate's events pooled (counts, totals, p95 and max over all pauses),
+ * and a true share: the total pause over the sum of each isolate's own wall time, so it lies within
+ * the isolates' own shares and never above 1 (a sum of pauses over one window would pass 100% with
+ * enough workers). The young generation is the largest any of them reached. `main` says which
+ * isolate is the app's; the others are listed as `otherIsolates`.
+ */
+export function summarizeRunGc(parts: readonly RunGcPart[], main: { pid: number; isolate: string } | null, options: { semiSpaceRequestedMB: number | null; unparsedLines: number }): GcSummary {
+  const all: GcEvent[] = [];
+  let wallMs = 0;
+  for (const part of parts) {
+    for (const e of part.events) all.push(e);
+    wallMs += part.wallMs ?? lastEventTime(part.events);
+  }
+  const pooled = summarizeGc(all, { wallMs, unparsedLines: options.unparsedLines, mainPid: main?.pid ?? null });
+  const young = parts.map((p) => youngGeneration(youngCollectorOf(p.events), p.newSpaceMaxBytes));
+  const largest = largestYoungGeneration(young);
+  const isolates = groupByIsolate(all);
+  const mainGroup = main ? isolates.find((i) => i.pid === main.pid && i.isolate === main.isolate) ?? null : null;
+  const byType: Record<string, GcTypeStats> = {};
+  const pausesByType = new Map<string, number[]>();
+  const byReason: Record<string, number> = {};
+  let incrementalMarkingMs = 0;
+  for (const e of all) {
+    let pauses = pausesByType.get(e.type);
+    if (pauses === undefined) pausesByType.set(e.type, (pauses = []));
+    pauses.push(e.pauseMs);
+    incrementalMarkingMs += e.incrementalMarking?.ms ?? 0;
+    if (e.reason !== '') byReason[e.reason] = (byReason[e.reason] ?? 0) + 1;
+  }
+  for (const [type, pauses] of pausesByType) byType[type] = typeStats(pauses);
+  const totalPauseMs = all.reduce((sum, e) => sum + e.pauseMs, 0);
+  return {
+    ...pooled,
+    byType,
+    byReason,
+    totalPauseMs: round(totalPauseMs, 3),
+    incrementalMarkingMs: round(incrementalMarkingMs, 3),
+    eventCount: all.length,
+    wallMs: round(wallMs, 3),
+    wallShare: round(wallMs > 0 ? Math.min(1, totalPauseMs / wallMs) : 0, 6),
+    semiSpaceMB: reachedSemiSpaceMB(largest),
+    youngGeneration: largest,
+    semiSpaceRequestedMB: options.semiSpaceRequestedMB,
+    isolate: mainGroup ? isolateSummary(mainGroup) : pooled.isolate,
+    otherIsolates: isolates.filter((i) => i !== (mainGroup ?? isolates[0])).map(isolateSummary),
+  };
+}
+
+/** The largest young generation of several isolates (the collector of the one that reached it). */
+function largestYoungGeneration(list: readonly YoungGeneration[]): YoungGeneration {
+  const ran = list.filter((y) => y.collector !== null);
+  if (ran.length === 0) return { collector: null, newSpaceMB: list.reduce<number | null>((m, y) => (y.newSpaceMB === null ? m : Math.max(m ?? 0, y.newSpaceMB)), null) };
+  return ran.reduce((best, y) => ((reachedSemiSpaceMB(y) ?? -1) > (reachedSemiSpaceMB(best) ?? -1) ? y : best));
+}
+
+function lastEventTime(events: readonly GcEvent[]): number {
+  let last = 0;
+  for (const e of events) if (e.timeMs > last) last = e.timeMs;
+  return last;
+}
+
 /** Isolates in the order of their first event. */
-function groupByIsolate(events: readonly GcEvent[]): IsolateEvents[] {
+export function groupByIsolate(events: readonly GcEvent[]): IsolateEvents[] {
   const groups: IsolateEvents[] = [];
   let current: IsolateEvents | undefined;
   for (const event of events) {

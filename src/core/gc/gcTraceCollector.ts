@@ -10,6 +10,14 @@ export interface IsolateArrival {
   firstEventIndex: number;
 }
 
+/** One isolate's GC so far: counts per type and the pause total. */
+export interface IsolateGcTally {
+  pid: number;
+  isolate: string;
+  counts: Record<string, number>;
+  pauseMs: number;
+}
+
 /**
  * Collects GC events from the traced process's stdout, line by line, as the launcher reads it.
  * Cheap enough to call for every stdout line; counts and the pause total are kept as events
@@ -23,6 +31,8 @@ export class GcTraceCollector {
   private pauseTotal = 0;
   private lastPid = -1;
   private lastIsolate = '';
+  private readonly tallies: Array<{ pid: number; isolate: string; counts: Map<string, number>; pauseMs: number }> = [];
+  private lastTally: (typeof this.tallies)[number] | null = null;
 
   /** Events in arrival order. */
   get events(): readonly GcEvent[] {
@@ -63,6 +73,11 @@ export class GcTraceCollector {
     return Object.fromEntries(this.typeCounts);
   }
 
+  /** Per isolate (process or thread), counts and pause so far: a load window's GC per process. */
+  tallyByIsolate(): IsolateGcTally[] {
+    return this.tallies.map((t) => ({ pid: t.pid, isolate: t.isolate, counts: Object.fromEntries(t.counts), pauseMs: t.pauseMs }));
+  }
+
   /** Isolates in the order their first event arrived (the main isolate initialises first). */
   isolates(): readonly IsolateArrival[] {
     return this.arrivals;
@@ -77,9 +92,14 @@ export class GcTraceCollector {
       if (!this.arrivals.some((a) => a.pid === event.pid && a.isolate === event.isolate)) {
         this.arrivals.push({ pid: event.pid, isolate: event.isolate, firstEventIndex: this.collected.length });
       }
+      this.lastTally = this.tallies.find((t) => t.pid === event.pid && t.isolate === event.isolate) ?? null;
+      if (this.lastTally === null) this.tallies.push((this.lastTally = { pid: event.pid, isolate: event.isolate, counts: new Map(), pauseMs: 0 }));
     }
     this.typeCounts.set(event.type, (this.typeCounts.get(event.type) ?? 0) + 1);
     this.pauseTotal += event.pauseMs;
+    const tally = this.lastTally!;
+    tally.counts.set(event.type, (tally.counts.get(event.type) ?? 0) + 1);
+    tally.pauseMs += event.pauseMs;
     this.collected.push(event);
   }
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { AGENT_ENV } from '../run/runLayout';
+import { AGENT_ENV } from '../preload/agentEnv';
 import { UserError } from '../util/errors';
 import { groupAlive, signalGroup, trackGroup, untrackGroup } from './processGroup';
 

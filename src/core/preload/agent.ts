@@ -7,15 +7,18 @@
  *  2. Measure what flags cannot tell: the semi-space the run really had, peak RSS, CPU time.
  *  3. For targets started through NODE_OPTIONS (which refuses --trace-gc and --cpu-prof), switch
  *     the GC trace on with `v8.setFlagsFromString` and take the CPU profile in-process.
+ *  4. Give each process and worker thread a code trace of its own (codeTraceRedirect.ts).
+ * It runs in every process the target starts with our flags (fork, cluster) and in worker threads.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
-import { isMainThread } from 'node:worker_threads';
-import { AGENT_ENV } from '../run/runLayout';
+import { isMainThread, threadId } from 'node:worker_threads';
+import { AGENT_ENV } from './agentEnv';
 import type { AgentRecord } from './agentRecord';
+import { redirectCodeTrace, type CodeTraceRedirect } from './codeTraceRedirect';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 const SAMPLE_EVERY_MS = 250;
@@ -24,15 +27,18 @@ const WRITE_EVERY_MS = 2000;
 
 function start(): void {
   const dir = process.env[AGENT_ENV.dir];
-  if (!dir || !isMainThread) return;
-  // Forked children inherit the preload (execArgv) and this variable: each process writes its own record.
+  if (!dir) return;
+  // First, before the app traces anything: the code trace of this isolate (see codeTraceRedirect.ts).
+  const codeTrace = startCodeTrace();
+  // Forked children inherit the preload (execArgv) and this variable: each process and thread writes its own record.
   try {
     mkdirSync(dir, { recursive: true });
   } catch {
     return;
   }
-  const record = initialRecord();
-  const file = join(dir, `${process.pid}.json`);
+  const record = initialRecord(codeTrace.redirect);
+  if (codeTrace.error) noteError(record, 'code trace', codeTrace.error);
+  const file = join(dir, isMainThread ? `${process.pid}.json` : `${process.pid}-${threadId}.json`);
   let lastWritten = '';
 
   const sampleHeap = () => {
@@ -69,6 +75,17 @@ function start(): void {
     }
   };
 
+  if (!isMainThread) {
+    // A worker thread: its own heap (new space) and lifetime. Signals, the owner watch and the
+    // in-process profile belong to the process, i.e. its main thread.
+    startRecording(sampleHeap, refresh, write, () => {
+      refresh();
+      record.final = true;
+      write();
+    });
+    return;
+  }
+
   if (process.env[AGENT_ENV.traceGc] === '1') {
     try {
       v8.setFlagsFromString('--trace-gc');
@@ -77,16 +94,7 @@ function start(): void {
     }
   }
   const stopProfile = startInProcessProfile(record);
-
-  sampleHeap();
-  write();
-  const sampler = setInterval(sampleHeap, SAMPLE_EVERY_MS);
-  sampler.unref();
-  const writer = setInterval(() => {
-    refresh();
-    write();
-  }, WRITE_EVERY_MS);
-  writer.unref();
+  const stopRecording = startRecording(sampleHeap, refresh, write, null);
 
   const graceMs = Number(process.env[AGENT_ENV.exitGraceMs] ?? 3000);
   let fallback: NodeJS.Timeout | undefined;
@@ -106,14 +114,47 @@ function start(): void {
   watchOwner();
 
   process.on('exit', (code) => {
-    clearInterval(sampler);
-    clearInterval(writer);
+    stopRecording();
     stopProfile?.();
     refresh();
     record.final = true;
     record.exitCode = code;
     write();
   });
+}
+
+/** Samples the heap often and rewrites the record now and then; returns the stop. `onExit`, when given, runs at the thread's exit. */
+function startRecording(sampleHeap: () => void, refresh: () => void, write: () => void, onExit: (() => void) | null): () => void {
+  sampleHeap();
+  write();
+  const sampler = setInterval(sampleHeap, SAMPLE_EVERY_MS);
+  sampler.unref();
+  const writer = setInterval(() => {
+    refresh();
+    write();
+  }, WRITE_EVERY_MS);
+  writer.unref();
+  const stop = () => {
+    clearInterval(sampler);
+    clearInterval(writer);
+  };
+  if (onExit) {
+    process.on('exit', () => {
+      stop();
+      onExit();
+    });
+  }
+  return stop;
+}
+
+function startCodeTrace(): { redirect: CodeTraceRedirect | null; error: unknown } {
+  const dir = process.env[AGENT_ENV.codeTraceDir];
+  if (!dir) return { redirect: null, error: null };
+  try {
+    return { redirect: redirectCodeTrace(dir, process.pid, threadId), error: null };
+  } catch (err) {
+    return { redirect: null, error: err };
+  }
 }
 
 /**
@@ -147,12 +188,16 @@ function processExists(pid: number): boolean {
   }
 }
 
-function initialRecord(): AgentRecord {
+function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
   const heap = v8.getHeapStatistics();
   return {
     schemaVersion: 1,
     pid: process.pid,
     ppid: process.ppid,
+    threadId,
+    clusterWorkerId: clusterWorkerId(),
+    hasIpc: isMainThread && process.channel !== undefined,
+    codeTrace,
     argv: process.argv,
     execArgv: process.execArgv,
     nodeVersion: process.version,
@@ -171,6 +216,23 @@ function initialRecord(): AgentRecord {
     cpuProfileFile: null,
     errors: [],
   };
+}
+
+/**
+ * The cluster worker id, or null when this is no cluster worker. Node sets a worker up (and deletes
+ * NODE_UNIQUE_ID from the environment) before any preload runs; its cluster module is loaded then,
+ * so asking it costs nothing, and nothing is loaded into a process that is not a worker.
+ */
+function clusterWorkerId(): number | null {
+  const loaded = (process as unknown as { moduleLoadList?: string[] }).moduleLoadList;
+  if (!isMainThread || !loaded?.includes('NativeModule internal/cluster/child')) return null;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const id = (require('node:cluster') as { worker?: { id?: unknown } }).worker?.id;
+    return typeof id === 'number' ? id : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /**

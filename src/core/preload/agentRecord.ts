@@ -1,17 +1,28 @@
+import type { CodeTraceRedirect } from './codeTraceRedirect';
+
 /**
- * What the preload agent writes about each Node process it runs in (`agent/<pid>.json`). The agent
- * rewrites the file while the process runs, so a process that is killed still leaves a record;
- * `final` says whether its exit handler ran.
+ * What the preload agent writes about each Node process and worker thread it runs in
+ * (`agent/<pid>.json` for a main thread, `agent/<pid>-<threadId>.json` for a worker thread). The
+ * agent rewrites the file while the process runs, so a process that is killed still leaves a record;
+ * `final` says whether its exit handler ran. Fields added later are optional: older records lack them.
  */
 export interface AgentRecord {
   schemaVersion: 1;
   pid: number;
   ppid: number;
+  /** worker_threads' threadId: 0 for a process's main thread. */
+  threadId?: number;
+  /** `cluster` worker id (NODE_UNIQUE_ID) when the process is a cluster worker, else null. */
+  clusterWorkerId?: number | null;
+  /** Started with an IPC channel (child_process.fork, cluster): a child of another Node process. */
+  hasIpc?: boolean;
+  /** Where this isolate's code trace went (see codeTraceRedirect.ts); null when no code trace was asked for. */
+  codeTrace?: CodeTraceRedirect | null;
   argv: string[];
   execArgv: string[];
   nodeVersion: string;
   v8Version: string;
-  /** Epoch ms when the process started (performance.timeOrigin). */
+  /** Epoch ms when the process (or worker thread) started (performance.timeOrigin). */
   processStartMs: number;
   /** Epoch ms of the last update (the exit, when `final`). */
   updatedAtMs: number;

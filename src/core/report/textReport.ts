@@ -1,6 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LoadSummary, Summary } from '../summary/types';
+import { describeYoungGeneration } from '../gc/youngGeneration';
+import type { LoadSummary, ProcessSummary, Summary } from '../summary/types';
 
 export interface TextReportOptions {
   /** Paths under this folder are shown relative to it. */
@@ -17,9 +18,19 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
   const load = summary.load;
   if (load) out.push(formatLoadLine(load));
 
+  const processes = summary.processes ?? [];
+  if (processes.length > 1) {
+    out.push(formatProcesses(processes));
+    out.push('');
+  }
+
   const cpu = summary.cpu;
   if (cpu) {
-    out.push(`CPU profile: ${fmtMs(cpu.durationMs)} wall, ${cpu.sampleCount.toLocaleString('en-US')} samples every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms  (${cpu.profile})`);
+    out.push(
+      cpu.profiles.length > 1
+        ? `CPU profiles: ${cpu.profiles.length} (one per process and thread), ${fmtMs(cpu.durationMs)} sampled in all, every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms; the functions below are summed over them`
+        : `CPU profile: ${fmtMs(cpu.durationMs)} wall, ${cpu.sampleCount.toLocaleString('en-US')} samples every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms  (${cpu.profile})`,
+    );
     const rows = cpu.functions.slice(0, options.topFunctions ?? 10);
     if (rows.length > 0) {
       out.push(table(
@@ -30,14 +41,15 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     }
     const hot = cpu.lines[0];
     if (hot) out.push(`Hottest line: ${place(hot.url, hot.line)}  ${fmtNum(hot.selfMs, 1)} ms self`);
-    if (cpu.profiles.length > 1) out.push(`${cpu.profiles.length} profiles in the run (worker threads or child processes); figures above are for ${cpu.profile}`);
     out.push('');
   }
 
   const gc = summary.gc;
   if (gc) {
-    const who = gc.isolate ? ` (pid ${gc.isolate.pid}${gc.otherIsolates.length > 0 ? `, main isolate; ${gc.otherIsolates.length} other isolate(s) not included` : ''})` : '';
-    out.push(`GC${who}: ${gc.eventCount} events, ${fmtNum(gc.totalPauseMs, 1)} ms paused = ${fmtNum(gc.wallShare * 100, 1)}% of ${fmtMs(gc.wallMs)} wall`);
+    const isolates = 1 + gc.otherIsolates.length;
+    const who = processes.length > 1 || isolates > 1 ? ` (all ${Math.max(isolates, processes.filter((p) => p.gc).length)} processes and threads)` : gc.isolate ? ` (pid ${gc.isolate.pid})` : '';
+    const wall = processes.length > 1 || isolates > 1 ? `${fmtMs(gc.wallMs)} of their wall time added up` : `${fmtMs(gc.wallMs)} wall`;
+    out.push(`GC${who}: ${gc.eventCount} events, ${fmtNum(gc.totalPauseMs, 1)} ms paused = ${fmtNum(gc.wallShare * 100, 1)}% of ${wall}`);
     const types = Object.entries(gc.byType).sort((a, b) => b[1].totalMs - a[1].totalMs);
     if (types.length > 0) {
       out.push(table(
@@ -47,8 +59,9 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
       ));
     }
     if (gc.incrementalMarkingMs > 0) out.push(`Incremental marking before Mark-Compacts: ${fmtNum(gc.incrementalMarkingMs, 1)} ms more on the main thread`);
-    const requested = gc.semiSpaceRequestedMB === null ? 'V8 default' : `--max-semi-space-size=${gc.semiSpaceRequestedMB}`;
-    out.push(gc.semiSpaceMB === null ? `Semi-space: not measured (${requested})` : `Semi-space: ${fmtNum(gc.semiSpaceMB, 1)} MB reached (${requested})`);
+    const requested = gc.semiSpaceRequestedMB === null ? 'asked: V8 default' : `asked: --max-semi-space-size=${gc.semiSpaceRequestedMB}`;
+    const young = describeYoungGeneration(gc.youngGeneration, gc.semiSpaceMB, processes.filter((p) => p.gc?.youngGeneration?.collector).length);
+    out.push(`Young generation: ${young}; ${requested}`);
     out.push('');
   }
 
@@ -66,7 +79,7 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
           d.reason,
           d.function,
           place(d.url, d.line, d.column) + d.inlinedAt.map((p) => ` inlined at ${place(p.url, p.line, p.column)}`).join(''),
-          d.kind,
+          d.kind + deoptNotes(d, processes.length > 1),
         ]),
         [true, false, false, false, false],
       ));
@@ -76,6 +89,29 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
 
   for (const w of summary.warnings) out.push(`note: ${w}`);
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** Which processes a deopt happened in (several-process runs), and when it was outside the load window. */
+function deoptNotes(d: Summary['deopts'][number], several: boolean): string {
+  const notes: string[] = [];
+  if (several && d.processes && d.processes.length > 0) notes.push(d.processes.length > 3 ? `${d.processes.length} processes` : `in ${d.processes.join(', ')}`);
+  if (d.afterWindow) notes.push(d.afterWindow === d.count ? 'after the load window' : `${d.afterWindow} after the load window`);
+  if (d.beforeWindow) notes.push(d.beforeWindow === d.count ? 'during warm-up' : `${d.beforeWindow} during warm-up`);
+  return notes.length > 0 ? ` (${notes.join('; ')})` : '';
+}
+
+/** One row per process and thread: what it was and its own CPU, GC and deopts. */
+function formatProcesses(processes: readonly ProcessSummary[]): string {
+  const rows = processes.map((p) => [
+    p.role,
+    p.threadId !== null && p.threadId > 0 ? `${p.pid}/${p.threadId}` : p.id,
+    p.cpu ? `${fmtMs(p.cpu.sampledMs)}, ${fmtNum(p.cpu.idleShare * 100, 0)}% idle` : '–',
+    p.gc ? `${p.gc.eventCount} events, ${fmtNum(p.gc.wallShare * 100, 1)}%` : '–',
+    p.gc?.semiSpaceMB != null ? `${fmtNum(p.gc.semiSpaceMB, 1)} MB` : '–',
+    p.deoptCount === null ? 'not collected' : String(p.deoptCount),
+    p.command,
+  ]);
+  return `Processes and threads: ${processes.length}\n${table(['role', 'pid', 'CPU sampled', 'GC', 'young gen', 'deopts', 'command'], rows, [false, true, false, false, true, true, false])}`;
 }
 
 export function formatLocation(url: string, line: number, column: number | undefined, cwd: string): string {

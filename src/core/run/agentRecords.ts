@@ -2,6 +2,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentRecord } from '../preload/agentRecord';
 
+/** `<pid>.json` for a process's main thread, `<pid>-<threadId>.json` for a worker thread. */
+const RECORD_NAME = /^\d+(-\d+)?\.json$/;
+
+/** Every record of the run, main threads and worker threads, in start order. */
 export async function readAgentRecords(agentDir: string): Promise<AgentRecord[]> {
   let names: string[];
   try {
@@ -11,7 +15,7 @@ export async function readAgentRecords(agentDir: string): Promise<AgentRecord[]>
   }
   const records: AgentRecord[] = [];
   for (const name of names) {
-    if (!/^\d+\.json$/.test(name)) continue;
+    if (!RECORD_NAME.test(name)) continue;
     try {
       records.push(JSON.parse(await readFile(join(agentDir, name), 'utf8')) as AgentRecord);
     } catch {
@@ -21,7 +25,15 @@ export async function readAgentRecords(agentDir: string): Promise<AgentRecord[]>
   return records.sort((a, b) => a.processStartMs - b.processStartMs);
 }
 
+export function isMainThreadRecord(record: AgentRecord): boolean {
+  return (record.threadId ?? 0) === 0;
+}
+
 const PACKAGE_MANAGER = /^(npm-cli|npx-cli|npm|npx|yarn|yarn\.js|pnpm|pnpm\.cjs|pnpx|corepack|bun)(\.c?js)?$/;
+
+export function isPackageManager(record: AgentRecord): boolean {
+  return PACKAGE_MANAGER.test(basename(record.argv[1] ?? ''));
+}
 
 /**
  * The process that is "the app". A direct launch: the one we started. Through npm (NODE_OPTIONS
@@ -29,11 +41,11 @@ const PACKAGE_MANAGER = /^(npm-cli|npx-cli|npm|npx|yarn|yarn\.js|pnpm|pnpm\.cjs|
  * so npm's process never masquerades as the app.
  */
 export function chooseMainProcess(records: readonly AgentRecord[], launchedPid: number | null): AgentRecord | null {
-  const isPackageManager = (r: AgentRecord) => PACKAGE_MANAGER.test(basename(r.argv[1] ?? ''));
-  const launched = records.find((r) => r.pid === launchedPid);
+  const processes = records.filter(isMainThreadRecord);
+  const launched = processes.find((r) => r.pid === launchedPid);
   if (launched && !isPackageManager(launched)) return launched;
-  const apps = records.filter((r) => !isPackageManager(r));
-  if (apps.length === 0) return launched ?? records[0] ?? null;
+  const apps = processes.filter((r) => !isPackageManager(r));
+  if (apps.length === 0) return launched ?? processes[0] ?? null;
   return apps.reduce((best, r) => (r.cpuUserUs + r.cpuSystemUs > best.cpuUserUs + best.cpuSystemUs ? r : best));
 }
 

@@ -1,21 +1,32 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { basename } from 'node:path';
 import { parseCpuProfile } from '../cpu/cpuProfileFormat';
 import { summarizeCpu } from '../cpu/cpuSummary';
+import { mergeCpuSummaries, type CpuPart } from '../cpu/mergeCpuSummaries';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
-import { summarizeGc } from '../gc/gcSummary';
+import { groupByIsolate, summarizeGc, summarizeRunGc, type IsolateEvents, type RunGcPart } from '../gc/gcSummary';
 import type { GcEvent } from '../gc/gcEvent';
-import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
-import { SUMMARY_SCHEMA_VERSION, emptySummary, type CpuProfileFile, type CpuSummary, type GcSummary, type LoadSummary, type Summary } from '../summary/types';
+import {
+  SUMMARY_SCHEMA_VERSION,
+  emptySummary,
+  type CpuProfileFile,
+  type CpuSummary,
+  type DeoptCoverage,
+  type GcSummary,
+  type LoadSummary,
+  type ProcessSummary,
+  type Summary,
+} from '../summary/types';
+import { windowTotals } from '../gc/gcWindow';
 import { errorMessage } from '../util/errors';
-import { analyzeCodeTrace, functionsFromProfile, readCodeTrace } from '../v8log/codeTraceDeopts';
-import { readV8LogFiles } from '../v8log/v8LogReader';
+import { round } from '../util/stats';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
-import { emptyCounters, mergeAnalyses } from '../v8log/mergeAnalyses';
-import { chooseMainProcess, processWallMs, readAgentRecords } from './agentRecords';
-import { listCpuProfiles, listV8Logs, type CpuProfileArtifact } from './runArtifacts';
+import { processWallMs, readAgentRecords } from './agentRecords';
+import { buildProcessTable, type RunProcess } from './processTable';
+import { listCodeTraces, listCpuProfiles, listV8Logs, type CpuProfileArtifact, type V8LogArtifact } from './runArtifacts';
+import { readRunDeopts, type WindowMarks } from './runDeopts';
 import type { RunLayout } from './runLayout';
 import { sessionMode, type SessionRecord } from './session';
 import { ATTACH_NOTES } from '../attach/attachNotes';
@@ -30,28 +41,91 @@ export interface LiveGcData {
 
 /**
  * Turns a run folder's raw artifacts into the summary. Each part is independent: a missing or
- * broken artifact becomes a warning and the other parts are still reported.
+ * broken artifact becomes a warning and the other parts are still reported. A run may have several
+ * processes and threads (see processTable.ts): the top-level figures cover all of them but npm's own,
+ * and `processes` gives each one's share.
  */
 export async function analyzeRun(layout: RunLayout, session: SessionRecord | null, liveGc?: LiveGcData): Promise<Summary> {
   const warnings: string[] = [...(session?.launch.limitations ?? [])];
   if (session && sessionMode(session) === 'attach') return analyzeAttachedRun(layout, session, liveGc, warnings);
-  const records = await readAgentRecords(layout.agentDir);
-  const main = chooseMainProcess(records, session?.pid ?? null);
   const capture = session?.flags.capture ?? { cpu: true, gc: true, deopts: true };
+  const [records, profiles, logs, codeTraces, load] = await Promise.all([
+    readAgentRecords(layout.agentDir),
+    listCpuProfiles(layout),
+    listV8Logs(layout).then(withBirthTimes),
+    listCodeTraces(layout),
+    readLoad(layout),
+  ]);
+  const gcData = liveGc ?? (existsSync(layout.gcTrace) ? await readGcTraceFile(layout.gcTrace, warnings) : null);
+  if (!gcData && capture.gc) warnings.push('no GC trace was found in the run folder');
+  const isolates = groupByIsolate(gcData?.events ?? []);
+  const processes = buildProcessTable({
+    records,
+    launchedPid: session?.pid ?? null,
+    cwd: session?.target.cwd ?? null,
+    profiles,
+    gcIsolates: isolates,
+    logs,
+    codeTraces,
+  });
+  // npm's own processes are listed, but they are not the app: the totals leave them out.
+  const counted = processes.filter((p) => p.role !== 'npm');
+  const app = processes.find((p) => p.isApp) ?? counted[0] ?? null;
 
-  const cpu = await analyzeCpu(layout, main, capture.cpu, warnings);
-  const gc = await analyzeGc(layout, session, main, liveGc, capture.gc, warnings);
-  // With a CPU profile, the deopts come from the code trace (--trace-deopt-verbose), not the V8 log.
+  const cpuParts = await readCpuParts(profiles, warnings);
+  const cpu = summarizeRunCpu(cpuParts, processes, app, capture.cpu, warnings);
+  const gc = gcData && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, isolates, app, gcData.unparsedLines, session) : null;
+
+  // With a CPU profile, the deopts come from the code traces (--trace-deopt-verbose), not the V8 log.
   const codeTraceAsked = session?.launch.argv.includes('--trace-deopt-verbose') ?? false;
-  const { deopts, deoptFunctions, optimizedFunctions, deoptCoverage } = await analyzeDeopts(layout, capture.deopts, codeTraceAsked, cpu?.functions ?? [], warnings);
-
-  if (main && !main.final) {
-    warnings.push(`the target (pid ${main.pid}) did not exit normally, so its figures end at ${new Date(main.updatedAtMs).toISOString()}`);
+  let deoptCoverage: DeoptCoverage = 'not-collected';
+  let deoptParts: Pick<Summary, 'deopts' | 'deoptFunctions' | 'optimizedFunctions'> = { deopts: [], deoptFunctions: [], optimizedFunctions: [] };
+  let deoptCounts = new Map<string, number>();
+  if (logs.length === 0 && codeTraces.length === 0) {
+    if (capture.deopts && session?.launch.mode !== 'node-options') warnings.push('no V8 log was found, so deopts are unknown');
+  } else if (codeTraceAsked && codeTraces.length === 0) {
+    warnings.push('deopts: no code trace was written (the code-trace files are missing), so the deopts while the CPU profile ran are unknown');
+  } else {
+    try {
+      const found = await readRunDeopts({
+        processes: counted,
+        logs,
+        codeTraces,
+        codeTraceAsked,
+        profiledFunctions: cpu?.functions ?? [],
+        window: windowMarks(load),
+        preloadPath: preloadPathOf(session),
+      });
+      const { warnings: cut, ...parts } = summarizeDeoptAnalysis(found.analysis);
+      warnings.push(...found.warnings, ...cut);
+      deoptParts = parts;
+      deoptCoverage = found.coverage;
+      deoptCounts = found.countByProcess;
+    } catch (err) {
+      warnings.push(`V8 log: ${errorMessage(err)}`);
+    }
   }
-  const load = await readLoad(layout);
+
+  if (load) refineGcInWindow(load, counted);
+  const appRecord = app?.record ?? null;
+  if (appRecord && !appRecord.final) {
+    warnings.push(`the target (pid ${appRecord.pid}) did not exit normally, so its figures end at ${new Date(appRecord.updatedAtMs).toISOString()}`);
+  }
   if (load?.error) warnings.unshift(`load: ${load.error}`);
   if (load && load.failedRequests > 0) warnings.unshift(`load: the target lost ${load.failedRequests} request(s) in the measured window (errors, timeouts, non-2xx answers)`);
-  return { schemaVersion: SUMMARY_SCHEMA_VERSION, source: { kind: 'run', path: layout.dir }, cpu, gc, deopts, deoptFunctions, optimizedFunctions, deoptCoverage, ...(load ? { load } : {}), warnings };
+  const runStart = session ? Date.parse(session.startedAt) : null;
+  const processSummaries = processes.map((p) => processSummary(p, cpuParts, gcData?.events ?? [], isolates, deoptCounts, runStart, session, capture.gc));
+  return {
+    schemaVersion: SUMMARY_SCHEMA_VERSION,
+    source: { kind: 'run', path: layout.dir },
+    cpu,
+    gc,
+    ...deoptParts,
+    deoptCoverage,
+    ...(load ? { load } : {}),
+    ...(processSummaries.length > 0 ? { processes: processSummaries } : {}),
+    warnings,
+  };
 }
 
 async function readLoad(layout: RunLayout): Promise<LoadSummary | null> {
@@ -63,6 +137,54 @@ async function readLoad(layout: RunLayout): Promise<LoadSummary | null> {
 }
 
 /**
+ * The load's GC share, now that the processes are known: the pause of the app's processes (npm's
+ * left out) over their lives inside the window, added up. A process that lived through the window
+ * without a GC counts with 0%, as it should.
+ */
+function refineGcInWindow(load: LoadSummary, counted: readonly RunProcess[]): void {
+  const gc = load.gcInWindow;
+  const window = load.windowEpochMs;
+  if (!gc?.processes || !window) return;
+  const windowMs = Math.max(0, window.end - window.start);
+  const isOurs = (iso: { pid: number; isolate: string }) => counted.some((p) => p.pid === iso.pid && (p.isolate === iso.isolate || p.isolate === null));
+  const figures = gc.processes.filter(isOurs);
+  let lives = 0;
+  for (const p of counted) {
+    const r = p.record;
+    if (r) {
+      const from = Math.max(window.start, r.processStartMs);
+      const to = Math.min(window.end, r.final ? r.updatedAtMs : window.end);
+      lives += Math.max(0, to - from);
+    } else if (figures.some((f) => f.pid === p.pid && f.isolate === p.isolate)) {
+      lives += windowMs;
+    }
+  }
+  load.gcInWindow = { ...windowTotals(figures, Math.max(lives, windowMs)), processes: figures };
+}
+
+/** The preload V8 Lens gave the target (`--require <path>` on a direct launch's command line). */
+function preloadPathOf(session: SessionRecord | null): string | null {
+  const argv = session?.launch.argv ?? [];
+  const at = argv.indexOf('--require');
+  return at >= 0 && at + 1 < argv.length ? argv[at + 1]! : null;
+}
+
+function windowMarks(load: LoadSummary | null): WindowMarks | null {
+  const w = load?.windowEpochMs;
+  return w ? { startEpochMs: w.start, endEpochMs: w.end, traceBytes: load.codeTraceBytes ?? null } : null;
+}
+
+/** Birth times tell a process's main isolate (created first) from its worker threads' (see processTable.ts). */
+async function withBirthTimes(logs: V8LogArtifact[]): Promise<(V8LogArtifact & { createdMs: number | null })[]> {
+  return Promise.all(
+    logs.map(async (log) => {
+      const info = await stat(log.path).catch(() => null);
+      return { ...log, createdMs: info && info.birthtimeMs > 0 ? info.birthtimeMs : null };
+    }),
+  );
+}
+
+/**
  * A run made by attaching to a running process: the CPU profile came over the inspector, the GC
  * events from an in-process observer (gc-events.jsonl), and there are no deopts (V8 logs them only
  * when the process was started with the flags).
@@ -70,7 +192,9 @@ async function readLoad(layout: RunLayout): Promise<LoadSummary | null> {
 async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liveGc: LiveGcData | undefined, warnings: string[]): Promise<Summary> {
   const reason = session.attach?.reason;
   if (reason && session.status !== 'finished') warnings.push(reason);
-  const cpu = await analyzeCpu(layout, null, false, warnings);
+  const profiles = await listCpuProfiles(layout);
+  const parts = await readCpuParts(profiles, warnings);
+  const cpu = parts.length > 0 ? mergeCpuSummaries(parts, parts[0]!, parts.map(profileFile)) : null;
   if (!cpu && session.flags.capture.cpu) warnings.push(ATTACH_NOTES.noProfile);
   if (cpu) warnings.push(ATTACH_NOTES.inlining);
 
@@ -93,61 +217,96 @@ async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liv
   return emptySummary({ kind: 'run', path: layout.dir }, { cpu, gc, warnings });
 }
 
-async function analyzeCpu(layout: RunLayout, main: AgentRecord | null, wanted: boolean, warnings: string[]): Promise<CpuSummary | null> {
-  const artifacts = await listCpuProfiles(layout);
-  if (artifacts.length === 0) {
-    if (wanted) warnings.push('no CPU profile was written: Node writes it when the process exits normally, and this one was killed or crashed first');
-    return null;
-  }
-  const primary = pickMainProfile(artifacts, main?.pid ?? null);
-  const profiles: CpuProfileFile[] = [];
-  let summary: Omit<CpuSummary, 'profiles'> | null = null;
+interface ProfilePart extends CpuPart {
+  artifact: CpuProfileArtifact;
+}
+
+async function readCpuParts(artifacts: readonly CpuProfileArtifact[], warnings: string[]): Promise<ProfilePart[]> {
+  const parts: ProfilePart[] = [];
   for (const artifact of artifacts) {
     try {
       const profile = parseCpuProfile(await readFile(artifact.path, 'utf8'), artifact.file);
-      const part = summarizeCpu(profile, { profileFile: artifact.file });
+      parts.push({ artifact, pid: artifact.pid, summary: summarizeCpu(profile, { profileFile: artifact.file }) });
       for (const w of profile.warnings) warnings.push(`${artifact.file}: ${w}`);
-      profiles.push({ file: artifact.file, pid: artifact.pid, threadId: artifact.threadId, durationMs: part.durationMs, sampleCount: part.sampleCount });
-      if (artifact === primary) summary = part;
     } catch (err) {
       warnings.push(errorMessage(err));
     }
   }
-  return summary ? { ...summary, profiles } : null;
+  return parts;
 }
 
-function pickMainProfile(artifacts: CpuProfileArtifact[], mainPid: number | null): CpuProfileArtifact {
-  return (
-    artifacts.find((a) => a.pid === mainPid && a.threadId === 0) ??
-    artifacts.find((a) => a.threadId === 0) ??
-    artifacts[0]!
-  );
+function profileFile(part: ProfilePart): CpuProfileFile {
+  return { file: part.artifact.file, pid: part.artifact.pid, threadId: part.artifact.threadId, durationMs: part.summary.durationMs, sampleCount: part.summary.sampleCount };
 }
 
-async function analyzeGc(
-  layout: RunLayout,
-  session: SessionRecord | null,
-  main: AgentRecord | null,
-  live: LiveGcData | undefined,
-  wanted: boolean,
-  warnings: string[],
-): Promise<GcSummary | null> {
-  let data = live;
-  if (!data) {
-    if (!existsSync(layout.gcTrace)) {
-      if (wanted) warnings.push('no GC trace was found in the run folder');
-      return null;
-    }
-    data = await readGcTraceFile(layout.gcTrace, warnings);
+/** Every profile but npm's own processes', summed (see mergeCpuSummaries.ts); `profiles` lists them all. */
+function summarizeRunCpu(parts: readonly ProfilePart[], processes: readonly RunProcess[], app: RunProcess | null, wanted: boolean, warnings: string[]): CpuSummary | null {
+  if (parts.length === 0) {
+    if (wanted) warnings.push('no CPU profile was written: Node writes it when the process exits normally, and this one was killed or crashed first');
+    return null;
   }
-  if (data.events.length === 0 && !wanted) return null;
-  return summarizeGc(data.events, {
-    wallMs: main ? processWallMs(main) : session?.durationMs ?? null,
-    semiSpaceMB: main && main.newSpaceMaxBytes > 0 ? semiSpaceMBFromNewSpace(main.newSpaceMaxBytes) : null,
-    semiSpaceRequestedMB: session?.flags.semiSpaceMB ?? null,
-    unparsedLines: data.unparsedLines,
-    mainPid: main?.pid ?? session?.pid ?? null,
-  });
+  const npmProfiles = new Set(processes.filter((p) => p.role === 'npm').map((p) => p.profile));
+  const included = parts.filter((p) => !npmProfiles.has(p.artifact));
+  const use = included.length > 0 ? included : parts;
+  const main = use.find((p) => p.artifact === app?.profile) ?? use.find((p) => p.artifact.threadId === 0) ?? use[0]!;
+  return mergeCpuSummaries(use, main, parts.map(profileFile));
+}
+
+/** Each counted process's and thread's own isolate (npm's are left out); see summarizeRunGc. */
+function summarizeGcOf(counted: readonly RunProcess[], isolates: readonly IsolateEvents[], app: RunProcess | null, unparsedLines: number, session: SessionRecord | null): GcSummary {
+  const parts: RunGcPart[] = counted.map((p) => ({
+    events: isolates.find((i) => i.pid === p.pid && i.isolate === p.isolate)?.events ?? [],
+    wallMs: p.record ? processWallMs(p.record) : p.isApp ? session?.durationMs ?? null : null,
+    newSpaceMaxBytes: p.record?.newSpaceMaxBytes ?? null,
+  }));
+  const main = app?.isolate ? { pid: app.pid, isolate: app.isolate } : null;
+  return summarizeRunGc(parts, main, { semiSpaceRequestedMB: session?.flags.semiSpaceMB ?? null, unparsedLines });
+}
+
+function processSummary(
+  p: RunProcess,
+  cpuParts: readonly ProfilePart[],
+  events: readonly GcEvent[],
+  isolates: readonly IsolateEvents[],
+  deoptCounts: Map<string, number>,
+  runStart: number | null,
+  session: SessionRecord | null,
+  gcWanted: boolean,
+): ProcessSummary {
+  const cpuPart = cpuParts.find((c) => c.artifact === p.profile);
+  const group = isolates.find((i) => i.pid === p.pid && i.isolate === p.isolate);
+  const r = p.record;
+  const since = (epoch: number | undefined) => (epoch === undefined || runStart === null ? null : round(epoch - runStart, 3));
+  let gc: GcSummary | null = null;
+  if (group || (gcWanted && events.length > 0 && r)) {
+    gc = summarizeGc(group?.events ?? [], {
+      wallMs: r ? processWallMs(r) : null,
+      newSpaceMaxBytes: r?.newSpaceMaxBytes ?? null,
+      semiSpaceRequestedMB: session?.flags.semiSpaceMB ?? null,
+      mainPid: p.pid,
+    });
+  }
+  return {
+    id: p.id,
+    pid: p.pid,
+    parentPid: p.parentPid,
+    threadId: p.threadId,
+    role: p.role,
+    command: p.command,
+    startMs: since(r?.processStartMs),
+    endMs: r?.final ? since(r.updatedAtMs) : null,
+    cpu: cpuPart
+      ? {
+          profile: cpuPart.artifact.file,
+          sampledMs: cpuPart.summary.durationMs,
+          sampleCount: cpuPart.summary.sampleCount,
+          idleShare: cpuPart.summary.durationMs > 0 ? round(cpuPart.summary.pseudo.idleMs / cpuPart.summary.durationMs, 4) : 0,
+        }
+      : null,
+    gc,
+    deoptCount: deoptCounts.get(p.id) ?? null,
+    maxRssMB: r && p.threadId === 0 && r.maxRssKB > 0 ? round(r.maxRssKB / 1024, 1) : null,
+  };
 }
 
 /** Streams a saved trace (it can be large for a long-running server); a cut last line is reported. */
@@ -160,46 +319,4 @@ export async function readGcTraceFile(path: string, warnings: string[]): Promise
     warnings.push(`${basename(path)}: the last line is cut short (the file was truncated); it was skipped`);
   }
   return { events: collector.events, unparsedLines: collector.unparsedLines };
-}
-
-
-type DeoptParts = Pick<Required<Summary>, 'deopts' | 'deoptFunctions' | 'optimizedFunctions' | 'deoptCoverage'>;
-
-async function analyzeDeopts(
-  layout: RunLayout,
-  wanted: boolean,
-  /** The target was told to write its deopts to the code trace: without that file they are unknown. */
-  codeTraceAsked: boolean,
-  profiledFunctions: CpuSummary['functions'],
-  warnings: string[],
-): Promise<DeoptParts> {
-  const none: DeoptParts = { deopts: [], deoptFunctions: [], optimizedFunctions: [], deoptCoverage: 'not-collected' };
-  const logs = await listV8Logs(layout);
-  if (logs.length === 0) {
-    if (wanted) warnings.push('no V8 log was found, so deopts are unknown');
-    return none;
-  }
-  try {
-    let analysis = await readV8LogFiles(logs);
-    // With a CPU profile running, V8 logs no code-deopt events nor JS code-creation; the verbose code
-    // trace has the deopts, and (with --trace-opt) the optimizations, ordered but without times.
-    const hasCodeTrace = existsSync(layout.codeTraces);
-    const traceLost = analysis.deopts.length === 0 && codeTraceAsked && !hasCodeTrace;
-    if (traceLost) {
-      warnings.push(`deopts: no code trace was written (${basename(layout.codeTraces)} is missing), so the deopts while the CPU profile ran are unknown`);
-    }
-    if (analysis.deopts.length === 0 && hasCodeTrace) {
-      const trace = await readCodeTrace(layout.codeTraces);
-      if (trace.deopts.length > 0 || trace.optimizations.length > 0) {
-        const traced = analyzeCodeTrace(trace, [...analysis.functions, ...functionsFromProfile(profiledFunctions)], layout.codeTraces);
-        analysis = mergeAnalyses([analysis, { v8Version: null, isolates: [], functions: traced.functions, deopts: traced.deopts, counters: emptyCounters() }]);
-      }
-    }
-    const { warnings: cut, ...parts } = summarizeDeoptAnalysis(analysis);
-    warnings.push(...cut);
-    return { ...parts, deoptCoverage: traceLost ? 'not-collected' : 'collected' };
-  } catch (err) {
-    warnings.push(`V8 log: ${errorMessage(err)}`);
-    return none;
-  }
 }

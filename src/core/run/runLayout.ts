@@ -19,7 +19,11 @@ export interface RunLayout {
   /** `--logfile` folder: V8 writes one `isolate-<address>-<pid>-v8.log` per isolate here. */
   v8LogDir: string;
   v8LogFile: string;
-  /** `--redirect-code-traces-to`: keeps `[bailout …]` lines out of the app's output. */
+  /**
+   * `--redirect-code-traces-to` on the command line: keeps `[bailout …]` lines out of the app's
+   * output. With a CPU profile each process and thread writes its own `code-<pid>-<threadId>.asm`
+   * beside it (the preload redirects it); this one only gets what an isolate traced before that.
+   */
   codeTraces: string;
   /** The preload agent's per-process records (`<pid>.json`). */
   agentDir: string;
@@ -36,25 +40,7 @@ export function runLayout(dir: string): RunLayout {
     cpuDir: join(dir, 'cpu'),
     v8LogDir: join(dir, 'v8'),
     v8LogFile: join(dir, 'v8', 'v8.log'),
-    codeTraces: join(dir, 'v8', 'code-traces.asm'),
+    codeTraces: join(dir, 'v8', 'code-startup.asm'),
     agentDir: join(dir, 'agent'),
   };
 }
-
-/** Environment variables the preload agent reads. One place, so both sides agree. */
-export const AGENT_ENV = {
-  /** Folder for the agent's `<pid>.json` records; the agent does nothing without it. */
-  dir: 'V8_LENS_AGENT_DIR',
-  /**
-   * The V8 Lens process (CLI or editor) that launched the target. If it disappears without stopping
-   * the target (SIGKILL, a crash), the agent stops the target as Stop would: no orphans.
-   */
-  ownerPid: 'V8_LENS_OWNER_PID',
-  /** How long an app's own SIGINT/SIGTERM handler may take before the agent exits for it. */
-  exitGraceMs: 'V8_LENS_EXIT_GRACE_MS',
-  /** Set when `--trace-gc` cannot be on the command line (NODE_OPTIONS refuses it). */
-  traceGc: 'V8_LENS_TRACE_GC',
-  /** Set when `--cpu-prof` cannot be on the command line: the agent profiles in-process instead. */
-  cpuProfileDir: 'V8_LENS_CPU_PROFILE_DIR',
-  cpuProfileIntervalUs: 'V8_LENS_CPU_PROFILE_INTERVAL_US',
-} as const;

@@ -40,6 +40,13 @@ export interface Summary {
   deoptCoverage: DeoptCoverage;
   /** The load V8 Lens drove the target with ("profile under load"), and the GC of its window; absent otherwise. */
   load?: LoadSummary | null;
+  /**
+   * Every process and worker thread the run saw (the launched process, cluster workers, forked
+   * children, worker threads, npm's own processes), in start order. The top-level `cpu`, `gc` and
+   * `deopts` cover all of them; these entries are each one's own share. Absent for single files and
+   * in summaries written before it existed.
+   */
+  processes?: ProcessSummary[];
   /** Why a part is missing or partial (truncated input, a flag that was off, …); one line each. */
   warnings: string[];
 }
@@ -60,8 +67,29 @@ export interface LoadSummary {
   /** Errors + timeouts + non-2xx answers: requests the target lost. */
   failedRequests: number;
   error: string | null;
-  /** GC inside the measured window (by the arrival of the trace lines). */
-  gcInWindow: { events: number; scavenges: number; markCompacts: number; pauseMs: number; wallShare: number } | null;
+  /**
+   * GC inside the measured window (by the arrival of the trace lines), over every process: `pauseMs`
+   * is their sum, `wallShare` that sum over the window times the processes alive in it (a true share,
+   * within the processes' own), and `processes` each one's own figures.
+   */
+  gcInWindow: GcInWindow | null;
+  /** The measured window, epoch ms: places deopts with times before, in or after it. Absent in older files. */
+  windowEpochMs?: { start: number; end: number } | null;
+  /** Each code-trace file's size (bytes, by name) when the window started and ended: places traced deopts. */
+  codeTraceBytes?: { start: Record<string, number>; end: Record<string, number> } | null;
+}
+
+export interface GcInWindowFigures {
+  events: number;
+  scavenges: number;
+  markCompacts: number;
+  pauseMs: number;
+  wallShare: number;
+}
+
+export interface GcInWindow extends GcInWindowFigures {
+  /** Per process (its main isolate) or worker thread: `pid`, and the isolate as the GC lines print it. Absent in older files. */
+  processes?: Array<GcInWindowFigures & { pid: number; isolate: string }>;
 }
 
 export interface SummarySource {
@@ -69,12 +97,58 @@ export interface SummarySource {
   path: string;
 }
 
+// ---------------------------------------------------------------------------------------- Processes
+
+/**
+ * What a process (or thread) was in the run. 'main': the launched app when it is one process;
+ * 'primary' / 'worker': a `cluster` primary and its workers; 'child': another Node process started by
+ * the app (child_process.fork, …); 'worker thread': a `worker_threads` Worker; 'npm': a package
+ * manager's own process (npm, npx, yarn, pnpm) when the target was a script.
+ */
+export type ProcessRole = 'main' | 'primary' | 'worker' | 'child' | 'worker thread' | 'npm';
+
+export interface ProcessSummary {
+  /** `"<pid>"` for a main thread, `"<pid>/<threadId>"` for a worker thread: how other parts refer to it. */
+  id: string;
+  pid: number;
+  /** The process that started it (a worker thread's: its own process); null when unknown. */
+  parentPid: number | null;
+  /** 0 for a main thread; null for a worker thread whose id is unknown (seen only in the GC trace). */
+  threadId: number | null;
+  role: ProcessRole;
+  /** What it ran (`node app.js`, a worker's script), without V8 Lens's flags; "" when unknown. */
+  command: string;
+  /** When it started and ended, ms from the run's start; null when unknown (or still running at the end). */
+  startMs: number | null;
+  endMs: number | null;
+  cpu: ProcessCpuSummary | null;
+  /** Its own GC (its isolate's), shares over its own wall time. */
+  gc: GcSummary | null;
+  /** Deopt events in it; null when its deopts were not collected. */
+  deoptCount: number | null;
+  /** Peak resident set size of the process (threads share their process's), MB; null when not measured. */
+  maxRssMB: number | null;
+}
+
+export interface ProcessCpuSummary {
+  /** File name of its `.cpuprofile` in the run's `cpu/` folder. */
+  profile: string;
+  /** Time its profile covers. */
+  sampledMs: number;
+  sampleCount: number;
+  /** Share of that time in `(idle)`, 0–1: an idle primary reads ~1. */
+  idleShare: number;
+}
+
 // ---------------------------------------------------------------------------------------------- CPU
 
 export interface CpuSummary {
-  /** File name of the profile the figures come from (the main thread's when there are several). */
+  /**
+   * File name of the profile the figures come from; with several (processes, threads) the figures
+   * are their sum and this is the launched process's main thread's.
+   */
   profile: string;
-  /** Wall time the profile covers. */
+  /** Time the profile covers; with several profiles, the sum of theirs (so shares add up to 100%). */
   durationMs: number;
   sampleCount: number;
   /** Median time between samples: the effective sampling interval. */
@@ -97,6 +171,8 @@ export interface CpuFunctionSummary {
   selfMs: number;
   /** Inclusive time; a recursive function is counted once per sample. */
   totalMs: number;
+  /** The processes it ran in, when the run had several profiles (absent otherwise). */
+  pids?: number[];
 }
 
 export interface CpuLineSummary {
@@ -134,8 +210,14 @@ export interface GcSummary {
   wallShare: number;
   /** Wall time the share is computed over. */
   wallMs: number;
-  /** The semi-space the run really had (largest new space seen / 2), in MB; null when not measured. */
+  /**
+   * The young-generation size the run really reached, MB, in the flag's unit: with the Scavenger the
+   * semi-space (largest new space seen / 2), with Minor Mark-Sweep the one new space. With several
+   * processes, the largest. Null when not measured or when no young-generation GC ran.
+   */
   semiSpaceMB: number | null;
+  /** Which young-generation collector ran and what it reached; see `YoungGeneration`. Absent in older summaries. */
+  youngGeneration?: YoungGeneration;
   /** What `--max-semi-space-size` asked for; null when left to V8's default. */
   semiSpaceRequestedMB: number | null;
   eventCount: number;
@@ -146,6 +228,17 @@ export interface GcSummary {
   /** Which isolate the figures are for, and the others seen (worker threads, child processes). */
   isolate: GcIsolateSummary | null;
   otherIsolates: GcIsolateSummary[];
+}
+
+/**
+ * The young generation as V8 really ran it. The Scavenger copies between two semi-spaces (the new
+ * space is two of them); Minor Mark-Sweep (`--minor-ms`, Node 22+) collects one space in place.
+ */
+export interface YoungGeneration {
+  /** null: no young-generation GC ran, so its size says nothing (V8 starts it at 1 MB and grows it on demand). */
+  collector: 'Scavenger' | 'Minor Mark-Sweep' | null;
+  /** Largest new space V8 had, MB; null when not measured. */
+  newSpaceMB: number | null;
 }
 
 export interface GcIsolateSummary {
@@ -189,6 +282,16 @@ export interface DeoptSummaryEntry extends SourcePosition {
   lastMs: number | null;
   /** Optimization tier of the code that deopted ("TurboFan", "Maglev", …), when known. */
   tier: string | null;
+  /** The processes/threads it happened in (`ProcessSummary.id`); absent in older summaries. */
+  processes?: string[];
+  /**
+   * Under load: how many of `count` happened after the measured window (the run stopping, code
+   * dependencies changed at exit), and before it (warm-up). Absent when not known.
+   */
+  afterWindow?: number;
+  beforeWindow?: number;
+  /** Where V8 reported it: its log (`--log-deopt`, with times) and/or the code trace (`--trace-deopt-verbose`). */
+  sources?: Array<'v8-log' | 'code-trace'>;
 }
 
 /** How often one kind + reason occurred. */

@@ -12,7 +12,7 @@ import { isYoungGenerationGc, type GcEvent } from '../gc/gcEvent';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
 import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
-import { AGENT_ENV } from '../run/runLayout';
+import { AGENT_ENV } from '../preload/agentEnv';
 import { errorMessage, oneLine } from '../util/errors';
 import { mean, percentile, round, sum } from '../util/stats';
 import { StdoutDemux } from '../util/stdoutDemux';

@@ -13,6 +13,7 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
+import { CODE_TRACE_PROBE_NAME } from '../preload/agentEnv';
 import { sortTiers } from './codeState';
 import { FunctionIndex, functionKey, toFunctionRef } from './functionIndex';
 import { parseDeoptPosition, urlToPath } from './sourcePosition';
@@ -33,6 +34,8 @@ export interface TracedDeopt {
   sfi: string;
   /** Place among the trace's bailouts and optimizations, from 0: the trace has no times. */
   seq: number;
+  /** Byte offset of its `[bailout` line in the file: compared with the file's size at known moments (a load window). */
+  offset: number;
 }
 
 /** A finished Maglev/TurboFan compile (`--trace-opt`); "marking … for optimization" alone is not one. */
@@ -81,10 +84,13 @@ export class CodeTraceDeoptReader {
   readonly optimizations: TracedOptimization[] = [];
   private pending: TracedDeopt | null = null;
   private seq = 0;
+  /** Byte offset of the line being read, when the caller tracks it. */
+  private lineOffset = 0;
   /** Per SFI, its last compile while an install line for it may still follow. */
   private readonly awaitingInstall = new Map<string, TracedOptimization>();
 
-  addLine(line: string): void {
+  addLine(line: string, offset = 0): void {
+    this.lineOffset = offset;
     for (let glued = GLUED_HEAD.exec(line); glued !== null; glued = GLUED_HEAD.exec(line)) line = line.slice(glued[0].length);
     if (line.startsWith('[bailout (')) {
       this.flush();
@@ -103,6 +109,7 @@ export class CodeTraceDeoptReader {
           rawPosition: '',
           sfi,
           seq: this.seq++,
+          offset: this.lineOffset,
         };
       }
       return;
@@ -144,6 +151,8 @@ export class CodeTraceDeoptReader {
     this.awaitingInstall.delete(sfi);
     // The install line of the compile just read: already counted.
     if (installed && compiled !== undefined && compiled.tier === tier) return;
+    // The preload's own probe (preload/codeTraceRedirect.ts), not the app's code.
+    if (m[2]?.trim() === CODE_TRACE_PROBE_NAME) return;
     const optimization: TracedOptimization = { name: (m[2] ?? '').trim(), sfi, tier, osr: m[5] !== undefined, seq: this.seq++ };
     this.optimizations.push(optimization);
     if (!installed) this.awaitingInstall.set(sfi, optimization);
@@ -155,11 +164,15 @@ export class CodeTraceDeoptReader {
   }
 }
 
-/** Bailouts and optimizations of a code-trace file, in file order. */
+/** Bailouts and optimizations of a code-trace file, in file order, with each bailout's byte offset. */
 export async function readCodeTrace(path: string): Promise<CodeTrace> {
   const reader = new CodeTraceDeoptReader();
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) reader.addLine(line);
+  let offset = 0;
+  for await (const line of lines) {
+    reader.addLine(line, offset);
+    offset += Buffer.byteLength(line, 'utf8') + 1; // V8 ends its lines with \n
+  }
   return { deopts: reader.finish(), optimizations: reader.optimizations };
 }
 
@@ -214,9 +227,9 @@ function tierOf(code: string | undefined): Tier | null {
  */
 export function tracedToV8Deopts(traced: readonly TracedDeopt[], functions: readonly V8Function[], source: string): V8Deopt[] {
   const index = new FunctionIndex(functions);
-  // Known by name only (line 0): "(anonymous)" is still better than "(unknown)" to show.
-  const named = (name: string, at: LogPosition | null): FunctionRef | null =>
-    at === null ? null : { name, url: at.url, sourceUrl: at.sourceUrl, line: 0, column: 0 };
+  // Known by name only (line 0): "(anonymous)" is still better than "(unknown)" to show. A bailout
+  // without a position (lazy deopts often have none) still names its function.
+  const named = (name: string, at: LogPosition | null): FunctionRef => ({ name, url: at?.url ?? '', sourceUrl: at?.sourceUrl ?? '', line: 0, column: 0 });
   return traced.map((t) => {
     const at = t.position;
     // The trace names the innermost function; a profile lists only functions that were sampled, so a
@@ -298,7 +311,10 @@ export function analyzeCodeTrace(trace: CodeTrace, functions: readonly V8Functio
   trace.deopts.forEach((t, i) => {
     const d = deopts[i]!;
     const ref = place(t.sfi, t.optimizedName);
-    if (ref === null || (d.optimizedFunction !== null && (ref.line === 0 || d.optimizedFunction.line > 0))) return;
+    const current = d.optimizedFunction;
+    // A function known by name alone (no file: the bailout had no position) is no place at all.
+    const currentPlaced = current !== null && (current.url !== '' || current.line > 0);
+    if (ref === null || (currentPlaced && (ref.line === 0 || current.line > 0))) return;
     const wasInnermost = d.function !== null && d.optimizedFunction !== null && functionKey(d.function) === functionKey(d.optimizedFunction);
     d.optimizedFunction = ref;
     if (t.inlinedAt.length === 0 && (d.function === null || wasInnermost) && (t.innermostName ?? ref.name) === ref.name) d.function = ref;

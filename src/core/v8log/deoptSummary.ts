@@ -21,17 +21,19 @@ export function displayName(fn: FunctionRef | null): string {
 }
 
 /**
- * One entry per (url, innermost line, column, kind, reason, inlinedAt chain), most frequent first,
- * then by position. A deopt V8 could not place (`<unknown>`) gets url "" and line/column 0. The
- * same site can deopt in Maglev and in TurboFan code (Node 24): `tier` is the first one seen.
+ * One entry per (url, innermost line, column, kind, reason, inlinedAt chain, function, optimized
+ * function), most frequent first, then by position. A deopt V8 could not place (`<unknown>`, common
+ * for lazy deopts) gets url "" and line/column 0, and is told apart by its functions: 104 lazy deopts
+ * of many functions are not one row. The same site can deopt in Maglev and in TurboFan code (Node
+ * 24): `tier` is the first one seen. Process, source and load-window phase are gathered per entry.
  */
 export function summarizeDeopts(analysis: V8LogAnalysis): DeoptSummaryEntry[] {
   const groups = new Map<string, DeoptSummaryEntry>();
   for (const d of analysis.deopts) {
     const where = d.position ?? { url: '', line: 0, column: 0 };
     const inlinedAt = d.inlinedAt.map(plainPosition);
-    const key = JSON.stringify([where.url, where.line, where.column, d.kind, d.reason, inlinedAt]);
-    const entry = groups.get(key);
+    const key = JSON.stringify([where.url, where.line, where.column, d.kind, d.reason, inlinedAt, displayName(d.function), displayName(d.optimizedFunction)]);
+    let entry = groups.get(key);
     // Deopts read from the code trace have no time (NaN): reported as null.
     const time = Number.isFinite(d.timeMs) ? d.timeMs : null;
     if (entry !== undefined) {
@@ -41,9 +43,10 @@ export function summarizeDeopts(analysis: V8LogAnalysis): DeoptSummaryEntry[] {
         entry.lastMs = entry.lastMs === null ? time : Math.max(entry.lastMs, time);
       }
       entry.tier ??= d.tier === null ? null : tierLabel(d.tier);
+      addDetails(entry, d);
       continue;
     }
-    groups.set(key, {
+    entry = {
       url: where.url,
       line: where.line,
       column: where.column,
@@ -57,7 +60,9 @@ export function summarizeDeopts(analysis: V8LogAnalysis): DeoptSummaryEntry[] {
       firstMs: time,
       lastMs: time,
       tier: d.tier === null ? null : tierLabel(d.tier),
-    });
+    };
+    groups.set(key, entry);
+    addDetails(entry, d);
   }
   return [...groups.values()].sort(
     (a, b) =>
@@ -68,6 +73,16 @@ export function summarizeDeopts(analysis: V8LogAnalysis): DeoptSummaryEntry[] {
       compareText(a.kind, b.kind) ||
       compareText(a.reason, b.reason),
   );
+}
+
+/** Which processes, sources and load-window phases an entry's deopts came from (only what is known). */
+function addDetails(entry: DeoptSummaryEntry, d: V8Deopt): void {
+  if (d.process !== undefined && !(entry.processes ??= []).includes(d.process)) entry.processes.push(d.process);
+  for (const source of d.sources ?? []) if (!(entry.sources ??= []).includes(source)) entry.sources.push(source);
+  if (d.phase !== undefined) {
+    entry.beforeWindow = (entry.beforeWindow ?? 0) + (d.phase === 'before' ? 1 : 0);
+    entry.afterWindow = (entry.afterWindow ?? 0) + (d.phase === 'after' ? 1 : 0);
+  }
 }
 
 export type ReasonCount = DeoptReasonCount;

@@ -80,6 +80,12 @@ export interface V8Deopt {
    * optimizations, compared with the `seq` of `V8Function.optimizations` of the same isolate.
    */
   seq?: number;
+  /** The process/thread it happened in (`ProcessSummary.id`), when the run had several. */
+  process?: string;
+  /** Which of V8's reports had it; one event seen in both the log and the code trace counts once. */
+  sources?: Array<'v8-log' | 'code-trace'>;
+  /** Under load: before (warm-up), inside or after the measured window; absent when not known. */
+  phase?: 'before' | 'window' | 'after';
 }
 
 export interface V8LogCounters {

@@ -84,7 +84,7 @@ describe('launch plans', () => {
       '--log-code',
       '--logfile=/tmp/run with space/v8/v8.log',
       '--redirect-code-traces',
-      '--redirect-code-traces-to=/tmp/run with space/v8/code-traces.asm',
+      '--redirect-code-traces-to=/tmp/run with space/v8/code-startup.asm',
       '--trace-deopt-verbose',
       '--trace-opt',
       '--no-concurrent-recompilation',
@@ -95,6 +95,8 @@ describe('launch plans', () => {
       '1',
     ]);
     assert.equal(plan.env.V8_LENS_AGENT_DIR, '/tmp/run with space/agent');
+    // Each process and thread writes its own code trace there (the preload redirects it).
+    assert.equal(plan.env.V8_LENS_CODE_TRACE_DIR, '/tmp/run with space/v8');
   });
 
   it('refuses a semi-space given twice and impossible numbers', () => {

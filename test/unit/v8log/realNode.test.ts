@@ -110,11 +110,14 @@ it('real launch into a deep run folder (code-trace path over 127 bytes): the deo
   );
   const { summary, session, layout, outcome } = await run.done;
   assert.equal(outcome, 'finished');
-  assert.ok(Buffer.byteLength(layout.codeTraces) > 127, layout.codeTraces);
+  const trace = join(layout.v8LogDir, `code-${session.pid}-0.asm`);
+  assert.ok(Buffer.byteLength(trace) > 127, trace);
   const given = session.launch.argv.find((a) => a.startsWith('--redirect-code-traces-to='))!.slice('--redirect-code-traces-to='.length);
   assert.ok(Buffer.byteLength(given) <= 127 && !given.startsWith(runDir), `V8 was given a path it keeps whole: ${given}`);
-  assert.equal(existsSync(given), false, 'the staged trace was moved');
-  assert.match(readFileSync(layout.codeTraces, 'utf8'), /\[bailout \(kind: deopt-eager, reason: wrong map\)/);
+  const staged = session.launch.env.V8_LENS_CODE_TRACE_DIR!;
+  assert.ok(Buffer.byteLength(join(staged, `code-${session.pid}-0.asm`)) <= 127 && !staged.startsWith(runDir), `the preload was given a folder V8 keeps whole: ${staged}`);
+  assert.equal(existsSync(staged), false, 'the staged traces were moved, and the folder removed');
+  assert.match(readFileSync(trace, 'utf8'), /\[bailout \(kind: deopt-eager, reason: wrong map\)/);
   const seen = JSON.stringify({ deopts: summary.deopts, warnings: summary.warnings }, null, 1);
   assert.ok(summary.deopts.some((d) => d.function === 'area' && d.reason === 'wrong map'), seen);
 });

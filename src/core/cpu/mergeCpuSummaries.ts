@@ -1,0 +1,58 @@
+/**
+ * One CPU summary for a run of several profiles (processes, worker threads): each function's and
+ * line's times summed over the profiles, with the pids it ran in. Durations add up too, so a share
+ * (self / duration) is a share of all the CPU time sampled, whichever process spent it.
+ */
+import type { CpuFunctionSummary, CpuLineSummary, CpuProfileFile, CpuSummary } from '../summary/types';
+import { round } from '../util/stats';
+
+export interface CpuPart {
+  pid: number | null;
+  summary: Omit<CpuSummary, 'profiles'>;
+}
+
+export function mergeCpuSummaries(parts: readonly CpuPart[], main: CpuPart, profiles: CpuProfileFile[]): CpuSummary {
+  if (parts.length === 1) return { ...parts[0]!.summary, profiles };
+  const functions = new Map<string, CpuFunctionSummary & { pidSet: Set<number> }>();
+  const lines = new Map<string, CpuLineSummary>();
+  let durationMs = 0;
+  let sampleCount = 0;
+  const pseudo = { gcMs: 0, idleMs: 0, programMs: 0 };
+  for (const { pid, summary } of parts) {
+    durationMs += summary.durationMs;
+    sampleCount += summary.sampleCount;
+    pseudo.gcMs += summary.pseudo.gcMs;
+    pseudo.idleMs += summary.pseudo.idleMs;
+    pseudo.programMs += summary.pseudo.programMs;
+    for (const f of summary.functions) {
+      const key = `${f.name}\u0000${f.url}\u0000${f.line}\u0000${f.column}`;
+      let sum = functions.get(key);
+      if (sum === undefined) functions.set(key, (sum = { ...f, selfMs: 0, totalMs: 0, pidSet: new Set() }));
+      sum.selfMs += f.selfMs;
+      sum.totalMs += f.totalMs;
+      if (pid !== null) sum.pidSet.add(pid);
+    }
+    for (const l of summary.lines) {
+      const key = `${l.url}\u0000${l.line}`;
+      const sum = lines.get(key);
+      if (sum === undefined) lines.set(key, { ...l });
+      else sum.selfMs += l.selfMs;
+    }
+  }
+  return {
+    profile: main.summary.profile,
+    durationMs: round(durationMs, 3),
+    sampleCount,
+    sampleIntervalMs: main.summary.sampleIntervalMs,
+    functions: [...functions.values()]
+      .map(({ pidSet, ...f }) => ({ ...f, selfMs: round(f.selfMs, 3), totalMs: round(f.totalMs, 3), pids: [...pidSet].sort((a, b) => a - b) }))
+      .sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs || compareText(a.url, b.url) || a.line - b.line || a.column - b.column || compareText(a.name, b.name)),
+    lines: [...lines.values()].map((l) => ({ ...l, selfMs: round(l.selfMs, 3) })).sort((a, b) => b.selfMs - a.selfMs || compareText(a.url, b.url) || a.line - b.line),
+    pseudo: { gcMs: round(pseudo.gcMs, 3), idleMs: round(pseudo.idleMs, 3), programMs: round(pseudo.programMs, 3) },
+    profiles,
+  };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,29 @@
+/**
+ * Environment variables the preload agent reads. One place, so the launcher and the agent agree.
+ * Lives beside the agent (the lowest layer): the launch plans and the run folder import it, never
+ * the other way round.
+ */
+export const AGENT_ENV = {
+  /** Folder for the agent's records (`<pid>.json`, `<pid>-<threadId>.json`); the agent does nothing without it. */
+  dir: 'V8_LENS_AGENT_DIR',
+  /**
+   * The V8 Lens process (CLI or editor) that launched the target. If it disappears without stopping
+   * the target (SIGKILL, a crash), the agent stops the target as Stop would: no orphans.
+   */
+  ownerPid: 'V8_LENS_OWNER_PID',
+  /** How long an app's own SIGINT/SIGTERM handler may take before the agent exits for it. */
+  exitGraceMs: 'V8_LENS_EXIT_GRACE_MS',
+  /** Set when `--trace-gc` cannot be on the command line (NODE_OPTIONS refuses it). */
+  traceGc: 'V8_LENS_TRACE_GC',
+  /** Set when `--cpu-prof` cannot be on the command line: the agent profiles in-process instead. */
+  cpuProfileDir: 'V8_LENS_CPU_PROFILE_DIR',
+  cpuProfileIntervalUs: 'V8_LENS_CPU_PROFILE_INTERVAL_US',
+  /**
+   * Folder (short enough for V8's 127-byte limit) where each process and thread writes its own code
+   * trace, `code-<pid>-<threadId>.asm`; see codeTraceRedirect.ts.
+   */
+  codeTraceDir: 'V8_LENS_CODE_TRACE_DIR',
+} as const;
+
+/** The preload's code-trace probe function (codeTraceRedirect.ts): the trace reader leaves it out of the user's figures. */
+export const CODE_TRACE_PROBE_NAME = 'v8LensCodeTraceProbe';

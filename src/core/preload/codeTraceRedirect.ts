@@ -1,0 +1,59 @@
+/**
+ * One code trace per process and per thread. V8 keeps a single `--redirect-code-traces-to` path for
+ * the whole process, reads it when an isolate first traces something, and truncates that file then:
+ * a parent that forks (the child inherits the flag) or a main thread that starts a worker would lose
+ * its own deopts to the newcomer's empty file. So each isolate, first thing in the preload, points
+ * the flag at a file of its own and makes V8 open it at once (V8 reads the path only then).
+ *
+ * V8 opens the file on an isolate's first trace line. With `--trace-opt` (on whenever the code trace
+ * is read) a function that gets hot is such a line: the probe below runs a tiny function until V8
+ * marks it, which takes well under a millisecond, and stops as soon as the file exists. Checked on
+ * Node 20, 22 and 24.
+ *
+ * Node 24 traces in a worker thread's start-up, before any preload runs, so such a worker's tracer
+ * has already taken whatever path the flag held. After its own file is open, each isolate points the
+ * flag at `code-<pid>-threads.asm`, so those workers share that file instead of truncating ours;
+ * the record says whether a thread got a file of its own (`own`).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as v8 from 'node:v8';
+import { CODE_TRACE_PROBE_NAME } from './agentEnv';
+
+/** Where isolates whose tracer started before their preload write (Node 24 worker threads). */
+export const sharedThreadsTraceName = (pid: number): string => `code-${pid}-threads.asm`;
+export const ownTraceName = (pid: number, threadId: number): string => `code-${pid}-${threadId}.asm`;
+
+export interface CodeTraceRedirect {
+  /**
+   * The file this isolate's trace goes to: its own; for a worker thread whose tracer started first,
+   * its process's shared threads file; null when unknown (a main thread whose tracer started before
+   * the preload writes to the command line's start-up file, shared by every such process).
+   */
+  file: string | null;
+  /** False when V8 had opened another file for this isolate before the preload ran. */
+  own: boolean;
+}
+
+/** At most this many rounds of the probe: enough for TurboFan on Node 20 (4 were needed), cheap when it never happens. */
+const MAX_PROBE_ROUNDS = 400;
+
+export function redirectCodeTrace(dir: string, pid: number, threadId: number): CodeTraceRedirect {
+  const file = ownTraceName(pid, threadId);
+  const path = join(dir, file);
+  v8.setFlagsFromString(`--redirect-code-traces-to=${path}`);
+  let sink = 0;
+  for (let round = 0; round < MAX_PROBE_ROUNDS && !existsSync(path); round++) {
+    for (let i = 0; i < 1000; i++) sink = probe(sink, i);
+  }
+  const own = existsSync(path);
+  v8.setFlagsFromString(`--redirect-code-traces-to=${join(dir, sharedThreadsTraceName(pid))}`);
+  return { file: own ? file : threadId > 0 ? sharedThreadsTraceName(pid) : null, own };
+}
+
+// A method named by a string key keeps its name through minification: V8 traces it by that name.
+const probe = {
+  [CODE_TRACE_PROBE_NAME](acc: number, i: number): number {
+    return (acc * 31 + i) & 0xffff;
+  },
+}[CODE_TRACE_PROBE_NAME]!;
