@@ -4,7 +4,7 @@
  */
 import type { LiveAttachStatus, ReportModel } from '../core/report/reportModelTypes';
 
-export type { FlameNode, GcPoint, LiveAttachStatus, ReportModel } from '../core/report/reportModelTypes';
+export type { FlameNode, GcPoint, LiveAttachStatus, ProcessView, ReportModel } from '../core/report/reportModelTypes';
 export type { FrameCategory } from '../core/report/frameCategory';
 
 /** Host → webview. */

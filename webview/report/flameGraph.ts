@@ -33,6 +33,30 @@ function treeStats(root: FlameNode): TreeStats {
   return { totals, nodeCount: order.length, rootTotal: totals.get(root) ?? 0, byCategory };
 }
 
+/** The tree without its (idle) frames, at the top or under process roots; null when it has none. */
+function withoutIdle(flame: FlameNode, totals: Map<FlameNode, number>): { busyRoot: FlameNode | null; idleTotal: number } {
+  let idleTotal = 0;
+  const strip = (node: FlameNode): FlameNode => {
+    const idle = node.children.filter(isIdleFrame);
+    if (idle.length === 0) return node;
+    const removed = idle.reduce((sum, c) => sum + (totals.get(c) ?? 0), 0);
+    idleTotal += removed;
+    const copy = { ...node, children: node.children.filter((c) => !isIdleFrame(c)) };
+    totals.set(copy, (totals.get(node) ?? 0) - removed);
+    return copy;
+  };
+  const processes = flame.children.length > 0 && flame.children.every((c) => c.category === 'process');
+  if (!processes) {
+    const busy = strip(flame);
+    return { busyRoot: busy === flame ? null : busy, idleTotal };
+  }
+  const children = flame.children.map(strip);
+  if (idleTotal === 0) return { busyRoot: null, idleTotal };
+  const busyRoot = { ...flame, children };
+  totals.set(busyRoot, (totals.get(flame) ?? 0) - idleTotal);
+  return { busyRoot, idleTotal };
+}
+
 export function renderFlameSection(section: HTMLElement, flame: FlameNode | null, missing: string, host: Host, loc: LocationContext, palette: Palette): FlameView | null {
   section.append(el('h2', { text: 'CPU flame graph' }));
   if (!flame) {
@@ -45,10 +69,8 @@ export function renderFlameSection(section: HTMLElement, flame: FlameNode | null
 
   // A server's profile is mostly (idle): the event loop waiting. Shown on demand, hidden by default
   // when it is the larger part, so the busy stacks get the width. Percentages stay of the whole profile.
-  const idleNode = flame.children.find(isIdleFrame);
-  const idleTotal = idleNode ? stats.totals.get(idleNode) ?? 0 : 0;
-  const busyRoot: FlameNode | null = idleNode ? { ...flame, children: flame.children.filter((c) => c !== idleNode) } : null;
-  if (busyRoot) stats.totals.set(busyRoot, stats.rootTotal - idleTotal);
+  // With several processes the (idle) frames sit under each process's root frame.
+  const { busyRoot, idleTotal } = withoutIdle(flame, stats.totals);
   let showIdle = !busyRoot || idleTotal < stats.rootTotal * 0.3;
 
   const idleToggle = busyRoot

@@ -18,6 +18,7 @@ import {
 import zoomPlugin from 'chartjs-plugin-zoom';
 import type { GcPoint } from '../../src/shared/reportProtocol';
 import type { GcSummary } from '../../src/core/summary/types';
+import { requestedSemiSpaceText, youngGenerationParts } from '../../src/shared/youngGenerationText';
 import { el, emptyNote } from './dom';
 import { fmtDuration, fmtMB, fmtMs, fmtNum, fmtPct, plural } from './format';
 import { toCss, type Palette } from './theme';
@@ -41,7 +42,12 @@ export interface GcView {
   destroy?(): void;
 }
 
-export function renderGcSection(section: HTMLElement, gc: GcSummary | null, events: GcPoint[], missing: string, palette: Palette): GcView | null {
+/**
+ * `clock`: 'isolate' when the events are one isolate's (its own clock, and its heap as a sawtooth);
+ * 'run' when they are several processes' on the run's clock (heaps of different processes do not
+ * make one line, so none is drawn).
+ */
+export function renderGcSection(section: HTMLElement, gc: GcSummary | null, events: GcPoint[], missing: string, palette: Palette, clock: 'isolate' | 'run' = 'isolate'): GcView | null {
   section.append(el('h2', { text: 'Garbage collection' }));
   if (!gc && events.length === 0) {
     section.append(el('div', { id: 'gc-timeline', className: 'gc-timeline is-empty', attrs: { 'data-event-count': 0 } }, emptyNote('No GC events:', missing)));
@@ -71,7 +77,7 @@ export function renderGcSection(section: HTMLElement, gc: GcSummary | null, even
     let list = byType.get(e.type);
     if (!list) byType.set(e.type, (list = []));
     list.push({ x, y: e.pauseMs, i });
-    heap.push({ x, y: e.heapBeforeMB, i, phase: 'before' }, { x, y: e.heapAfterMB, i, phase: 'after' });
+    if (clock === 'isolate') heap.push({ x, y: e.heapBeforeMB, i, phase: 'before' }, { x, y: e.heapAfterMB, i, phase: 'after' });
   });
   const typeNames = [...byType.keys()].filter((t) => byType.get(t)!.length > 0);
   const datasets: ChartDataset<'scatter' | 'line', GcXY[]>[] = typeNames.map((type) => ({
@@ -84,7 +90,7 @@ export function renderGcSection(section: HTMLElement, gc: GcSummary | null, even
     pointHitRadius: 6,
     order: 1,
   }));
-  datasets.push({
+  if (heap.length > 0) datasets.push({
     type: 'line' as const,
     label: 'heap used before → after each GC (MB)',
     data: heap,
@@ -108,9 +114,9 @@ export function renderGcSection(section: HTMLElement, gc: GcSummary | null, even
       normalized: true,
       interaction: { mode: 'nearest', intersect: true },
       scales: {
-        x: { type: 'linear', title: { display: true, text: 'time since the process started (s)' } },
+        x: { type: 'linear', title: { display: true, text: clock === 'run' ? 'time since the run started (s)' : 'time since the process started (s)' } },
         y: { type: 'linear', position: 'left', beginAtZero: true, title: { display: true, text: 'GC pause (ms)' } },
-        y2: { type: 'linear', position: 'right', beginAtZero: true, title: { display: true, text: 'heap used (MB)' }, grid: { drawOnChartArea: false } },
+        y2: { type: 'linear', position: 'right', display: heap.length > 0, beginAtZero: true, title: { display: true, text: 'heap used (MB)' }, grid: { drawOnChartArea: false } },
       },
       plugins: {
         legend: { position: 'top', align: 'start', labels: { usePointStyle: true, boxWidth: 8, boxHeight: 8 } },
@@ -194,6 +200,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[idx]!;
 }
 
+/** "Semi-space · 16 MB reached · Scavenger, two semi-spaces · asked: V8 default". */
+function youngCard(gc: GcSummary, card: (label: string, value: string, detail: string, extra?: Record<string, string>) => HTMLElement): HTMLElement {
+  const { what, size, detail } = youngGenerationParts(gc.youngGeneration, gc.semiSpaceMB);
+  const asked = `asked: ${requestedSemiSpaceText(gc.semiSpaceRequestedMB)}`;
+  const label = what === 'semi-space' ? 'Semi-space (young generation)' : 'Young generation';
+  return card(label, size === null ? (gc.youngGeneration?.collector === null ? 'no young GC ran' : 'not measured') : `${size} reached`, `${gc.youngGeneration?.collector === null ? '' : `${detail} · `}${asked}`, { 'data-card': 'semi-space' });
+}
+
 function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette: Palette) {
   const pauses = events.map((e) => e.pauseMs).sort((a, b) => a - b);
   const all = Object.values(gc.byType);
@@ -210,7 +224,7 @@ function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette:
     card('GC share of wall time', fmtPct(gc.totalPauseMs, gc.wallMs), `${fmtMs(gc.totalPauseMs)} paused in ${fmtDuration(gc.wallMs)}`, { 'data-card': 'share' }),
     card('Total pause', fmtMs(gc.totalPauseMs), `${plural(count, 'event')}${gc.incrementalMarkingMs > 0 ? ` · +${fmtMs(gc.incrementalMarkingMs)} incremental marking` : ''}`, { 'data-card': 'total' }),
     card('Pause mean / p95 / max', `${fmtMs(mean)}`, `p95 ${fmtMs(p95)} · max ${fmtMs(max)}`, { 'data-card': 'pauses' }),
-    card('Semi-space (young generation)', gc.semiSpaceMB === null ? 'not measured' : `${fmtNum(gc.semiSpaceMB, gc.semiSpaceMB >= 10 ? 0 : 1)} MB reached`, gc.semiSpaceRequestedMB === null ? '(V8 default)' : `(--max-semi-space-size=${gc.semiSpaceRequestedMB} requested)`, { 'data-card': 'semi-space' }),
+    youngCard(gc, card),
   );
   const swatches: [HTMLElement, string, number][] = [];
   types.forEach((type, i) => {
@@ -228,8 +242,8 @@ function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette:
       ),
     );
   });
-  if (gc.otherIsolates.length > 0 && gc.isolate) {
-    root.append(el('p', { className: 'card-note', text: `Figures are for the main isolate (pid ${gc.isolate.pid}); ${plural(gc.otherIsolates.length, 'other isolate')} (workers, child processes) not included.` }));
+  if (gc.otherIsolates.length > 0) {
+    root.append(el('p', { className: 'card-note', text: `Figures cover all ${1 + gc.otherIsolates.length} processes and threads: counts and pauses added up, the share over their own wall times added up; the young generation is the largest any of them reached. Pick one above to see it alone.` }));
   }
   const applyTheme = (p: Palette) => {
     for (const [swatch, type, i] of swatches) swatch.style.backgroundColor = toCss(p.gcType(type, i));

@@ -14,6 +14,7 @@ import type { LocationContext } from './format';
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
 import { renderLoadSection } from './loadFigures';
+import { ALL_PROCESSES, modelForProcess, renderProcessPicker } from './processPicker';
 import { connectHost } from './host';
 import { missingDeopts, missingFlame, missingGc } from './missing';
 import { renderDeopts, renderHotFunctions } from './tables';
@@ -26,6 +27,8 @@ const status = el('p', { id: 'report-status', attrs: { 'aria-live': 'polite' }, 
 app.append(status);
 
 let views: { flame: FlameView | null; gc: GcView | null } = { flame: null, gc: null };
+/** Which process of a multi-process run is shown ("all": the whole run); kept across redraws. */
+let selectedProcess = ALL_PROCESSES;
 let themeHooked = false;
 
 let liveRendered = false;
@@ -58,14 +61,27 @@ const host = connectHost((message: ToReportWebview) => {
 document.documentElement.toggleAttribute('data-connected', host.connected);
 host.post({ type: 'ready' });
 
-function render(model: ReportModel): void {
+function render(full: ReportModel): void {
+  views.gc?.destroy?.();
   clear(app);
+  if (!full.processes?.some((v) => v.id === selectedProcess)) selectedProcess = ALL_PROCESSES;
+  const model = modelForProcess(full, selectedProcess);
   const loc: LocationContext = { cwd: model.session?.target.cwd ?? null };
   const header = el('header', { id: 'report-header' });
   app.append(header);
   renderHeader(header, model, host);
   app.append(status);
   status.textContent = '';
+
+  if ((full.processes?.length ?? 0) > 1) {
+    const picker = el('section', { id: 'process-section', className: 'panel', attrs: { 'aria-label': 'Processes and threads' } });
+    renderProcessPicker(picker, full, selectedProcess, (id) => {
+      selectedProcess = id;
+      render(full);
+      document.querySelector<HTMLElement>(`#process-table tr[data-process-id="${CSS.escape(id)}"] button`)?.focus();
+    });
+    app.append(picker);
+  }
 
   if (model.summary.load) {
     const loadSection = el('section', { id: 'load-section', className: 'panel', attrs: { 'aria-label': 'Under load' } });
@@ -81,7 +97,7 @@ function render(model: ReportModel): void {
   const palette = readPalette();
   views = {
     flame: timed('v8-lens:flame', () => renderFlameSection(flameSection, model.flame, missingFlame(model), host, loc, palette)),
-    gc: timed('v8-lens:gc', () => renderGcSection(gcSection, model.summary.gc, model.gcEvents, missingGc(model), palette)),
+    gc: timed('v8-lens:gc', () => renderGcSection(gcSection, model.summary.gc, model.gcEvents, missingGc(model), palette, model.gcClock ?? 'isolate')),
   };
   timed('v8-lens:tables', () => {
     renderHotFunctions(hotSection, model.summary.cpu, missingFlame(model), host, loc);

@@ -222,9 +222,26 @@ export function renderDeopts(section: HTMLElement, deopts: DeoptSummaryEntry[], 
           },
         },
         { key: 'kind', label: 'Kind', value: (d) => d.kind, cell: (d) => `${d.kind}${d.tier ? ` · ${d.tier}` : ''}` },
+        ...(deopts.some((d) => whenText(d) !== '')
+          ? [{ key: 'when', label: 'When', value: (d: DeoptSummaryEntry) => whenText(d), cell: (d: DeoptSummaryEntry) => el('span', { className: 'muted', text: whenText(d) }), title: 'Sort by when (under load: warm-up, the measured window, after it) and where (the process)' }]
+          : []),
       ],
     },
     host,
   );
   section.append(table);
+}
+
+/**
+ * Under load, deopts outside the measured window are marked (a stop's "code dependencies" deopts at
+ * exit are not the load's), and with several processes, which ones had it.
+ */
+function whenText(d: DeoptSummaryEntry): string {
+  const parts: string[] = [];
+  if (d.afterWindow) parts.push(d.afterWindow === d.count ? 'after the load' : `${d.afterWindow} after the load`);
+  if (d.beforeWindow) parts.push(d.beforeWindow === d.count ? 'warm-up' : `${d.beforeWindow} in warm-up`);
+  if (d.afterWindow !== undefined && d.count - (d.afterWindow ?? 0) - (d.beforeWindow ?? 0) === d.count) parts.push('under load');
+  if (d.processes && d.processes.length > 1) parts.push(`${d.processes.length} processes`);
+  else if (d.processes?.length === 1 && d.processes[0]!.includes('/')) parts.push(`thread ${d.processes[0]}`);
+  return parts.join(' · ');
 }

@@ -57,6 +57,7 @@ export const CATEGORY_VARS: Record<FrameCategory, [string, string]> = {
   native: ['--vscode-charts-green', '#89d185'],
   gc: ['--vscode-charts-red', '#f14c4c'],
   idle: ['--vscode-charts-lines', '#808080'],
+  process: ['--vscode-charts-foreground', '#cccccc'],
 };
 
 /** GC types V8 prints, to a chart colour; unknown types get the rest of the palette in order. */

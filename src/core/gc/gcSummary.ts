@@ -1,7 +1,8 @@
 import type { GcIsolateSummary, GcSummary, GcTypeStats, YoungGeneration } from '../summary/types';
 import { max, mean, percentile, round } from '../util/stats';
 import type { GcEvent } from './gcEvent';
-import { reachedSemiSpaceMB, youngCollectorOf, youngGeneration } from './youngGeneration';
+import { reachedSemiSpaceMB } from '../../shared/youngGenerationText';
+import { youngCollectorOf, youngGeneration } from './youngGeneration';
 
 export interface GcSummaryOptions {
   /** Wall time of the run; when not given, the main isolate's last GC time is used. */

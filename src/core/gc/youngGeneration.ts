@@ -24,27 +24,4 @@ export function youngGeneration(collector: YoungGeneration['collector'], newSpac
   return { collector, newSpaceMB: newSpaceMaxBytes !== null && newSpaceMaxBytes > 0 ? round(newSpaceMaxBytes / MB, 3) : null };
 }
 
-/**
- * The size in `--max-semi-space-size`'s terms: the semi-space (half the new space) for the Scavenger,
- * the one new space for Minor Mark-Sweep; null when no young GC ran or nothing was measured.
- */
-export function reachedSemiSpaceMB(young: YoungGeneration): number | null {
-  if (young.collector === null || young.newSpaceMB === null) return null;
-  return young.collector === 'Scavenger' ? round(young.newSpaceMB / 2, 3) : young.newSpaceMB;
-}
-
-/** "semi-space 16 MB (Scavenger, two semi-spaces)", "young generation 56 MB (Minor Mark-Sweep, one space)". */
-export function describeYoungGeneration(young: YoungGeneration | undefined, semiSpaceMB: number | null, processes = 1): string {
-  const several = processes > 1 ? `, largest of ${processes} processes` : '';
-  if (!young) return semiSpaceMB === null ? 'semi-space not measured' : `semi-space ${fmtMB(semiSpaceMB)} reached`;
-  if (young.collector === null) return 'no young-generation GC ran';
-  const size = reachedSemiSpaceMB(young);
-  if (size === null) return `young generation not measured (${young.collector})`;
-  return young.collector === 'Scavenger'
-    ? `semi-space ${fmtMB(size)} reached (Scavenger, two semi-spaces${several})`
-    : `young generation ${fmtMB(size)} reached (Minor Mark-Sweep, one space${several})`;
-}
-
-function fmtMB(mb: number): string {
-  return `${mb >= 10 ? mb.toFixed(0) : mb.toFixed(1)} MB`;
-}
+export { reachedSemiSpaceMB } from '../../shared/youngGenerationText';

@@ -3,8 +3,9 @@
  * developers already read in 0x and Clinic: your code, dependencies, Node internals, V8/native,
  * the garbage collector, and the VM's idle/program time.
  */
-export type FrameCategory = 'user' | 'dependency' | 'node' | 'native' | 'gc' | 'idle';
+export type FrameCategory = 'user' | 'dependency' | 'node' | 'native' | 'gc' | 'idle' | 'process';
 
+/** In legend order; 'process' (one root frame per process or thread of a multi-process run) is not a kind of code: no legend entry. */
 export const FRAME_CATEGORIES: readonly FrameCategory[] = ['user', 'dependency', 'node', 'native', 'gc', 'idle'];
 
 export const FRAME_CATEGORY_LABELS: Record<FrameCategory, string> = {
@@ -14,6 +15,7 @@ export const FRAME_CATEGORY_LABELS: Record<FrameCategory, string> = {
   native: 'V8 / native',
   gc: 'garbage collector',
   idle: 'idle / program',
+  process: 'process / thread',
 };
 
 /** `line` is the 1-based function start (0 = none): JavaScript with no file (an inline or eval'd script) still has one. */

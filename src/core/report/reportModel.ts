@@ -8,10 +8,11 @@ import { readGcTraceFile } from '../run/analyzeRun';
 import { runLayout } from '../run/runLayout';
 import { sessionMode, type SessionRecord } from '../run/session';
 import { attachedToGcEvents, readAttachedGcEvents } from '../attach/gcEventsFile';
-import type { Summary } from '../summary/types';
-import type { GcPoint, ReportModel } from './reportModelTypes';
+import { summarizeCpuModel } from '../cpu/cpuSummary';
+import type { ProcessSummary, Summary } from '../summary/types';
+import type { GcPoint, ProcessView, ReportModel } from './reportModelTypes';
 
-export type { GcPoint, ReportModel };
+export type { GcPoint, ProcessView, ReportModel };
 import { errorMessage } from '../util/errors';
 import { loadReport, sniffArtifact } from './loadReport';
 
@@ -36,6 +37,10 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
   );
   const title = session ? `${basename(session.target.program)}${session.mode === 'attach' ? ' (attached)' : ''} · ${new Date(session.startedAt).toLocaleString('en-GB')}` : basename(dir);
   const model: ReportModel = { title, source: dir, summary, session, flame: null, gcEvents: [] };
+  if ((summary.processes?.length ?? 0) > 1) {
+    await addProcessViews(model, layout.cpuDir, layout.gcTrace);
+    return model;
+  }
   if (summary.cpu) model.flame = await flameFromFile(join(layout.cpuDir, summary.cpu.profile), summary);
   if (session && sessionMode(session) === 'attach') {
     // Attached runs have the observer's events instead of a --trace-gc log.
@@ -47,6 +52,61 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
     model.gcEvents = await gcPointsFromFile(layout.gcTrace, summary).catch(() => []);
   }
   return model;
+}
+
+/**
+ * A run of several processes and threads: each one's flame graph, hot functions, GC events and deopts
+ * for the selector, and the whole run as "all": one root frame per process (npm's own left out, as in
+ * the summary's totals) and every GC event on the run's clock.
+ */
+async function addProcessViews(model: ReportModel, cpuDir: string, gcTrace: string): Promise<void> {
+  const summary = model.summary;
+  const { events } = await readGcTraceFile(gcTrace, []).catch(() => ({ events: [] as GcEvent[] }));
+  const views: ProcessView[] = [];
+  for (const p of summary.processes ?? []) {
+    const label = processLabel(p);
+    let flame: FlameNode | null = null;
+    let cpu: ProcessView['cpu'] = null;
+    if (p.cpu) {
+      try {
+        const cpuModel = buildCpuModel(parseCpuProfile(await readFile(join(cpuDir, p.cpu.profile), 'utf8'), p.cpu.profile));
+        flame = buildFlameTree(cpuModel);
+        if (flame) Object.assign(flame, { name: label, category: 'process' });
+        const part = summarizeCpuModel(cpuModel, { profileFile: p.cpu.profile });
+        cpu = { ...part, profiles: [{ file: p.cpu.profile, pid: p.pid, threadId: p.threadId, durationMs: part.durationMs, sampleCount: part.sampleCount }] };
+      } catch (err) {
+        summary.warnings.push(`flame graph of ${label}: ${errorMessage(err)}`);
+      }
+    }
+    const isolate = p.gc?.isolate;
+    const own = isolate ? events.filter((e) => e.pid === isolate.pid && e.isolate === isolate.isolate) : [];
+    const shared = p.threadId !== 0 ? `${p.pid}/threads` : null;
+    views.push({
+      id: p.id,
+      label,
+      process: p,
+      flame,
+      cpu,
+      gc: p.gc,
+      gcEvents: own.map(toPoint),
+      deopts: summary.deopts.filter((d) => d.processes?.some((id) => id === p.id || id === shared)),
+    });
+  }
+  const counted = views.filter((v) => v.process.role !== 'npm');
+  const roots = counted.flatMap((v) => (v.flame ? [v.flame] : []));
+  model.flame = roots.length > 0 ? { name: 'all', value: 0, children: roots, category: 'idle', url: '', line: 0, column: 0 } : null;
+  // Each isolate counts from its own start: shifted by its process's start, all meet on the run's clock.
+  model.gcEvents = counted
+    .flatMap((v) => v.gcEvents.map((e) => ({ ...e, timeMs: e.timeMs + (v.process.startMs ?? 0) })))
+    .sort((a, b) => a.timeMs - b.timeMs);
+  model.gcClock = 'run';
+  model.processes = views;
+}
+
+/** "worker · pid 4121", "worker thread 1 · pid 4120", "main · pid 4120". */
+export function processLabel(p: ProcessSummary): string {
+  if (p.threadId !== 0) return `worker thread${p.threadId === null ? '' : ` ${p.threadId}`} · pid ${p.pid}`;
+  return `${p.role} · pid ${p.pid}`;
 }
 
 async function flameFromFile(path: string, summary: Summary): Promise<FlameNode | null> {

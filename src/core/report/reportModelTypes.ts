@@ -3,7 +3,7 @@
  * Types only, with no Node imports, so the webview bundle can share them.
  */
 import type { SessionRecord } from '../run/session';
-import type { Summary } from '../summary/types';
+import type { CpuSummary, DeoptSummaryEntry, GcSummary, ProcessSummary, Summary } from '../summary/types';
 import type { FrameCategory } from './frameCategory';
 
 /**
@@ -40,9 +40,31 @@ export interface ReportModel {
   source: string;
   summary: Summary;
   session: SessionRecord | null;
+  /** With several processes: one root frame per process and thread under "all". */
   flame: FlameNode | null;
-  /** The main isolate's GC events, in time order. */
+  /** GC events in time order: of the one isolate, or with several processes of all of them. */
   gcEvents: GcPoint[];
+  /**
+   * 'isolate': `GcPoint.timeMs` counts from the isolate's start (V8's own clock); 'run': from the
+   * run's start (several processes, each clock shifted by its process's start). Absent: 'isolate'.
+   */
+  gcClock?: 'isolate' | 'run';
+  /** Each process and thread on its own, for the report's selector; absent or empty for one process. */
+  processes?: ProcessView[];
+}
+
+/** One process or thread of a multi-process run: what the report shows when it is selected. */
+export interface ProcessView {
+  id: string;
+  /** "worker · pid 4121", "worker thread 1 · pid 4120". */
+  label: string;
+  process: ProcessSummary;
+  flame: FlameNode | null;
+  cpu: CpuSummary | null;
+  gc: GcSummary | null;
+  /** Its own GC events, on its isolate's clock. */
+  gcEvents: GcPoint[];
+  deopts: DeoptSummaryEntry[];
 }
 
 /** The counters the live banner shows while V8 Lens is attached to a process. */

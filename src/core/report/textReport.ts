@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeYoungGeneration } from '../gc/youngGeneration';
+import { describeYoungGeneration, requestedSemiSpaceText } from '../../shared/youngGenerationText';
 import type { LoadSummary, ProcessSummary, Summary } from '../summary/types';
 
 export interface TextReportOptions {
@@ -59,9 +59,8 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
       ));
     }
     if (gc.incrementalMarkingMs > 0) out.push(`Incremental marking before Mark-Compacts: ${fmtNum(gc.incrementalMarkingMs, 1)} ms more on the main thread`);
-    const requested = gc.semiSpaceRequestedMB === null ? 'asked: V8 default' : `asked: --max-semi-space-size=${gc.semiSpaceRequestedMB}`;
     const young = describeYoungGeneration(gc.youngGeneration, gc.semiSpaceMB, processes.filter((p) => p.gc?.youngGeneration?.collector).length);
-    out.push(`Young generation: ${young}; ${requested}`);
+    out.push(`Young generation: ${young}; asked: ${requestedSemiSpaceText(gc.semiSpaceRequestedMB)}`);
     out.push('');
   }
 

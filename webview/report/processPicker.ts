@@ -1,0 +1,70 @@
+/**
+ * The processes and threads of a multi-process run (a cluster, forked children, worker threads):
+ * one row each, with its role, pid, CPU and GC at a glance, and "All" first. Picking a row shows that
+ * process alone in the flame graph, GC timeline and tables; "All" shows the run as a whole.
+ */
+import type { ProcessSummary } from '../../src/core/summary/types';
+import type { ProcessView, ReportModel } from '../../src/shared/reportProtocol';
+import { youngGenerationParts } from '../../src/shared/youngGenerationText';
+import { el } from './dom';
+import { fmtDuration, fmtPct } from './format';
+
+export const ALL_PROCESSES = 'all';
+
+/** The model as the report draws it for one process, or the model itself for "all". */
+export function modelForProcess(model: ReportModel, id: string): ReportModel {
+  const view = model.processes?.find((v) => v.id === id);
+  if (!view) return model;
+  return {
+    ...model,
+    flame: view.flame,
+    gcEvents: view.gcEvents,
+    gcClock: 'isolate',
+    summary: { ...model.summary, cpu: view.cpu, gc: view.gc, deopts: view.deopts },
+  };
+}
+
+export function renderProcessPicker(section: HTMLElement, model: ReportModel, selected: string, onPick: (id: string) => void): void {
+  const views = model.processes ?? [];
+  section.append(el('h2', { text: `Processes and threads (${views.length})` }));
+  const head = el('tr', {}, ...['', 'role', 'pid', 'CPU busy', 'GC', 'young gen', 'deopts', 'command'].map((h) => el('th', { attrs: { scope: 'col' }, text: h })));
+  const body = el('tbody');
+  const all = model.summary;
+  const allGc = all.gc ? `${all.gc.eventCount.toLocaleString('en-US')} · ${fmtPct(all.gc.wallShare, 1)}` : '–';
+  body.append(row(ALL_PROCESSES, 'All', ['all', '', cpuText(all.cpu ? { sampledMs: all.cpu.durationMs, idleShare: all.cpu.durationMs > 0 ? all.cpu.pseudo.idleMs / all.cpu.durationMs : 0 } : null), allGc, youngText(all.gc), deoptsText(all.deoptCoverage === 'not-collected' ? null : all.deopts.reduce((n, d) => n + d.count, 0)), 'the whole run']));
+  for (const v of views) body.append(row(v.id, v.label, cells(v)));
+  section.append(el('table', { id: 'process-table', className: 'data-table process-table' }, el('thead', {}, head), body));
+
+  function row(id: string, label: string, values: string[]): HTMLElement {
+    const pressed = id === selected;
+    const button = el('button', { className: 'process-pick', attrs: { type: 'button', 'aria-pressed': pressed ? 'true' : 'false', title: id === ALL_PROCESSES ? 'Show the whole run' : `Show ${label} alone` }, text: pressed ? '●' : '○' });
+    const tr = el('tr', { className: pressed ? 'selected clickable' : 'clickable', attrs: { 'data-process-id': id } }, el('td', {}, button), ...values.map((v, i) => el('td', { className: i >= 2 && i <= 5 ? 'num' : '', text: v })));
+    const pick = () => onPick(id);
+    tr.addEventListener('click', pick);
+    tr.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') pick();
+    });
+    return tr;
+  }
+}
+
+function cells(v: ProcessView): string[] {
+  const p: ProcessSummary = v.process;
+  const pid = p.threadId !== null && p.threadId > 0 ? `${p.pid}/${p.threadId}` : String(p.pid);
+  const gc = p.gc ? `${p.gc.eventCount.toLocaleString('en-US')} · ${fmtPct(p.gc.wallShare, 1)}` : '–';
+  return [p.role, pid, cpuText(p.cpu), gc, youngText(p.gc), deoptsText(p.deoptCount), p.command];
+}
+
+function cpuText(cpu: { sampledMs: number; idleShare: number } | null): string {
+  return cpu ? `${fmtPct(1 - cpu.idleShare, 1, 0)} of ${fmtDuration(cpu.sampledMs)}` : '–';
+}
+
+function youngText(gc: ProcessSummary['gc']): string {
+  if (!gc) return '–';
+  const { size } = youngGenerationParts(gc.youngGeneration, gc.semiSpaceMB);
+  return size ?? (gc.youngGeneration?.collector === null ? 'no young GC' : '–');
+}
+
+function deoptsText(count: number | null): string {
+  return count === null ? 'not collected' : String(count);
+}
