@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * What Linux tells about a running process, read from /proc: the only way to get another process's
@@ -35,4 +35,38 @@ export function processPeakRssMB(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The processes of a process group (a target V8 Lens started leads its own): the app and every
+ * process it started, such as cluster workers. Empty elsewhere than Linux, or when none is left.
+ */
+export function processGroupPids(pgid: number): number[] {
+  if (process.platform !== 'linux') return [];
+  const pids: number[] = [];
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // Field 5 (pgrp): the third field after the command name.
+      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (group === pgid) pids.push(Number(name));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return pids.sort((a, b) => a - b);
+}
+
+/** Per process of the group: CPU so far (ms) and peak RSS (MB); processes that cannot be read are left out. */
+export function processGroupStats(pgid: number): Map<number, { cpuMs: number | null; peakRssMB: number | null }> {
+  const stats = new Map<number, { cpuMs: number | null; peakRssMB: number | null }>();
+  for (const pid of processGroupPids(pgid)) stats.set(pid, { cpuMs: processCpuMs(pid), peakRssMB: processPeakRssMB(pid) });
+  return stats;
 }

@@ -11,17 +11,20 @@ import { join } from 'node:path';
 import { isYoungGenerationGc, type GcEvent } from '../gc/gcEvent';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
-import { semiSpaceMBFromNewSpace, type AgentRecord } from '../preload/agentRecord';
+import type { AgentRecord } from '../preload/agentRecord';
+import { youngCollectorOf, youngGeneration } from '../gc/youngGeneration';
+import { isMainThreadRecord, readAgentRecords } from '../run/agentRecords';
+import { reachedSemiSpaceMB } from '../../shared/youngGenerationText';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { errorMessage, oneLine } from '../util/errors';
 import { mean, percentile, round, sum } from '../util/stats';
 import { StdoutDemux } from '../util/stdoutDemux';
 import { startLoad, type LoadOutcome } from './loadGenerator';
 import type { LoadPhase } from './loadProtocol';
-import { processCpuMs, processPeakRssMB } from './procStats';
+import { processCpuMs, processGroupStats, processPeakRssMB } from './procStats';
 import { watchReadiness, type ReadinessWatch, type ReadyOutcome } from './readiness';
 import { sweepFlagInfo } from './sweepFlags';
-import { SEMI_SPACE_FLAG, semiSpaceValue, sweepFlag, type LoadFigures, type SweepConfig, type SweepProgress, type SweepRun, type WindowGcFigures } from './sweepTypes';
+import { SEMI_SPACE_FLAG, semiSpaceValue, sweepFlag, type LoadFigures, type SweepConfig, type SweepProgress, type SweepRun, type SweepRunProcess, type WindowGcFigures } from './sweepTypes';
 
 /** One slot of sweepSchedule(): the flag's value, the round, the position in the sweep. */
 export interface RunSlot {
@@ -108,7 +111,8 @@ class RunExecution {
   private target: TargetProcess | null = null;
   private phase: 'starting' | 'waiting-ready' | LoadPhase | 'stopping' = 'starting';
   private phaseStart = Date.now();
-  private window: { start: number; end: number | null; cpuStart: number | null; cpuEnd: number | null; peakRssMB: number | null } | null = null;
+  /** The measured window, and each process's CPU (and, at the end, peak RSS) at its marks: a cluster has several. */
+  private window: { start: number; end: number | null; atStart: GroupStats; atEnd: GroupStats | null } | null = null;
   private readonly aborted: Promise<void>;
   private removeAbortListener = () => {};
 
@@ -197,7 +201,7 @@ class RunExecution {
       {
         onPhase: (phase) => {
           if (phase === 'measuring') {
-            this.window = { start: Date.now(), end: null, cpuStart: processCpuMs(pid), cpuEnd: null, peakRssMB: null };
+            this.window = { start: Date.now(), end: null, atStart: groupStats(pid), atEnd: null };
           }
           this.setPhase(phase);
         },
@@ -209,8 +213,7 @@ class RunExecution {
         onResult: () => {
           if (!this.window || this.window.end !== null) return;
           this.window.end = Date.now();
-          this.window.cpuEnd = processCpuMs(pid);
-          this.window.peakRssMB = processPeakRssMB(pid);
+          this.window.atEnd = groupStats(pid);
         },
       },
     );
@@ -253,15 +256,21 @@ class RunExecution {
   }
 
   private async finish(status: SweepRun['status'], reason: string | null, load: LoadFigures | null): Promise<SweepRun> {
-    const record = this.target ? await readAgentRecord(join(this.dir, 'agent', `${this.target.pid}.json`)) : null;
-    const effective = record && record.newSpaceMaxBytes > 0 ? round(semiSpaceMBFromNewSpace(record.newSpaceMaxBytes), 2) : null;
+    const records = (await readAgentRecords(join(this.dir, 'agent'))).filter(isMainThreadRecord);
+    const record = records.find((r) => r.pid === this.target?.pid) ?? null;
+    const effective = this.effectiveYoungMB(records);
     const window = this.window;
     const measured = status !== 'cancelled' && load !== null && window !== null && window.end !== null;
     const windowMs = measured ? window.end! - window.start : 0;
     const gc = measured ? this.windowGc(window.start, window.end!) : null;
-    const cpuMs = measured && window.cpuStart !== null && window.cpuEnd !== null ? round(window.cpuEnd - window.cpuStart, 1) : null;
+    const perProcess = measured ? this.windowProcesses(window.start, window.end!, window.atStart, window.atEnd) : [];
+    const cpuKnown = perProcess.filter((p) => p.cpuMs !== null);
+    const cpuMs = cpuKnown.length > 0 ? round(cpuKnown.reduce((n, p) => n + p.cpuMs!, 0), 1) : null;
+    const rssKnown = perProcess.filter((p) => p.peakRssMB !== null);
     const peakFromAgent = record && record.maxRssKB > 0 ? round(record.maxRssKB / 1024, 1) : null;
-    const peakRssMB = window?.peakRssMB != null ? round(window.peakRssMB, 1) : peakFromAgent;
+    const peakRssMB = rssKnown.length > 0 ? round(rssKnown.reduce((n, p) => n + p.peakRssMB!, 0), 1) : peakFromAgent;
+    // The GC share is over the processes that collect garbage: a cluster's pauses over one window would pass 100%.
+    const collecting = measured ? Math.max(1, this.isolatesUntil(window.end!)) : 1;
     const requests = measured && load !== null ? load.requests : 0;
     const keptLoad = status === 'cancelled' ? null : load;
     const flag = sweepFlag(this.ctx.config);
@@ -280,9 +289,10 @@ class RunExecution {
       load: keptLoad,
       gc,
       cpuMs,
-      gcWallShare: gc && windowMs > 0 ? round(gc.totalPauseMs / windowMs, 5) : null,
+      gcWallShare: gc && windowMs > 0 ? round(Math.min(1, gc.totalPauseMs / (windowMs * collecting)), 5) : null,
       gcCpuShare: gc && cpuMs ? round(gc.totalPauseMs / cpuMs, 5) : null,
       peakRssMB,
+      ...(perProcess.length > 1 ? { processes: perProcess } : {}),
       scavengesPer1k: gc && requests > 0 ? per1k(gc.scavenges) : null,
       gcMsPer1k: gc && requests > 0 ? per1k(gc.totalPauseMs) : null,
       markCompactsPer1k: gc && requests > 0 ? per1k(gc.markCompacts) : null,
@@ -290,6 +300,43 @@ class RunExecution {
       failedRequests: keptLoad ? keptLoad.errors + keptLoad.timeouts + keptLoad.non2xx : null,
       dir: this.relDir,
     };
+  }
+
+  /** Largest young generation of the target's processes, in the flag's unit (see youngGeneration.ts). */
+  private effectiveYoungMB(records: readonly AgentRecord[]): number | null {
+    let largest: number | null = null;
+    for (const r of records) {
+      const young = youngGeneration(youngCollectorOf(this.events.filter((e) => e.pid === r.pid)), r.newSpaceMaxBytes);
+      const mb = reachedSemiSpaceMB(young);
+      if (mb !== null) largest = Math.max(largest ?? 0, round(mb, 2));
+    }
+    return largest;
+  }
+
+  /** Isolates (processes, threads) that had collected garbage by `end`. */
+  private isolatesUntil(end: number): number {
+    const seen = new Set<string>();
+    this.events.forEach((e, i) => {
+      if (this.arrivals[i]! <= end) seen.add(`${e.pid}:${e.isolate}`);
+    });
+    return seen.size;
+  }
+
+  /** Each process's CPU and GC in the window and its peak RSS at the end (Linux: every process of the target's group). */
+  private windowProcesses(start: number, end: number, atStart: GroupStats, atEnd: GroupStats | null): SweepRunProcess[] {
+    if (atEnd === null) return [];
+    return [...atEnd].map(([pid, last]) => {
+      const first = atStart.get(pid);
+      const own = this.events.filter((e, i) => e.pid === pid && this.arrivals[i]! >= start && this.arrivals[i]! <= end);
+      return {
+        pid,
+        peakRssMB: last.peakRssMB === null ? null : round(last.peakRssMB, 1),
+        // A process started inside the window has all its CPU there.
+        cpuMs: last.cpuMs === null ? null : round(last.cpuMs - (first?.cpuMs ?? 0), 1),
+        scavenges: own.filter(isYoungGc).length,
+        gcPauseMs: round(sum(own.map((e) => e.pauseMs))),
+      };
+    });
   }
 
   private windowGc(start: number, end: number): WindowGcFigures {
@@ -326,8 +373,8 @@ class RunExecution {
         if (kind !== 'trace') return;
         this.gcLog!.write(`${line}\n`);
         if (this.collector.addLine(line) !== 'gc') return;
+        // Every process of the app counts (a cluster's workers inherit --trace-gc and print here).
         const event = this.collector.events[this.collector.events.length - 1]!;
-        if (event.pid !== target.pid) return; // a child process of the app that inherited --trace-gc
         this.events.push(event);
         this.arrivals.push(Date.now());
       },
@@ -395,12 +442,13 @@ function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-async function readAgentRecord(path: string): Promise<AgentRecord | null> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as AgentRecord;
-  } catch {
-    return null;
-  }
+type GroupStats = Map<number, { cpuMs: number | null; peakRssMB: number | null }>;
+
+/** The target's processes now (its process group; only the target itself where /proc cannot say). */
+function groupStats(pid: number): GroupStats {
+  const stats = processGroupStats(pid);
+  if (stats.size === 0) stats.set(pid, { cpuMs: processCpuMs(pid), peakRssMB: processPeakRssMB(pid) });
+  return stats;
 }
 
 /** A log file that stops growing at `limit` bytes and says so. */

@@ -132,19 +132,26 @@ export interface SweepRun {
   status: 'ok' | 'invalid' | 'cancelled';
   /** One line, when not ok: "never answered http://127.0.0.1:3000/ within 30 s", "exited with code 1", "12 non-2xx answers". */
   reason: string | null;
-  /** The new space the process really had / 2, MB (largest seen); null when not measured. */
+  /**
+   * The young generation the run really reached, in the flag's unit (semi-space: the new space / 2;
+   * with Minor Mark-Sweep the one space), largest of its processes; null when not measured.
+   */
   effectiveSemiSpaceMB: number | null;
   loadAverage1m: number;
   startedAt: string;
   load: LoadFigures | null;
   gc: WindowGcFigures | null;
-  /** Process CPU time (user + system) in the measured window. */
+  /** Process CPU time (user + system) in the measured window, of every process of the target (a cluster's workers too). */
   cpuMs: number | null;
-  /** GC pause / window wall time, 0–1. */
+  /** GC pause / (window wall time × the processes that collected garbage), 0–1: a true share for a cluster too. */
   gcWallShare: number | null;
   /** GC pause / process CPU time in the window, 0–1 (GC helper threads make this an estimate). */
   gcCpuShare: number | null;
+  /** Peak resident set size, MB: summed over the target's processes when it has several (see `processes`). */
   peakRssMB: number | null;
+  /** Per process when the target had several (a cluster): its peak RSS, CPU and GC in the window. Absent for one process. */
+  processes?: SweepRunProcess[];
+  /** GC counts and pauses are of every process of the target (a cluster's workers), per 1k requests. */
   scavengesPer1k: number | null;
   gcMsPer1k: number | null;
   /** Mark-Compacts (full GCs) per 1k requests, and their pause per 1k requests, in the window. */
@@ -158,6 +165,14 @@ export interface SweepRun {
   failedRequests: number | null;
   /** The run's own folder (GC trace, app output), relative to the sweep folder. */
   dir: string;
+}
+
+export interface SweepRunProcess {
+  pid: number;
+  peakRssMB: number | null;
+  cpuMs: number | null;
+  scavenges: number;
+  gcPauseMs: number;
 }
 
 export interface SweepMedians {
