@@ -1,5 +1,6 @@
 /** Values and signed changes for the compare view, in the units the model names. */
 import type { CompareNormalization, MetricRow } from '../../src/shared/compareProtocol';
+export { describeMove } from '../../src/core/report/compareModelTypes';
 import { fmtDuration, fmtMB, fmtMs, fmtNum } from '../report/format';
 
 const MINUS = '\u2212';
@@ -35,6 +36,8 @@ export function fmtMetric(unit: MetricRow['unit'], value: number): string {
       return fmtMB(value);
     case 'per-s':
       return `${fmtNum(value, 2)}/s`;
+    case 'req/s':
+      return `${fmtNum(value, Math.abs(value) >= 100 ? 0 : 1)} req/s`;
   }
 }
 
