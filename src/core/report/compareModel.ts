@@ -92,7 +92,13 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
   const longer = Math.max(profileMs.base, profileMs.other);
   const lengthsDiffer = profileMs.base > 0 && profileMs.other > 0 && Math.abs(profileMs.base - profileMs.other) / longer > 0.2;
   // One matching for the flame graph and the tables, so a function is the same function in both.
-  const match = matchFunctions(functionsOf(a.report), functionsOf(b.report), { base: base.cwd, other: other.cwd });
+  const sameNode = base.nodeVersion !== null && base.nodeVersion === other.nodeVersion;
+  const match = matchFunctions(functionsOf(a.report), functionsOf(b.report), {
+    base: base.cwd,
+    other: other.cwd,
+    // The same Node has the same internals: a `get` at another line there is another `get`.
+    unchanged: sameNode ? (url) => frameCategory('', url) === 'node' : undefined,
+  });
 
   let flame: CompareNode | null = null;
   let flameMissing: string | null = null;

@@ -13,7 +13,9 @@
  *
  * Whatever is left is new in B or gone in B. A renamed function is a new name: gone + new.
  * Files are the same when their URLs are, or when both lie at the same path under their run's
- * working folder (the same project in two checkouts).
+ * working folder (the same project in two checkouts). In files known to be the same in both runs
+ * (Node's own, when both ran the same Node) nothing can have moved: there, two functions are the
+ * same only at the same position (a file has many `get`s, and each run samples other ones).
  */
 import type { CompareSide } from './compareModelTypes';
 
@@ -40,10 +42,12 @@ export interface FunctionMatch {
   moves(): FunctionMove[];
 }
 
-/** The runs' working folders: a file under one is the same file as that path under the other. */
-export interface MatchFolders {
+export interface MatchOptions {
+  /** The runs' working folders: a file under one is the same file as that path under the other. */
   base?: string | null;
   other?: string | null;
+  /** Whether the file at this URL is the same in both runs, so its functions cannot have moved. */
+  unchanged?: (url: string) => boolean;
 }
 
 /** Same-named functions whose starts differ by more than this (after the local shift) are not paired. */
@@ -60,15 +64,16 @@ export function samePosition(a: FunctionRef, b: FunctionRef): boolean {
   return a.line === b.line && a.column === b.column;
 }
 
-export function matchFunctions(base: Iterable<FunctionRef>, other: Iterable<FunctionRef>, folders: MatchFolders = {}): FunctionMatch {
+export function matchFunctions(base: Iterable<FunctionRef>, other: Iterable<FunctionRef>, options: MatchOptions = {}): FunctionMatch {
   const sides = { base: distinct(base), other: distinct(other) };
-  const fileOf = { base: fileKeyFor(folders.base ?? null), other: fileKeyFor(folders.other ?? null) };
+  const fileOf = { base: fileKeyFor(options.base ?? null), other: fileKeyFor(options.other ?? null) };
+  const unchanged = options.unchanged ?? (() => false);
 
-  // name + file → the functions of each side
+  // name + file (+ position in an unchanged file) → the functions of each side
   const groups = new Map<string, { base: FunctionRef[]; other: FunctionRef[] }>();
   for (const side of ['base', 'other'] as const) {
     for (const f of sides[side]) {
-      const key = `${f.name}\u0000${fileOf[side](f.url)}`;
+      const key = `${f.name}\u0000${fileOf[side](f.url)}${unchanged(f.url) ? `\u0000${f.line}:${f.column}` : ''}`;
       let g = groups.get(key);
       if (!g) groups.set(key, (g = { base: [], other: [] }));
       g[side].push(f);

@@ -290,6 +290,25 @@ describe('buildCompareModel: functions matched by name and file, then nearest li
   });
 });
 
+describe('buildCompareModel: Node’s own functions under the same Node', () => {
+  it('are the same only at the same position: another `get` is not a moved one', async () => {
+    const internal = (name: string, line: number): Frame => ({ name, line, column: 5, url: 'node:internal/streams/readable' });
+    const run = (name: string, getLine: number, samples: number) =>
+      writeRun(name, {
+        semiSpaceMB: null,
+        gcLines: [scavenge(100, 1)],
+        peakRssMB: 50,
+        wallMs: 1000,
+        startedAt: '2025-01-01T14:02:00.000Z',
+        profile: writeProfile(`${name}.cpuprofile`, [{ stack: [main, internal('get', getLine)], samples }, { stack: [main, { ...work, line: getLine === 1085 ? 10 : 11 }], samples: 50 }]),
+      });
+    const model = await buildCompareModel(run('node-a', 1085, 20), run('node-b', 131, 30));
+    const gets = at(model.flame!, 'main')!.children.filter((c) => c.name === 'get');
+    assert.deepEqual(gets.map((g) => [g.presence, g.line]).sort(), [['base', 1085], ['other', 131]]);
+    assert.deepEqual(model.moved.functions.map((m) => m.name), ['work'], 'your code still moves');
+  });
+});
+
 // ------------------------------------------------------------------------------ normalisation
 
 describe('buildCompareModel: ms or share of each profile', () => {

@@ -124,6 +124,18 @@ describe('matchFunctions', () => {
     assert.deepEqual(match.moves().map((m) => m.other.url), ['file:///home/me/feature/src/server.js']);
   });
 
+  it('in a file known to be the same in both runs, only the same position matches', () => {
+    // Node's own files under the same Node: the `get` sampled in B is another of the file's many getters.
+    const internal = 'node:internal/streams/readable';
+    const a = [fn('get', 1085, 5, internal), fn('read', 647, 35, internal), fn('handle', 12)];
+    const b = [fn('get', 131, 7, internal), fn('read', 647, 35, internal), fn('handle', 13)];
+    const unchanged = (url: string) => url.startsWith('node:');
+    const match = matchFunctions(a, b, { unchanged });
+    assert.deepEqual(partnersOf(match, a), [null, 'read@647:35', 'handle@13:1']);
+    assert.deepEqual(match.moves().map((m) => m.other.name), ['handle']);
+    assert.deepEqual(partnersOf(matchFunctions(a, b), a), ['get@131:7', 'read@647:35', 'handle@13:1'], 'not known to be the same: the name decides');
+  });
+
   it('frames without a file (native, GC, idle) match by name', () => {
     const a = [fn('(garbage collector)', 0, 0, ''), fn('(program)', 0, 0, ''), fn('sort', 0, 0, '')];
     const b = [fn('(garbage collector)', 0, 0, ''), fn('sort', 0, 0, '')];
