@@ -67,7 +67,8 @@ export function compareLoad(a: Summary, b: Summary, busy: BusyMs): LoadCompariso
   }
 
   if (busy.base !== null && busy.other !== null) {
-    const sameWindows = la!.warmupSeconds === lb!.warmupSeconds && fa.durationSeconds === fb.durationSeconds;
+    // The settings, not the measured lengths (those differ by a few ms in any two runs).
+    const sameWindows = la!.warmupSeconds === lb!.warmupSeconds && la!.durationSeconds === lb!.durationSeconds;
     if (sameWindows) {
       const perRequest = (ms: number, requests: number) => (requests > 0 ? round(ms / requests, 4) : null);
       add(

@@ -517,7 +517,18 @@ describe('buildCompareModel: GC and run figures side by side', () => {
 // ---------------------------------------------------------------------------- runs under load
 
 /** The load.json `v8-lens profile --url` writes: a 10 s window after 1 s of warm-up, 20 connections. */
-function loadOf(o: { requests: number; p50Ms: number; p99Ms: number; gcPauseMs: number; scavenges: number; failed?: number; warmupSeconds?: number; durationSeconds?: number }): LoadSummary {
+function loadOf(o: {
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  gcPauseMs: number;
+  scavenges: number;
+  failed?: number;
+  warmupSeconds?: number;
+  durationSeconds?: number;
+  /** The window as the load generator measured it: a few ms off the setting. */
+  measuredSeconds?: number;
+}): LoadSummary {
   const durationSeconds = o.durationSeconds ?? 10;
   return {
     url: 'http://127.0.0.1:3000/',
@@ -525,7 +536,7 @@ function loadOf(o: { requests: number; p50Ms: number; p99Ms: number; gcPauseMs: 
     rate: null,
     warmupSeconds: o.warmupSeconds ?? 1,
     durationSeconds,
-    figures: { requests: o.requests, durationSeconds, rps: o.requests / durationSeconds, p50Ms: o.p50Ms, p99Ms: o.p99Ms, meanLatencyMs: o.p50Ms, errors: o.failed ?? 0, timeouts: 0, non2xx: 0 },
+    figures: { requests: o.requests, durationSeconds: o.measuredSeconds ?? durationSeconds, rps: o.requests / durationSeconds, p50Ms: o.p50Ms, p99Ms: o.p99Ms, meanLatencyMs: o.p50Ms, errors: o.failed ?? 0, timeouts: 0, non2xx: 0 },
     failedRequests: o.failed ?? 0,
     error: null,
     gcInWindow: { events: o.scavenges, scavenges: o.scavenges, markCompacts: 0, pauseMs: o.gcPauseMs, wallShare: o.gcPauseMs / (durationSeconds * 1000) },
@@ -538,7 +549,7 @@ describe('buildCompareModel: two runs under load, per request', () => {
   const profile = join(CPU_FIXTURES, 'node20-work.cpuprofile');
   const common = { semiSpaceMB: 16, peakRssMB: 100, wallMs: 12_000, startedAt: '2025-01-01T14:02:00.000Z', profile };
   const runA = writeRun('load-a', { ...common, gcLines: Array.from({ length: 100 }, (_, i) => scavenge(100 + i * 100, 1)), load: loadOf({ requests: 10_000, p50Ms: 18, p99Ms: 60, gcPauseMs: 3690, scavenges: 90 }) });
-  const runB = writeRun('load-b', { ...common, gcLines: Array.from({ length: 135 }, (_, i) => scavenge(100 + i * 80, 1)), load: loadOf({ requests: 14_000, p50Ms: 13, p99Ms: 41, gcPauseMs: 3724, scavenges: 126, failed: 3 }) });
+  const runB = writeRun('load-b', { ...common, gcLines: Array.from({ length: 135 }, (_, i) => scavenge(100 + i * 80, 1)), load: loadOf({ requests: 14_000, p50Ms: 13, p99Ms: 41, gcPauseMs: 3724, scavenges: 126, failed: 3, measuredSeconds: 10.012 }) });
   const idle = writeRun('no-load', { ...common, gcLines: [scavenge(100, 1)] });
 
   it('compares req/s, latency, failed requests, GC and CPU per request from the window’s figures', async () => {
@@ -564,7 +575,8 @@ describe('buildCompareModel: two runs under load, per request', () => {
     const scav = rowOf('load.scavengesPer1k');
     assert.deepEqual([scav.base, scav.other, scav.verdict], [9, 9, 'same']);
     close(rowOf('load.gcShare').base!, 0.369);
-    // The same profile in both runs: B's busy time over 40% more requests.
+    // The same profile in both runs: B's busy time over 40% more requests. The measured windows
+    // differ by 12 ms, as any two do; the settings are the same, so CPU per request is shown.
     const busy = row(model, 'busy');
     const cpu = rowOf('load.cpuMsPerRequest');
     close(cpu.base!, busy.base! / 10_000, 'busy ms / requests', 1e-4);
