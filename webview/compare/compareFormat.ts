@@ -27,7 +27,8 @@ export function fmtMetric(unit: MetricRow['unit'], value: number): string {
     case 'count':
       return count(value);
     case 'ms':
-      return fmtMs(value);
+      // Latency comes in whole ms: "0.000 ms" would claim a precision it does not have.
+      return value === 0 ? '0 ms' : fmtMs(value);
     case 'duration':
       return fmtDuration(value);
     case 'share':
