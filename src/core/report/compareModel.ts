@@ -1,7 +1,9 @@
 /**
  * Compares two runs (or two profiles / GC traces): a merged call tree for a differential flame
- * graph, the GC, CPU and memory figures side by side with their change, and the functions whose
- * self time changed most. Built in the extension host (or the CLI); the compare webview renders it.
+ * graph, the GC, CPU and memory figures side by side with their change, the per-request figures of
+ * runs under load (compareLoad.ts), and the functions whose self time changed most. Functions are
+ * the same in both runs by name and file, then nearest line (functionMatch.ts), in the flame graph
+ * and the tables alike. Built in the extension host (or the CLI); the compare webview renders it.
  *
  * A is the base, B the run compared with it; every change is B − A.
  */

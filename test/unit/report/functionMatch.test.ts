@@ -160,6 +160,16 @@ describe('alignByPosition', () => {
     assert.deepEqual(alignByPosition([], at([1]), same), []);
   });
 
+  it('a group too large for the full alignment (4,100 × 4,099) still pairs a shift and a deletion', () => {
+    // A line added at the top (all one lower), and the callback at index 2,000 deleted.
+    const a = Array.from({ length: 4100 }, (_, i) => fn(ANON, 10 + i * 3));
+    const b = a.filter((_, i) => i !== 2000).map((f) => ({ ...f, line: f.line + 1 }));
+    const pairs = alignByPosition(a, b, same);
+    assert.equal(pairs.length, 4099);
+    assert.ok(pairs.every(([i, j]) => b[j]!.line === a[i]!.line + 1), 'every pair is the function one line lower');
+    assert.ok(!pairs.some(([i]) => i === 2000), 'the deleted one has no partner');
+  });
+
   it('never pairs starts further apart than the drift limit', () => {
     assert.deepEqual(alignByPosition(at([10, 20]), at([700, 900]), same), []);
     assert.deepEqual(alignByPosition(at([10, 20]), at([700, 900]), (f) => f.line + 690), [[0, 0], [1, 1]], 'unless the expected line says so');
