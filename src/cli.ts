@@ -2,6 +2,7 @@
  * `v8-lens`: the command line over the same engine the editor uses.
  *   v8-lens profile [options] -- <script.js | command> [args…]
  *   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
+ *   v8-lens compare <run A> <run B> [--json]
  *   v8-lens sweep [options] [--flag NAME --values LIST] --url URL -- <script.js> [args…]
  *   v8-lens attach <pid | host:port | ws://url> [options]
  */
@@ -15,6 +16,9 @@ import { resolveInspector } from './core/attach/inspectorDiscovery';
 import { preloadAgentPath } from './core/capture/preloadPath';
 import { ProfileRun, type ProfileTarget } from './core/capture/profileRun';
 import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId } from './core/flags/presets';
+import { buildCompareModel } from './core/report/compareModel';
+import { requireComparablePair } from './core/report/comparePair';
+import { formatCompareText } from './core/report/compareText';
 import { loadReport } from './core/report/loadReport';
 import { buildReportModel } from './core/report/reportModel';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
@@ -37,6 +41,7 @@ const USAGE = `V8 Lens ${TOOL_VERSION}: profile Node.js with V8 flags (CPU profi
 Usage:
   v8-lens profile [options] -- <script.js | command> [args…]
   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
+  v8-lens compare <run A> <run B> [--json]
   v8-lens sweep [options] --url URL -- <script.js> [args…]
   v8-lens attach <pid | host:port | ws://url> [options]
 
@@ -61,6 +66,12 @@ report options:
   --json            print summary.json instead of the text summary
   --html FILE       write the report (flame graph, GC timeline, tables) as one self-contained
                     HTML file, e.g. to attach to a ticket
+
+compare options (A is the base, every change is B − A; two run folders, or two .cpuprofile
+files, or two GC traces):
+  --json            print the comparison (the compare view's model: both runs, the figures with
+                    their change and verdict, per request under load, the biggest self-time
+                    changes, the moved functions) without the merged call tree
 
 sweep options (compare values of one V8 flag under load, --max-semi-space-size unless --flag
 says otherwise; a fresh process per run):
@@ -112,6 +123,8 @@ async function main(argv: string[]): Promise<number> {
       return profileCommand(rest);
     case 'report':
       return reportCommand(rest);
+    case 'compare':
+      return compareCommand(rest);
     case 'sweep':
       return sweepCommand(rest);
     case 'attach':
@@ -235,6 +248,22 @@ async function reportCommand(args: string[]): Promise<number> {
   const summary = await loadReport(positionals[0]!);
   if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else process.stdout.write(formatTextReport(summary, { cwd: process.cwd() }));
+  return 0;
+}
+
+async function compareCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true);
+  if (positionals.length !== 2) throw new UserError('compare needs two runs, A (the base) and B, e.g. v8-lens compare .v8-lens/runs/<A> .v8-lens/runs/<B>', 2);
+  const [base, other] = positionals as [string, string];
+  await requireComparablePair(base, other);
+  const model = await buildCompareModel(base, other);
+  if (values.json) {
+    // The merged call tree is for the flame graph: as large as both profiles, and no use in a terminal.
+    const { flame: _flame, ...rest } = model;
+    process.stdout.write(`${JSON.stringify(rest, null, 2)}\n`);
+  } else {
+    process.stdout.write(formatCompareText(model, { cwd: process.cwd() }));
+  }
   return 0;
 }
 

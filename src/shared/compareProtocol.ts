@@ -11,8 +11,11 @@ export type {
   CompareRunInfo,
   CompareSide,
   FunctionChange,
+  LoadComparison,
   MetricRow,
   MetricVerdict,
+  MovedFrom,
+  MovedFunction,
   TopChanges,
 } from '../core/report/compareModelTypes';
 

@@ -1,8 +1,9 @@
 /**
  * The compare webview in a real headless Chromium: the VS Code panel page (reportWebviewHtml with
  * the compare bundle, under its strict nonce CSP) with a stand-in for the webview API, fed the
- * model of two real runs of the same program at 1 MB and 16 MB semi-space, and of two generated
- * profiles with hostile function names. Every page must draw without a CSP violation, console
+ * model of two real runs of the same program at 1 MB and 16 MB semi-space, of two real runs of an
+ * HTTP service under load (and one of them against a run without load), of two generated profiles
+ * with hostile function names, and of two where a function moved by a line. Every page must draw without a CSP violation, console
  * error or dialog; the flame graph's frames carry d3-flame-graph's differential `delta`.
  *
  * The compare bundle is built here with a one-off esbuild call (same settings as the report's
@@ -21,7 +22,7 @@ import { buildCompareModel, type CompareModel } from '../../src/core/report/comp
 import type { ReportModel } from '../../src/core/report/reportModelTypes';
 import { reportWebviewHtml, standaloneReportHtml } from '../../src/core/report/reportPage';
 import { parseFromCompareWebview, type FromCompareWebview } from '../../src/shared/compareProtocol';
-import { CLI, PROGRAMS, REPO, launchBrowser, openReport, tempDir } from './browserHarness';
+import { CLI, PROGRAMS, REPO, launchBrowser, openReport, runCli, tempDir } from './browserHarness';
 
 // Browser globals used inside page.evaluate callbacks, which run in the page. This file is
 // type-checked with the Node libs only, so they are declared here (no code is emitted).
@@ -68,6 +69,33 @@ function profileRun(out: string, semiSpaceMB: number): Promise<void> {
   });
 }
 
+/** The example HTTP service under load for a 1 s window (it prints its URL: --url auto). */
+async function profileUnderLoad(out: string, semiSpaceMB: number): Promise<void> {
+  const server = join(REPO, 'examples', 'http-service', 'server.js');
+  const r = await runCli(['profile', '--out', out, '--preset', 'cpu-gc', '--semi-space', String(semiSpaceMB), '--url', 'auto', '--duration', '1', '--connections', '4', '--', server], 90_000);
+  if (r.code !== 0) throw new Error(`v8-lens profile --url exited ${r.code}: ${r.stderr}`);
+}
+
+/** Two profiles of 1 ms samples where `work` starts a line lower in B (a line was added above it) and got 40 ms slower. */
+function writeMovedProfiles(dir: string): { a: string; b: string } {
+  const write = (file: string, workLine: number, workSamples: number) => {
+    const frame = (id: number, functionName: string, lineNumber: number) => ({ id, callFrame: { functionName, scriptId: '1', url: 'file:///app/server.js', lineNumber, columnNumber: 2 }, hitCount: 0 });
+    const nodes = [
+      { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2] },
+      { ...frame(2, 'main', 0), children: [3, 4] },
+      frame(3, 'work', workLine - 1),
+      frame(4, 'helper', workLine + 9),
+    ];
+    const samples = [...Array<number>(workSamples).fill(3), ...Array<number>(50).fill(4)];
+    writeFileSync(file, JSON.stringify({ nodes, startTime: 1_000_000, endTime: 1_000_000 + (samples.length + 1) * 1000, samples, timeDeltas: samples.map(() => 1000) }));
+  };
+  const a = join(dir, 'moved-a.cpuprofile');
+  const b = join(dir, 'moved-b.cpuprofile');
+  write(a, 10, 100);
+  write(b, 11, 140);
+  return { a, b };
+}
+
 /** Two profiles of 1 ms samples whose function names are markup; `evil` gets more time in B, `<b>gone</b>` is only in A. */
 function writeHostileProfiles(dir: string): { a: string; b: string } {
   const names = { img: '<img src=x onerror=alert(1)>', script: '</script><script>alert(2)</script>', gone: '<b>gone</b>' };
@@ -96,6 +124,9 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
   let htmlFile: string;
   let realModel: CompareModel;
   let hostileModel: CompareModel;
+  let loadModel: CompareModel;
+  let oneLoadModel: CompareModel;
+  let movedModel: CompareModel;
   let runA: string;
   let runB: string;
 
@@ -105,9 +136,20 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
     const assets = join(dir, 'assets');
     runA = join(dir, 'run-1mb');
     runB = join(dir, 'run-16mb');
+    const [loadA, loadB] = [join(dir, 'load-1mb'), join(dir, 'load-16mb')];
     await Promise.all([buildCompareBundle(assets), profileRun(runA, 1), profileRun(runB, 16)]);
+    // Under load one after the other: two services and their load generators at once would fight over two cores.
+    await profileUnderLoad(loadA, 1);
+    await profileUnderLoad(loadB, 16);
     const hostile = writeHostileProfiles(dir);
-    [realModel, hostileModel] = await Promise.all([buildCompareModel(runA, runB), buildCompareModel(hostile.a, hostile.b)]);
+    const moved = writeMovedProfiles(dir);
+    [realModel, hostileModel, loadModel, oneLoadModel, movedModel] = await Promise.all([
+      buildCompareModel(runA, runB),
+      buildCompareModel(hostile.a, hostile.b),
+      buildCompareModel(loadA, loadB),
+      buildCompareModel(runA, loadB),
+      buildCompareModel(moved.a, moved.b),
+    ]);
     htmlFile = join(dir, 'compare.html');
     writeFileSync(
       htmlFile,
@@ -323,6 +365,79 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
     assert.deepEqual(opens[0], { type: 'openSource', side: 'other', url: 'file:///app/<i>evil</i>.js', line: 4, column: 5 });
     assert.equal(opens[1]!.side, 'base', 'a function gone in B opens as A has it');
     assert.equal(opens[1]!.line, 24);
+    assertClean(problems);
+    await page.context().close();
+  });
+
+  it('two runs under load: per request first (req/s, latency, failed, GC and CPU per request), totals without a verdict', async () => {
+    const { page, problems } = await open(loadModel);
+    const load = loadModel.load!;
+    assert.deepEqual(load.underLoad, { base: true, other: true });
+    const sections = await page.$$eval('main > section', (els) => els.map((e) => e.id));
+    assert.deepEqual(sections.slice(0, 2), ['load-section', 'metrics-section'], 'per request comes first');
+    const cells = async (key: string) => page.$$eval(`#compare-load tr[data-key="${key}"] > *`, (els) => els.map((e) => (e.textContent ?? '').trim()));
+    const rowOf = (key: string) => load.rows.find((r) => r.key === key)!;
+    const fmtRps = (v: number) => `${Math.round(v).toLocaleString('en-US')} req/s`;
+
+    const rps = await cells('load.rps');
+    assert.deepEqual(rps.slice(0, 3), ['Requests per second', fmtRps(rowOf('load.rps').base!), fmtRps(rowOf('load.rps').other!)]);
+    const change = rowOf('load.rps').change!;
+    const decimals = Math.abs(change) >= 100 ? 0 : 1;
+    const abs = Math.abs(change).toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    assert.equal(rps[3], change === 0 ? '0 req/s' : `${change > 0 ? '+' : '−'}${abs} req/s`, 'the change B − A');
+    for (const key of ['load.p50', 'load.p99', 'load.failed', 'load.gcMsPer1k', 'load.scavengesPer1k', 'load.gcShare', 'load.cpuMsPerRequest']) {
+      const row = page.locator(`#compare-load tr[data-key="${key}"]`);
+      assert.equal(await row.count(), 1, `${key} is drawn`);
+      assert.equal(await row.getAttribute('data-verdict'), rowOf(key).verdict, `${key}: the model's verdict`);
+    }
+    assert.deepEqual((await cells('load.failed')).slice(1, 3), [String(rowOf('load.failed').base), String(rowOf('load.failed').other)]);
+    assert.match((await cells('load.gcMsPer1k')).join(' '), /^GC pause per 1,000 requests [\d,.]+ ms [\d,.]+ ms/);
+    const notes = await page.locator('#compare-load-notes').innerText();
+    assert.match(notes, /Per request, in each run’s measured window/);
+    assert.match(notes, /overstates/);
+
+    // The whole-run totals keep their values and say why they have no verdict.
+    const events = await page.$$eval('#compare-metrics tr[data-key="gcEvents"] > *', (els) => els.map((e) => (e.textContent ?? '').trim()));
+    const gcEvents = loadModel.metrics.find((r) => r.key === 'gcEvents')!;
+    assert.deepEqual([events[0], events[1], events[2], events[5]], ['GC events, total', gcEvents.base!.toLocaleString('en-US'), gcEvents.other!.toLocaleString('en-US'), 'total · judge per request']);
+    assert.equal(await page.locator('#compare-metrics tr[data-key="gcPause"]').getAttribute('data-verdict'), 'info');
+    assert.match(await page.locator('#metrics-section .hint').first().innerText(), /Totals of the whole run grow with the work done/);
+    assertClean(problems);
+    await page.context().close();
+  });
+
+  it('only one run under load: says so, compares nothing per request, judges no totals', async () => {
+    const { page, problems } = await open(oneLoadModel);
+    assert.match(await page.locator('#compare-load.is-empty').innerText(), /Nothing to compare per request/);
+    assert.match(await page.locator('#compare-load-notes').innerText(), /^Only B ran under load \([\d,]+ req\/s in a 1 s window\); A did not run under load\./);
+    assert.equal(await page.locator('#compare-load tr').count(), 0);
+    assert.equal(await page.locator('#compare-metrics tr[data-key="gcEvents"] td.verdict').innerText(), 'not comparable · only B ran under load');
+    // Neither run under load: no such section at all.
+    const plain = await open(realModel);
+    assert.equal(await plain.page.locator('#load-section').count(), 0);
+    assertClean(problems);
+    assertClean(plain.problems);
+    await plain.page.context().close();
+    await page.context().close();
+  });
+
+  it('a function that moved by a line is one row and one frame, marked moved, never new and gone', async () => {
+    const { page, problems } = await open(movedModel);
+    const rows = page.locator('#top-increases tbody tr');
+    assert.equal(await rows.count(), 1);
+    assert.equal(await rows.first().getAttribute('data-presence'), 'both');
+    assert.equal(await rows.first().getAttribute('data-moved'), 'true');
+    assert.match(await rows.first().innerText(), /work[\s\S]*server\.js:11:3[\s\S]*moved from line 10 to 11/);
+    assert.equal(await page.locator('#top-decreases tbody tr').count(), 0, 'helper only moved: no change');
+    assert.doesNotMatch(await page.locator('#changes-section').innerText(), /new in B|gone in B/);
+    assert.match(await page.locator('#moved-note').innerText(), /^2 functions start elsewhere in B, .*: work \(10 → 11\), helper \(20 → 21\)\.$/);
+    const drawn = await frames(page);
+    assert.deepEqual(drawn.filter((f) => f.name === 'work' || f.name === 'helper').map((f) => [f.name, f.presence]).sort(), [['helper', 'both'], ['work', 'both']]);
+    await page.locator('#flame-graph g[name="work"]').hover();
+    const tip = page.locator('#flame-tooltip');
+    await tip.waitFor({ state: 'visible' });
+    assert.match(await tip.innerText(), /moved from line 10 to 11/);
+    assert.match(await tip.innerText(), /self\s+100\.0 ms\s+140\.0 ms\s+\+40\.00 ms \(\+40\.0%\)/);
     assertClean(problems);
     await page.context().close();
   });

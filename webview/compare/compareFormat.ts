@@ -1,5 +1,6 @@
 /** Values and signed changes for the compare view, in the units the model names. */
 import type { CompareNormalization, MetricRow } from '../../src/shared/compareProtocol';
+export { describeMove } from '../../src/core/report/compareModelTypes';
 import { fmtDuration, fmtMB, fmtMs, fmtNum } from '../report/format';
 
 const MINUS = '\u2212';
@@ -26,7 +27,8 @@ export function fmtMetric(unit: MetricRow['unit'], value: number): string {
     case 'count':
       return count(value);
     case 'ms':
-      return fmtMs(value);
+      // Latency comes in whole ms: "0.000 ms" would claim a precision it does not have.
+      return value === 0 ? '0 ms' : fmtMs(value);
     case 'duration':
       return fmtDuration(value);
     case 'share':
@@ -35,6 +37,8 @@ export function fmtMetric(unit: MetricRow['unit'], value: number): string {
       return fmtMB(value);
     case 'per-s':
       return `${fmtNum(value, 2)}/s`;
+    case 'req/s':
+      return `${fmtNum(value, Math.abs(value) >= 100 ? 0 : 1)} req/s`;
   }
 }
 

@@ -15,7 +15,7 @@ import { el } from '../report/dom';
 import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../report/flameChrome';
 import { fmtDuration, fmtMs, plural } from '../report/format';
 import { cssVar, mix, parseColor, readPalette, toCss, type Rgb } from '../report/theme';
-import { fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
+import { describeMove, fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
 import type { CompareHost } from './host';
 
 // The part of d3-flame-graph's differential API used here (webview/types declares the rest).
@@ -252,8 +252,8 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
       const totalB = unit.other.get(node) ?? selfB;
       name.textContent = d.depth === 0 ? (showIdle || !idleNode ? 'all (the whole profiles)' : 'all, without idle time') : node.name;
       where.textContent = d.depth === 0 ? `sampled: A ${fmtDuration(profileMs.base)}, B ${fmtDuration(profileMs.other)}` : tooltipLocation(node, locOf(node));
-      presence.textContent = node.presence === 'other' ? 'only in B (new)' : node.presence === 'base' ? 'only in A (gone in B)' : '';
-      presence.hidden = node.presence === 'both';
+      presence.textContent = node.presence === 'other' ? 'only in B (new)' : node.presence === 'base' ? 'only in A (gone in B)' : node.movedFrom ? describeMove(node.movedFrom, node) : '';
+      presence.hidden = presence.textContent === '';
       cells.selfA.textContent = both(selfA, node.baseMs);
       cells.selfB.textContent = both(selfB, node.otherMs);
       cells.selfD.textContent = change(selfA, selfB);

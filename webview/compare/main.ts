@@ -1,8 +1,8 @@
 /**
  * The V8 Lens compare webview (bundled to dist/webview/compare.js + compare.css). It posts `ready`,
  * receives `{ type: 'model' }` (src/shared/compareProtocol.ts) and renders two runs side by side:
- * both headers, the GC and run figures with their change, a differential flame graph, and the
- * functions whose self time changed most. Everything from the model reaches the page as text
+ * both headers, the per-request figures of runs under load, the GC and run figures with their
+ * change, a differential flame graph, and the functions whose self time changed most. Everything from the model reaches the page as text
  * (textContent / setAttribute, see ../report/dom.ts).
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
@@ -16,6 +16,7 @@ import { renderDiffFlame, type DiffFlameView } from './diffFlame';
 import { renderHeader } from './header';
 import { connectHost } from './host';
 import { renderMetrics } from './metrics';
+import { renderPerRequest } from './perRequest';
 import { renderTopChanges } from './topChanges';
 // The report's stylesheet (same look), then ours; both after d3-flame-graph's (imported by diffFlame.ts).
 import '../report/report.css';
@@ -67,7 +68,10 @@ function render(model: CompareModel): void {
   const metricsSection = el('section', { id: 'metrics-section', className: 'panel', attrs: { 'aria-label': 'GC and run figures' } });
   const flameSection = el('section', { id: 'flame-section', className: 'panel', attrs: { 'aria-label': 'Differential flame graph' } });
   const changesSection = el('section', { id: 'changes-section', className: 'panel', attrs: { 'aria-label': 'Biggest changes in self time' } });
-  app.append(el('main', {}, metricsSection, flameSection, changesSection));
+  const main = el('main');
+  app.append(main);
+  renderPerRequest(main, model);
+  main.append(metricsSection, flameSection, changesSection);
 
   renderMetrics(metricsSection, model);
   flameView = renderDiffFlame(flameSection, model, host, normalization);

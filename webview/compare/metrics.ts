@@ -1,13 +1,15 @@
 /**
  * The figures side by side: A, B, the change B − A and its percentage, and whether that is better or
- * worse for the figure (fewer scavenges and shorter pauses are better; settings are only shown).
- * The verdict is a word as well as a colour.
+ * worse for the figure (fewer scavenges and shorter pauses are better; settings are only shown, and
+ * totals of runs that did different work say so instead of a verdict). The verdict is a word as
+ * well as a colour.
  */
 import type { CompareModel, MetricRow, MetricVerdict } from '../../src/shared/compareProtocol';
 import { el, emptyNote } from '../report/dom';
 import { fmtMetric, fmtMetricChange, fmtPctChange } from './compareFormat';
 
 const GROUP_LABELS: Record<MetricRow['group'], string> = {
+  load: 'Per request, in the measured window',
   run: 'Run',
   gc: 'Garbage collection',
   cpu: 'CPU profile',
@@ -28,14 +30,23 @@ export function renderMetrics(section: HTMLElement, model: CompareModel): void {
     section.append(el('div', { id: 'compare-metrics', className: 'is-empty' }, emptyNote('No figures to compare:', model.gcMissing ?? 'neither run has a summary.')));
     return;
   }
+  const underLoad = model.load && (model.load.underLoad.base || model.load.underLoad.other);
   section.append(
     el('p', {
       className: 'hint',
-      text: 'Change is B − A. Green: better for that figure (fewer, shorter, smaller); red: worse. Settings such as the semi-space are shown without a verdict.' + (model.gcMissing ? ` No GC rows: ${model.gcMissing}` : ''),
+      text:
+        'Change is B − A. Green: better for that figure (fewer, shorter, smaller); red: worse. Settings such as the semi-space are shown without a verdict.' +
+        (underLoad ? ' Totals of the whole run grow with the work done: under load they are shown without a verdict, which the per-request figures give.' : '') +
+        (model.gcMissing ? ` No GC rows: ${model.gcMissing}` : ''),
     }),
   );
-  const table = el('table', { id: 'compare-metrics', className: 'data-table metrics-table' });
-  table.append(el('caption', { className: 'visually-hidden', text: 'GC and run figures of A and B' }));
+  section.append(metricsTable(model.metrics, 'compare-metrics', 'GC and run figures of A and B'));
+}
+
+/** A table of figures, a header row per group. */
+export function metricsTable(rows: readonly MetricRow[], id: string, caption: string): HTMLElement {
+  const table = el('table', { id, className: 'data-table metrics-table' });
+  table.append(el('caption', { className: 'visually-hidden', text: caption }));
   table.append(
     el(
       'thead',
@@ -54,7 +65,7 @@ export function renderMetrics(section: HTMLElement, model: CompareModel): void {
   );
   const body = el('tbody');
   let group: MetricRow['group'] | null = null;
-  for (const row of model.metrics) {
+  for (const row of rows) {
     if (row.group !== group) {
       group = row.group;
       body.append(el('tr', { className: 'group-row' }, el('th', { attrs: { scope: 'rowgroup', colspan: 6 }, text: GROUP_LABELS[row.group] })));
@@ -62,6 +73,9 @@ export function renderMetrics(section: HTMLElement, model: CompareModel): void {
     const value = (v: number | null, text: string | undefined) => (v !== null ? fmtMetric(row.unit, v) : text ?? '–');
     const change = row.change !== null ? fmtMetricChange(row.unit, row.change) : '–';
     const pct = row.changePct !== null ? fmtPctChange(row.changePct) : row.base === 0 && row.other !== null && row.other > 0 ? 'new' : '–';
+    const verdict = row.verdictNote
+      ? el('td', { className: 'verdict info verdict-note', text: row.verdictNote })
+      : el('td', { className: `verdict ${row.verdict}`, text: VERDICT_TEXT[row.verdict] });
     body.append(
       el(
         'tr',
@@ -71,10 +85,10 @@ export function renderMetrics(section: HTMLElement, model: CompareModel): void {
         el('td', { className: 'num', text: value(row.other, row.otherText) }),
         el('td', { className: `num change ${row.verdict}`, text: change }),
         el('td', { className: `num change ${row.verdict}`, text: pct }),
-        el('td', { className: `verdict ${row.verdict}`, text: VERDICT_TEXT[row.verdict] }),
+        verdict,
       ),
     );
   }
   table.append(body);
-  section.append(el('div', { className: 'table-wrap' }, table));
+  return el('div', { className: 'table-wrap' }, table);
 }

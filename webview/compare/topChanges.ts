@@ -1,11 +1,13 @@
 /**
  * The functions whose self time changed most from A to B: the biggest increases (slower in B) and
- * decreases (faster in B), in the comparison's unit. A row opens its function when the host can.
+ * decreases (faster in B), in the comparison's unit. A function that starts elsewhere in B (a line
+ * was added above it) is one row marked "moved", never a new and a gone one. A row opens its
+ * function when the host can.
  */
 import type { CompareModel, CompareNormalization, FunctionChange } from '../../src/shared/compareProtocol';
 import { clear, el, emptyNote } from '../report/dom';
 import { formatLocation, type LocationContext } from '../report/format';
-import { fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
+import { describeMove, fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
 import { canOpen, type CompareHost } from './host';
 
 export function renderTopChanges(section: HTMLElement, model: CompareModel, normalization: CompareNormalization, host: CompareHost): void {
@@ -21,10 +23,11 @@ export function renderTopChanges(section: HTMLElement, model: CompareModel, norm
       className: 'hint',
       text:
         (normalization === 'ms' ? 'Self time in ms, change B − A.' : 'Self time as % of each profile, change B − A in percentage points.') +
-        ' Functions are matched by name and position; one found in a single run counts 0 in the other.' +
+        ' Functions are matched by name and file, then by the nearest line, so one that moved is still itself; one found in a single run counts 0 in the other.' +
         (host.connected ? ' Click a row to open the function.' : ''),
     }),
   );
+  if (model.moved.count > 0) section.append(movedNote(model));
   const loc = (f: FunctionChange): LocationContext => ({ cwd: (f.presence === 'base' ? model.base.cwd : model.other.cwd) ?? null });
   section.append(
     el(
@@ -71,15 +74,17 @@ function table(
   for (const f of rows) {
     const [a, b] = normalization === 'ms' ? [f.baseSelfMs, f.otherSelfMs] : [f.baseSelfPct, f.otherSelfPct];
     const where = f.url ? formatLocation(f.url, f.line, f.column, loc(f)) : null;
+    const moved = f.movedFrom ? el('span', { className: 'moved', text: describeMove(f.movedFrom, f) }) : null;
     const pct = f.presence === 'other' ? 'new in B' : f.presence === 'base' ? 'gone in B' : f.deltaPct === null ? 'from 0' : fmtPctChange(f.deltaPct);
     const tr = el(
       'tr',
-      { attrs: { 'data-presence': f.presence } },
+      { attrs: { 'data-presence': f.presence, 'data-moved': f.movedFrom ? 'true' : 'false' } },
       el(
         'td',
         { className: 'fn-cell' },
         el('span', { className: 'fn-name', text: f.name }),
         where ? el('span', { className: 'location', text: where.text, title: where.full }) : el('span', { className: 'muted location', text: f.line > 0 ? `script without a file, line ${f.line}` : 'native / VM' }),
+        moved,
       ),
       el('td', { className: 'num', text: fmtTime(a, normalization) }),
       el('td', { className: 'num', text: fmtTime(b, normalization) }),
@@ -102,4 +107,16 @@ function table(
   t.append(body);
   wrap.append(el('div', { className: 'table-wrap' }, t));
   return wrap;
+}
+
+/** "3 functions start elsewhere in B (the source changed): handle, render, (anonymous) …" */
+function movedNote(model: CompareModel): HTMLElement {
+  const { count, functions } = model.moved;
+  const shown = functions.slice(0, 5).map((m) => `${m.name} (${m.from.line} → ${m.to.line})`);
+  const more = count > shown.length ? `, and ${(count - shown.length).toLocaleString('en-US')} more` : '';
+  return el('p', {
+    id: 'moved-note',
+    className: 'hint',
+    text: `${count.toLocaleString('en-US')} ${count === 1 ? 'function starts' : 'functions start'} elsewhere in B, so the source changed between the runs; they are matched as moved: ${shown.join(', ')}${more}.`,
+  });
 }

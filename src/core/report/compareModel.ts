@@ -1,7 +1,9 @@
 /**
  * Compares two runs (or two profiles / GC traces): a merged call tree for a differential flame
- * graph, the GC, CPU and memory figures side by side with their change, and the functions whose
- * self time changed most. Built in the extension host (or the CLI); the compare webview renders it.
+ * graph, the GC, CPU and memory figures side by side with their change, the per-request figures of
+ * runs under load (compareLoad.ts), and the functions whose self time changed most. Functions are
+ * the same in both runs by name and file, then nearest line (functionMatch.ts), in the flame graph
+ * and the tables alike. Built in the extension host (or the CLI); the compare webview renders it.
  *
  * A is the base, B the run compared with it; every change is B − A.
  */
@@ -11,7 +13,9 @@ import { chooseMainProcess, readAgentRecords } from '../run/agentRecords';
 import { runLayout } from '../run/runLayout';
 import type { CpuFunctionSummary, GcSummary, Summary } from '../summary/types';
 import { round } from '../util/stats';
+import { compareLoad, totalsVerdictNote } from './compareLoad';
 import {
+  MAX_MOVED,
   TOP_CHANGES,
   normalizeCompareTree,
   compareTotals,
@@ -21,19 +25,22 @@ import {
   type CompareRunInfo,
   type CompareSide,
   type FunctionChange,
-  type MetricDirection,
+  type LoadComparison,
   type MetricRow,
-  type MetricUnit,
-  type MetricVerdict,
+  type MovedFunction,
   type TopChanges,
 } from './compareModelTypes';
 import { flameTotals } from './flameTotals';
 import { frameCategory } from './frameCategory';
+import { matchFunctions, samePosition, type FunctionMatch, type FunctionRef } from './functionMatch';
+import { metricRow, rowCollector } from './metricRow';
 import { buildReportModel } from './reportModel';
 import type { FlameNode, ReportModel } from './reportModelTypes';
 
 export type * from './compareModelTypes';
-export { normalizeCompareTree, compareTotals, TOP_CHANGES } from './compareModelTypes';
+export { normalizeCompareTree, compareTotals, describeMove, TOP_CHANGES, MAX_MOVED } from './compareModelTypes';
+export { judgeChange, metricRow, SAME_THRESHOLD } from './metricRow';
+export { matchFunctions, type FunctionMatch, type FunctionRef } from './functionMatch';
 
 export interface CompareOptions {
   /** The unit of the tree's values and deltas; `ms` by default. */
@@ -86,11 +93,19 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
   const profileMs = { base: profileTotal(a.report), other: profileTotal(b.report) };
   const longer = Math.max(profileMs.base, profileMs.other);
   const lengthsDiffer = profileMs.base > 0 && profileMs.other > 0 && Math.abs(profileMs.base - profileMs.other) / longer > 0.2;
+  // One matching for the flame graph and the tables, so a function is the same function in both.
+  const sameNode = base.nodeVersion !== null && base.nodeVersion === other.nodeVersion;
+  const match = matchFunctions(functionsOf(a.report), functionsOf(b.report), {
+    base: base.cwd,
+    other: other.cwd,
+    // The same Node has the same internals: a `get` at another line there is another `get`.
+    unchanged: sameNode ? (url) => frameCategory('', url) === 'node' : undefined,
+  });
 
   let flame: CompareNode | null = null;
   let flameMissing: string | null = null;
   if (a.report.flame && b.report.flame) {
-    const merged = mergeFlameTrees(a.report.flame, b.report.flame)!;
+    const merged = mergeFlameTrees(a.report.flame, b.report.flame, match)!;
     flame = normalization === 'ms' ? merged : normalizeCompareTree(merged, normalization, profileMs);
   } else {
     const without = [a, b].filter((x) => !x.report.flame).map((x) => (x === a ? 'A' : 'B'));
@@ -98,6 +113,8 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
   }
 
   const gcMissing = !a.report.summary.gc && !b.report.summary.gc ? 'neither run traced GC (profile with the cpu-gc-deopts, cpu-gc or gc preset).' : null;
+  const load = compareLoad(a.report.summary, b.report.summary, { base: busyMs(a.report), other: busyMs(b.report) });
+  const moves = match.moves();
   return {
     title: `A: ${base.label} vs B: ${other.label}`,
     base,
@@ -107,20 +124,25 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
     lengthsDiffer,
     flame,
     flameMissing,
-    metrics: compareMetrics(a, b),
+    metrics: compareMetrics(a, b, load),
     gcMissing,
     topChanges: {
-      ms: topFunctionChanges(a.report.summary, b.report.summary, 'ms', profileMs),
-      share: topFunctionChanges(a.report.summary, b.report.summary, 'share', profileMs),
+      ms: topFunctionChanges(a.report.summary, b.report.summary, 'ms', profileMs, match),
+      share: topFunctionChanges(a.report.summary, b.report.summary, 'share', profileMs, match),
     },
+    moved: { count: moves.length, functions: moves.slice(0, MAX_MOVED).map(({ base: from, other: to }): MovedFunction => ({ name: to.name, url: to.url, from: at(from), to: at(to) })) },
+    load,
   };
 }
 
-// ------------------------------------------------------------------------------------ flame merge
+const at = (f: FunctionRef) => ({ line: f.line, column: f.column });
 
-function frameKey(n: FlameNode): string {
-  return `${n.name}\u0000${n.url}\u0000${n.line}\u0000${n.column}`;
+/** Every function a run's tables and flame graph name. */
+function functionsOf(report: ReportModel): FunctionRef[] {
+  return [...(report.summary.cpu?.functions ?? []), ...treeFrames(report.flame)];
 }
+
+// ------------------------------------------------------------------------------------ flame merge
 
 function sumSelf(nodes: readonly FlameNode[]): number {
   let total = 0;
@@ -130,47 +152,53 @@ function sumSelf(nodes: readonly FlameNode[]): number {
 
 /**
  * Merges two flame trees by call path: a frame of A and a frame of B are the same node when their
- * whole stacks from the root match (name + url + line + column per frame). Frames found on one
- * side only are kept with 0 ms on the other. `value` is B's self ms and `delta` B − A self ms.
- * Siblings that share a key inside one tree (V8 can split a frame) are merged too. Children are
+ * whole stacks from the root are the same functions, matched by name and file, then nearest line
+ * (`match`, by default from the two trees' own frames), so a function a line moved keeps its
+ * frames and shows as moved. Frames found on one side only are kept with 0 ms on the other.
+ * `value` is B's self ms and `delta` B − A self ms. Siblings that are the same function inside one
+ * tree (V8 can split a frame) are merged too. A node has B's position when B has it. Children are
  * ordered by B's total, then A's, so the widest stacks line up on the left. Iterative.
  */
-export function mergeFlameTrees(base: FlameNode | null, other: FlameNode | null): CompareNode | null {
+export function mergeFlameTrees(base: FlameNode | null, other: FlameNode | null, match: FunctionMatch = matchFunctions(treeFrames(base), treeFrames(other))): CompareNode | null {
   if (!base && !other) return null;
-  const make = (sample: FlameNode, bases: FlameNode[], others: FlameNode[], isRoot = false): CompareNode => {
+  const make = (bases: FlameNode[], others: FlameNode[], isRoot = false): CompareNode => {
     const baseMs = round(sumSelf(bases), 6);
     const otherMs = round(sumSelf(others), 6);
+    const a = bases[0];
+    const b = others[0];
+    const shown = (b ?? a)!;
     return {
-      name: isRoot ? 'all' : sample.name,
+      name: isRoot ? 'all' : shown.name,
       value: otherMs,
       delta: round(otherMs - baseMs, 6),
       baseMs,
       otherMs,
-      presence: bases.length > 0 && others.length > 0 ? 'both' : bases.length > 0 ? 'base' : 'other',
-      category: sample.category,
-      url: isRoot ? '' : sample.url,
-      line: isRoot ? 0 : sample.line,
-      column: isRoot ? 0 : sample.column,
+      presence: a && b ? 'both' : a ? 'base' : 'other',
+      category: shown.category,
+      url: isRoot ? '' : shown.url,
+      line: isRoot ? 0 : shown.line,
+      column: isRoot ? 0 : shown.column,
+      movedFrom: !isRoot && a && b && !samePosition(a, b) ? { line: a.line, column: a.column } : null,
       children: [],
     };
   };
   const bases = base ? [base] : [];
   const others = other ? [other] : [];
-  const root = make((base ?? other)!, bases, others, true);
+  const root = make(bases, others, true);
   const stack: { node: CompareNode; bases: FlameNode[]; others: FlameNode[] }[] = [{ node: root, bases, others }];
   while (stack.length > 0) {
     const { node, bases: bs, others: os } = stack.pop()!;
-    const groups = new Map<string, { sample: FlameNode; bases: FlameNode[]; others: FlameNode[] }>();
-    const group = (child: FlameNode) => {
-      const key = frameKey(child);
+    const groups = new Map<string, { bases: FlameNode[]; others: FlameNode[] }>();
+    const group = (side: CompareSide, child: FlameNode) => {
+      const key = match.identity(side, child);
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { sample: child, bases: [], others: [] }));
+      if (!g) groups.set(key, (g = { bases: [], others: [] }));
       return g;
     };
-    for (const parent of bs) for (const child of parent.children) group(child).bases.push(child);
-    for (const parent of os) for (const child of parent.children) group(child).others.push(child);
+    for (const parent of bs) for (const child of parent.children) group('base', child).bases.push(child);
+    for (const parent of os) for (const child of parent.children) group('other', child).others.push(child);
     for (const g of groups.values()) {
-      const child = make(g.sample, g.bases, g.others);
+      const child = make(g.bases, g.others);
       node.children.push(child);
       stack.push({ node: child, bases: g.bases, others: g.others });
     }
@@ -184,12 +212,30 @@ export function mergeFlameTrees(base: FlameNode | null, other: FlameNode | null)
   return root;
 }
 
+/** Every frame below the root. */
+function treeFrames(root: FlameNode | null): FlameNode[] {
+  const out: FlameNode[] = [];
+  const stack = root ? [...root.children] : [];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    out.push(node);
+    for (const child of node.children) stack.push(child);
+  }
+  return out;
+}
+
 function profileTotal(report: ReportModel): number {
   if (report.flame) {
     const { totals } = flameTotals(report.flame);
     return round(totals.get(report.flame) ?? 0, 6);
   }
   return round(report.summary.cpu?.functions.reduce((n, f) => n + f.selfMs, 0) ?? 0, 6);
+}
+
+/** Sampled time outside (idle), ms; null without a profile. */
+function busyMs(report: ReportModel): number | null {
+  const cpu = report.summary.cpu;
+  return cpu ? round(Math.max(0, profileTotal(report) - cpu.pseudo.idleMs), 3) : null;
 }
 
 // ----------------------------------------------------------------------------------- run headers
@@ -251,35 +297,6 @@ function runDuration(report: ReportModel): number | null {
 
 // --------------------------------------------------------------------------------------- metrics
 
-/** Changes smaller than this fraction of the larger value count as no change. */
-export const SAME_THRESHOLD = 0.01;
-
-/** Better or worse, by the figure's direction: fewer scavenges is better, more req/s is better. */
-export function judgeChange(direction: MetricDirection, base: number | null, other: number | null): MetricVerdict {
-  if (base === null || other === null) return 'n/a';
-  if (direction === 'neutral') return 'info';
-  const diff = other - base;
-  const scale = Math.max(Math.abs(base), Math.abs(other));
-  if (diff === 0 || scale === 0 || Math.abs(diff) / scale < SAME_THRESHOLD) return 'same';
-  return (diff > 0) === (direction === 'higher') ? 'better' : 'worse';
-}
-
-export function metricRow(
-  key: string,
-  label: string,
-  group: MetricRow['group'],
-  unit: MetricUnit,
-  direction: MetricDirection,
-  base: number | null,
-  other: number | null,
-  extra: Pick<MetricRow, 'baseText' | 'otherText' | 'hint'> = {},
-): MetricRow {
-  const both = base !== null && other !== null;
-  const change = both ? round(other - base, 6) : null;
-  const changePct = both && base !== 0 ? round(((other - base) / Math.abs(base)) * 100, 3) : null;
-  return { key, label, group, unit, direction, base, other, change, changePct, verdict: judgeChange(direction, base, other), ...extra };
-}
-
 const GC_TYPE_ORDER = ['Scavenge', 'Minor Mark-Sweep', 'Minor Mark-Compact', 'Mark-Compact', 'Mark-sweep'];
 
 function gcTypes(a: GcSummary | null, b: GcSummary | null): string[] {
@@ -288,12 +305,18 @@ function gcTypes(a: GcSummary | null, b: GcSummary | null): string[] {
   return [...types].sort((x, y) => rank(x) - rank(y) || x.localeCompare(y));
 }
 
-/** The figures side by side: run, GC, CPU and memory. Rows where both sides are unknown are left out. */
-export function compareMetrics(a: CompareInput, b: CompareInput): MetricRow[] {
-  const rows: MetricRow[] = [];
-  const add = (row: MetricRow) => {
-    if (row.base !== null || row.other !== null || row.baseText || row.otherText) rows.push(row);
-  };
+/**
+ * The figures side by side: run, GC, CPU and memory. Rows where both sides are unknown are left out.
+ * Totals (GC events and pauses, busy and process CPU time, and the rates and shares over the whole
+ * run's wall time) grow with the work done: with `load` in either run they keep their values but
+ * lose their verdict (`verdictNote` says why), so a run that served more requests is never "worse"
+ * for its totals; the per-request figures (CompareModel.load) judge instead.
+ */
+export function compareMetrics(a: CompareInput, b: CompareInput, load: LoadComparison | null = null): MetricRow[] {
+  const { rows, add: keep } = rowCollector();
+  const totalNote = totalsVerdictNote(load);
+  const add = (row: MetricRow, isTotal = false) => keep(isTotal && totalNote && row.direction !== 'neutral' && row.verdict !== 'n/a' ? { ...row, verdict: 'info', verdictNote: totalNote } : row);
+  const total = (row: MetricRow) => add(row, true);
   const sa = a.report.summary;
   const sb = b.report.summary;
   const ga = sa.gc;
@@ -314,28 +337,28 @@ export function compareMetrics(a: CompareInput, b: CompareInput): MetricRow[] {
 
   // ---- GC
   if (ga || gb) {
-    add(metricRow('gcEvents', 'GC events', 'gc', 'count', 'lower', ga?.eventCount ?? null, gb?.eventCount ?? null));
+    total(metricRow('gcEvents', 'GC events, total', 'gc', 'count', 'lower', ga?.eventCount ?? null, gb?.eventCount ?? null, { hint: 'Every GC event of the whole run.' }));
     for (const type of gcTypes(ga, gb)) {
       const ta = ga ? ga.byType[type] ?? null : null;
       const tb = gb ? gb.byType[type] ?? null : null;
       // A run that traced GC and saw none of this type had 0 of it.
       const count = (g: GcSummary | null, t: typeof ta) => (g ? t?.count ?? 0 : null);
-      const total = (g: GcSummary | null, t: typeof ta) => (g ? t?.totalMs ?? 0 : null);
-      add(metricRow(`gc.${type}.count`, `${type} count`, 'gc', 'count', 'lower', count(ga, ta), count(gb, tb)));
-      add(metricRow(`gc.${type}.totalMs`, `${type} pause, total`, 'gc', 'ms', 'lower', total(ga, ta), total(gb, tb)));
+      const pause = (g: GcSummary | null, t: typeof ta) => (g ? t?.totalMs ?? 0 : null);
+      total(metricRow(`gc.${type}.count`, `${type} count, total`, 'gc', 'count', 'lower', count(ga, ta), count(gb, tb)));
+      total(metricRow(`gc.${type}.totalMs`, `${type} pause, total`, 'gc', 'ms', 'lower', pause(ga, ta), pause(gb, tb)));
     }
-    add(metricRow('gcPause', 'Total GC pause', 'gc', 'ms', 'lower', ga?.totalPauseMs ?? null, gb?.totalPauseMs ?? null, { hint: 'Main-thread pauses of every GC event.' }));
+    total(metricRow('gcPause', 'GC pause, total', 'gc', 'ms', 'lower', ga?.totalPauseMs ?? null, gb?.totalPauseMs ?? null, { hint: 'Main-thread pauses of every GC event of the whole run.' }));
     const scav = (g: GcSummary | null) => (g ? g.byType.Scavenge ?? null : null);
     if (scav(ga) || scav(gb)) {
       add(metricRow('scavengeMean', 'Mean scavenge pause', 'gc', 'ms', 'lower', scav(ga)?.meanMs ?? null, scav(gb)?.meanMs ?? null));
       add(metricRow('scavengeP95', 'p95 scavenge pause', 'gc', 'ms', 'lower', scav(ga)?.p95Ms ?? null, scav(gb)?.p95Ms ?? null));
       const perSecond = (g: GcSummary | null) => (g && g.wallMs > 0 ? round((g.byType.Scavenge?.count ?? 0) / (g.wallMs / 1000), 3) : null);
-      add(metricRow('scavengesPerSecond', 'Scavenges per second', 'gc', 'per-s', 'lower', perSecond(ga), perSecond(gb), { hint: 'Scavenges over the wall time: comparable when the runs differ in length.' }));
+      total(metricRow('scavengesPerSecond', 'Scavenges per second', 'gc', 'per-s', 'lower', perSecond(ga), perSecond(gb), { hint: 'Scavenges over the wall time: comparable when the runs differ in length.' }));
     }
     if ((ga?.incrementalMarkingMs ?? 0) > 0 || (gb?.incrementalMarkingMs ?? 0) > 0) {
-      add(metricRow('incrementalMarking', 'Incremental marking', 'gc', 'ms', 'lower', ga?.incrementalMarkingMs ?? null, gb?.incrementalMarkingMs ?? null, { hint: 'Marking work done in steps before Mark-Compact pauses (not in the pause total).' }));
+      total(metricRow('incrementalMarking', 'Incremental marking, total', 'gc', 'ms', 'lower', ga?.incrementalMarkingMs ?? null, gb?.incrementalMarkingMs ?? null, { hint: 'Marking work done in steps before Mark-Compact pauses (not in the pause total).' }));
     }
-    add(metricRow('gcShare', 'GC share of wall time', 'gc', 'share', 'lower', ga?.wallShare ?? null, gb?.wallShare ?? null, { hint: 'Total GC pause / wall time; its change is in percentage points.' }));
+    total(metricRow('gcShare', 'GC share of wall time', 'gc', 'share', 'lower', ga?.wallShare ?? null, gb?.wallShare ?? null, { hint: 'Total GC pause / wall time of the whole run; its change is in percentage points.' }));
   }
 
   // ---- CPU profile
@@ -344,27 +367,19 @@ export function compareMetrics(a: CompareInput, b: CompareInput): MetricRow[] {
   if (ca || cb) {
     const sampled = (x: CompareInput) => (x.report.summary.cpu ? profileTotal(x.report) : null);
     add(metricRow('profiled', 'Sampled time', 'cpu', 'duration', 'neutral', sampled(a), sampled(b)));
-    const busy = (x: CompareInput) => {
-      const c = x.report.summary.cpu;
-      return c ? round(Math.max(0, profileTotal(x.report) - c.pseudo.idleMs), 3) : null;
-    };
-    add(metricRow('busy', 'Busy (not idle)', 'cpu', 'ms', 'lower', busy(a), busy(b), { hint: 'Sampled time outside (idle): for the same work, less is better.' }));
-    add(metricRow('gcInProfile', 'In the garbage collector', 'cpu', 'ms', 'lower', ca?.pseudo.gcMs ?? null, cb?.pseudo.gcMs ?? null, { hint: 'The profile’s (garbage collector) frame.' }));
+    total(metricRow('busy', 'Busy (not idle), total', 'cpu', 'ms', 'lower', busyMs(a.report), busyMs(b.report), { hint: 'Sampled time outside (idle): for the same work, less is better.' }));
+    total(metricRow('gcInProfile', 'In the garbage collector, total', 'cpu', 'ms', 'lower', ca?.pseudo.gcMs ?? null, cb?.pseudo.gcMs ?? null, { hint: 'The profile’s (garbage collector) frame.' }));
     add(metricRow('idle', 'Idle', 'cpu', 'ms', 'neutral', ca?.pseudo.idleMs ?? null, cb?.pseudo.idleMs ?? null, { hint: 'The event loop waiting for work.' }));
     add(metricRow('samples', 'Samples', 'cpu', 'count', 'neutral', ca?.sampleCount ?? null, cb?.sampleCount ?? null));
   }
 
   // ---- memory and process (preload agent)
   add(metricRow('peakRss', 'Peak RSS', 'memory', 'MB', 'lower', a.peakRssMB, b.peakRssMB, { hint: 'Peak resident set size of the main process.' }));
-  add(metricRow('cpuTime', 'Process CPU time', 'memory', 'ms', 'lower', a.cpuTimeMs, b.cpuTimeMs, { hint: 'User + system CPU time of the main process.' }));
+  total(metricRow('cpuTime', 'Process CPU time, total', 'memory', 'ms', 'lower', a.cpuTimeMs, b.cpuTimeMs, { hint: 'User + system CPU time of the main process.' }));
   return rows;
 }
 
 // ---------------------------------------------------------------------------------- top changes
-
-function functionKey(f: CpuFunctionSummary): string {
-  return `${f.name}\u0000${f.url}\u0000${f.line}\u0000${f.column}`;
-}
 
 /** Not a function whose time means work: the event loop waiting, and the tree's root. */
 function isWaiting(f: CpuFunctionSummary): boolean {
@@ -373,28 +388,32 @@ function isWaiting(f: CpuFunctionSummary): boolean {
 
 /**
  * The functions whose self time grew and shrank most from A to B (10 each), in ms or in percentage
- * points of each profile. A function only in one run counts with 0 ms in the other.
+ * points of each profile. Functions are the same by `match` (name and file, then nearest line; by
+ * default from the two summaries): one that moved is one row with `movedFrom`, not a new and a
+ * gone one. A function only in one run counts with 0 ms in the other.
  */
 export function topFunctionChanges(
   a: Summary,
   b: Summary,
   normalization: CompareNormalization,
   profileMs: { base: number; other: number },
+  match: FunctionMatch = matchFunctions(a.cpu?.functions ?? [], b.cpu?.functions ?? []),
   limit = TOP_CHANGES,
 ): TopChanges {
   if (!a.cpu || !b.cpu) return { increases: [], decreases: [] };
   const joined = new Map<string, { base: CpuFunctionSummary | null; other: CpuFunctionSummary | null }>();
-  for (const f of a.cpu.functions) if (!isWaiting(f)) joined.set(functionKey(f), { base: f, other: null });
+  for (const f of a.cpu.functions) if (!isWaiting(f)) joined.set(match.identity('base', f), { base: f, other: null });
   for (const f of b.cpu.functions) {
     if (isWaiting(f)) continue;
-    const entry = joined.get(functionKey(f));
+    const key = match.identity('other', f);
+    const entry = joined.get(key);
     if (entry) entry.other = f;
-    else joined.set(functionKey(f), { base: null, other: f });
+    else joined.set(key, { base: null, other: f });
   }
   const pct = (ms: number, total: number) => (total > 0 ? (ms / total) * 100 : 0);
   const changes: FunctionChange[] = [];
   for (const { base, other } of joined.values()) {
-    const f = (base ?? other)!;
+    const f = (other ?? base)!;
     const baseSelfMs = base?.selfMs ?? 0;
     const otherSelfMs = other?.selfMs ?? 0;
     const baseSelfPct = round(pct(baseSelfMs, profileMs.base), 6);
@@ -407,6 +426,7 @@ export function topFunctionChanges(
       url: f.url,
       line: f.line,
       column: f.column,
+      movedFrom: base && other && !samePosition(base, other) ? { line: base.line, column: base.column } : null,
       category: frameCategory(f.name, f.url, f.line),
       baseSelfMs,
       otherSelfMs,

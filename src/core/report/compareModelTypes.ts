@@ -18,10 +18,18 @@ export type CompareSide = 'base' | 'other';
  */
 export type CompareNormalization = 'ms' | 'share';
 
+/** Where a function started in A, when it starts elsewhere in B (a line was added or removed above it). */
+export interface MovedFrom {
+  /** 1-based. */
+  line: number;
+  column: number;
+}
+
 /**
  * One frame of the merged call tree, in the shape d3-flame-graph reads (`name`, `value`,
  * `children`, and `delta` for its differential colouring) with `selfValue(true)`. Frames are
- * matched by call path: the same name + url + line + column at every level from the root.
+ * matched by call path: at every level from the root, the same function (matched by name and
+ * file, then nearest line: functionMatch.ts), so an edit that moves a function keeps its frames.
  */
 export interface CompareNode {
   name: string;
@@ -35,10 +43,13 @@ export interface CompareNode {
   /** `both`, or only in A (`base`: gone in B), or only in B (`other`: new in B). */
   presence: 'both' | CompareSide;
   category: FrameCategory;
+  /** Where the function is in B (in A when it is gone in B). */
   url: string;
   /** 1-based function start; 0 = no position. */
   line: number;
   column: number;
+  /** A's start when the function is in both runs at different positions; null otherwise. */
+  movedFrom: MovedFrom | null;
   children: CompareNode[];
 }
 
@@ -77,7 +88,7 @@ export interface CompareRunInfo {
 export type MetricDirection = 'lower' | 'higher' | 'neutral';
 
 /** How a figure is shown: `share` values are 0–1 (their change is in percentage points). */
-export type MetricUnit = 'count' | 'ms' | 'duration' | 'share' | 'MB' | 'per-s';
+export type MetricUnit = 'count' | 'ms' | 'duration' | 'share' | 'MB' | 'per-s' | 'req/s';
 
 /** The change judged by the figure's direction; `info` for figures that are settings, not outcomes. */
 export type MetricVerdict = 'better' | 'worse' | 'same' | 'info' | 'n/a';
@@ -85,7 +96,8 @@ export type MetricVerdict = 'better' | 'worse' | 'same' | 'info' | 'n/a';
 export interface MetricRow {
   key: string;
   label: string;
-  group: 'run' | 'gc' | 'cpu' | 'memory';
+  /** `load`: per request, in the measured window of a run under load (CompareModel.load). */
+  group: 'load' | 'run' | 'gc' | 'cpu' | 'memory';
   unit: MetricUnit;
   direction: MetricDirection;
   base: number | null;
@@ -100,14 +112,22 @@ export interface MetricRow {
   otherText?: string;
   /** Where the figure comes from or what it means, for a tooltip. */
   hint?: string;
+  /**
+   * Why a figure that could be judged is not (verdict `info`): a total of runs that did different
+   * work ("total: see per request"). Shown where the verdict would be.
+   */
+  verdictNote?: string;
 }
 
-/** A function's self time in both runs (functions matched by name + url + line + column). */
+/** A function's self time in both runs (matched by name and file, then nearest line: functionMatch.ts). */
 export interface FunctionChange {
   name: string;
+  /** Where the function is in B (in A when it is gone in B). */
   url: string;
   line: number;
   column: number;
+  /** A's start when it moved (in both runs at different positions); null otherwise. */
+  movedFrom: MovedFrom | null;
   category: FrameCategory;
   baseSelfMs: number;
   otherSelfMs: number;
@@ -131,6 +151,30 @@ export interface TopChanges {
   decreases: FunctionChange[];
 }
 
+/** A function found in both runs at a different start: the source changed between them. */
+export interface MovedFunction {
+  name: string;
+  /** B's file. */
+  url: string;
+  /** A's start and B's start, 1-based. */
+  from: MovedFrom;
+  to: MovedFrom;
+}
+
+/**
+ * Two runs under load compared per request. The load generator counts requests in the measured
+ * window only, so every per-request figure uses that window's figures (summary.load): its GC
+ * (`gcInWindow`) and its requests. Absent (null in the model) when neither run was under load.
+ */
+export interface LoadComparison {
+  /** Which runs were driven with HTTP load and have the load's figures. */
+  underLoad: { base: boolean; other: boolean };
+  /** What the page says before the rows: what is compared and how far it can be trusted, or why nothing is. */
+  notes: string[];
+  /** req/s, latency, failed requests, GC and CPU per request side by side; empty unless both runs were under load. */
+  rows: MetricRow[];
+}
+
 export interface CompareModel {
   /** "A: server.js 16 MB · 14:02 vs B: server.js 64 MB · 14:05". */
   title: string;
@@ -152,6 +196,18 @@ export interface CompareModel {
   gcMissing: string | null;
   /** Top functions by self-time change, in both normalisations (10 each way). */
   topChanges: Record<CompareNormalization, TopChanges>;
+  /** Functions in both runs that start elsewhere in B (at most MAX_MOVED listed, `count` all of them). */
+  moved: { count: number; functions: MovedFunction[] };
+  /** Per-request figures of runs under load; null when neither run was under load. */
+  load: LoadComparison | null;
+}
+
+/** How many moved functions the model lists. */
+export const MAX_MOVED = 100;
+
+/** "moved from line 12 to 13", or "moved from 12:5 to 12:9" when only the column changed. */
+export function describeMove(from: MovedFrom, to: MovedFrom): string {
+  return from.line === to.line ? `moved from ${from.line}:${from.column} to ${to.line}:${to.column}` : `moved from line ${from.line} to ${to.line}`;
 }
 
 /** How many functions each top list holds. */

@@ -130,7 +130,8 @@ export function formatLocation(url: string, line: number, column: number | undef
   return column && column > 0 ? `${path}:${line}:${column}` : `${path}:${line}`;
 }
 
-function table(header: string[], rows: string[][], rightAligned: boolean[]): string {
+/** Columns padded to their widest cell, indented by two spaces; `rightAligned` per column. */
+export function table(header: string[], rows: string[][], rightAligned: boolean[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const last = header.length - 1;
   const fmt = (cells: string[]) =>

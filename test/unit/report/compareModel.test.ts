@@ -22,6 +22,7 @@ import {
   type MetricRow,
 } from '../../../src/core/report/compareModel';
 import type { FlameNode } from '../../../src/core/report/reportModelTypes';
+import type { LoadSummary } from '../../../src/core/summary/types';
 import type { AgentRecord } from '../../../src/core/preload/agentRecord';
 import type { SessionRecord } from '../../../src/core/run/session';
 import { parseFromCompareWebview } from '../../../src/shared/compareProtocol';
@@ -224,6 +225,90 @@ describe('buildCompareModel: the merged call tree', () => {
   });
 });
 
+// ------------------------------------------------------------------------------ moved functions
+
+describe('buildCompareModel: functions matched by name and file, then nearest line', () => {
+  it('a line added above `work`: one frame and one row, moved from line 10 to 11, never new + gone', async () => {
+    const a = writeProfile('moved-a.cpuprofile', [{ stack: [main, work], samples: 100 }, { stack: [main, helper], samples: 50 }]);
+    const b = writeProfile('moved-b.cpuprofile', [{ stack: [main, { ...work, line: 11 }], samples: 130 }, { stack: [main, { ...helper, line: 21 }], samples: 50 }]);
+    const model = await buildCompareModel(a, b);
+    const flame = model.flame!;
+    assert.deepEqual(at(flame, 'main')!.children.map((c) => [c.name, c.presence]), [['work', 'both'], ['helper', 'both']]);
+    const w = at(flame, 'main', 'work')!;
+    assert.deepEqual(w.movedFrom, { line: 10, column: 3 });
+    assert.deepEqual([w.line, w.column], [11, 3], 'the frame has B’s position (it opens B’s source)');
+    close(w.baseMs, 100);
+    close(w.delta, 30);
+    close(at(flame, 'main', 'helper')!.delta, 0, 'helper only moved: no change, not red');
+    assert.equal(at(flame, 'main')!.movedFrom, null, 'main did not move');
+
+    assert.deepEqual(model.topChanges.ms.decreases, []);
+    const [row, ...others] = model.topChanges.ms.increases;
+    assert.deepEqual(others, [], 'helper’s self time did not change');
+    assert.deepEqual([row!.name, row!.presence, row!.line, row!.movedFrom], ['work', 'both', 11, { line: 10, column: 3 }]);
+    close(row!.delta, 30);
+    close(row!.deltaPct!, 30);
+    assert.deepEqual(model.moved, {
+      count: 2,
+      functions: [
+        { name: 'work', url: APP, from: { line: 10, column: 3 }, to: { line: 11, column: 3 } },
+        { name: 'helper', url: APP, from: { line: 20, column: 3 }, to: { line: 21, column: 3 } },
+      ],
+    });
+  });
+
+  it('several anonymous callbacks under one caller: paired one to one by nearest line', async () => {
+    const anon = (line: number): Frame => ({ name: '', line, column: 20, url: APP });
+    // A line added above the three callbacks; the first one got 30 ms faster, the others did not change.
+    const a = writeProfile('anon-a.cpuprofile', [{ stack: [main, anon(50)], samples: 40 }, { stack: [main, anon(51)], samples: 30 }, { stack: [main, anon(52)], samples: 20 }]);
+    const b = writeProfile('anon-b.cpuprofile', [{ stack: [main, anon(51)], samples: 10 }, { stack: [main, anon(52)], samples: 30 }, { stack: [main, anon(53)], samples: 20 }]);
+    const model = await buildCompareModel(a, b);
+    const callbacks = at(model.flame!, 'main')!.children.filter((c) => c.name === '(anonymous)');
+    assert.deepEqual(
+      [...callbacks].sort((x, y) => x.line - y.line).map((c) => [c.movedFrom?.line, c.line, c.presence, c.delta]),
+      [[50, 51, 'both', -30], [51, 52, 'both', 0], [52, 53, 'both', 0]],
+    );
+    assert.deepEqual(model.topChanges.ms.increases, []);
+    assert.deepEqual(model.topChanges.ms.decreases.map((f) => [f.name, f.line, f.movedFrom?.line, f.presence, f.delta]), [['(anonymous)', 51, 50, 'both', -30]]);
+    assert.equal(model.moved.count, 3);
+  });
+
+  it('a deleted function is gone, a renamed one is gone + new, and the one below them moved', async () => {
+    // B: work (lines 10–14) deleted, helper renamed to assist at the same place (now line 15), fib 40 → 35.
+    const a = writeProfile('edit-a.cpuprofile', [{ stack: [main, work], samples: 60 }, { stack: [main, helper], samples: 50 }, { stack: [main, fib], samples: 40 }]);
+    const b = writeProfile('edit-b.cpuprofile', [{ stack: [main, { ...helper, name: 'assist', line: 15 }], samples: 50 }, { stack: [main, { ...fib, line: 35 }], samples: 40 }]);
+    const model = await buildCompareModel(a, b);
+    const byName = new Map(at(model.flame!, 'main')!.children.map((c) => [c.name, c]));
+    assert.deepEqual([...byName.keys()].sort(), ['assist', 'fib', 'helper', 'work']);
+    assert.deepEqual([byName.get('work')!.presence, byName.get('helper')!.presence, byName.get('assist')!.presence], ['base', 'base', 'other']);
+    assert.deepEqual([byName.get('fib')!.presence, byName.get('fib')!.movedFrom], ['both', { line: 40, column: 13 }]);
+    close(byName.get('fib')!.delta, 0);
+    const { increases, decreases } = model.topChanges.ms;
+    assert.deepEqual(increases.map((f) => [f.name, f.presence, f.delta]), [['assist', 'other', 50]]);
+    assert.deepEqual(decreases.map((f) => [f.name, f.presence, f.delta]), [['work', 'base', -60], ['helper', 'base', -50]]);
+    assert.deepEqual(model.moved.functions.map((m) => `${m.name} ${m.from.line}→${m.to.line}`), ['fib 40→35']);
+  });
+});
+
+describe('buildCompareModel: Node’s own functions under the same Node', () => {
+  it('are the same only at the same position: another `get` is not a moved one', async () => {
+    const internal = (name: string, line: number): Frame => ({ name, line, column: 5, url: 'node:internal/streams/readable' });
+    const run = (name: string, getLine: number, samples: number) =>
+      writeRun(name, {
+        semiSpaceMB: null,
+        gcLines: [scavenge(100, 1)],
+        peakRssMB: 50,
+        wallMs: 1000,
+        startedAt: '2025-01-01T14:02:00.000Z',
+        profile: writeProfile(`${name}.cpuprofile`, [{ stack: [main, internal('get', getLine)], samples }, { stack: [main, { ...work, line: getLine === 1085 ? 10 : 11 }], samples: 50 }]),
+      });
+    const model = await buildCompareModel(run('node-a', 1085, 20), run('node-b', 131, 30));
+    const gets = at(model.flame!, 'main')!.children.filter((c) => c.name === 'get');
+    assert.deepEqual(gets.map((g) => [g.presence, g.line]).sort(), [['base', 1085], ['other', 131]]);
+    assert.deepEqual(model.moved.functions.map((m) => m.name), ['work'], 'your code still moves');
+  });
+});
+
 // ------------------------------------------------------------------------------ normalisation
 
 describe('buildCompareModel: ms or share of each profile', () => {
@@ -281,7 +366,10 @@ function markCompact(timeMs: number, pauseMs: number): string {
 }
 
 /** A run folder as `v8-lens profile` leaves it (without summary.json, so it is analysed on load). */
-function writeRun(name: string, o: { semiSpaceMB: number | null; gcLines: string[]; peakRssMB: number; wallMs: number; startedAt: string; profile?: string }): string {
+function writeRun(
+  name: string,
+  o: { semiSpaceMB: number | null; gcLines: string[]; peakRssMB: number; wallMs: number; startedAt: string; profile?: string; load?: LoadSummary },
+): string {
   const runDir = join(dir, name);
   mkdirSync(join(runDir, 'agent'), { recursive: true });
   const session: SessionRecord = {
@@ -325,6 +413,7 @@ function writeRun(name: string, o: { semiSpaceMB: number | null; gcLines: string
   writeFileSync(join(runDir, 'session.json'), JSON.stringify(session));
   writeFileSync(join(runDir, 'agent', `${PID}.json`), JSON.stringify(record));
   writeFileSync(join(runDir, 'gc-trace.log'), `${o.gcLines.join('\n')}\n`);
+  if (o.load) writeFileSync(join(runDir, 'load.json'), JSON.stringify(o.load));
   if (o.profile) {
     mkdirSync(join(runDir, 'cpu'));
     copyFileSync(o.profile, join(runDir, 'cpu', `CPU.20250101.140200.${PID}.0.001.cpuprofile`));
@@ -422,6 +511,120 @@ describe('buildCompareModel: GC and run figures side by side', () => {
     assert.deepEqual([r.change, r.changePct, r.verdict], [250, 25, 'better']);
     const missing = metricRow('x', 'x', 'gc', 'ms', 'lower', null, 2);
     assert.deepEqual([missing.change, missing.changePct, missing.verdict], [null, null, 'n/a']);
+  });
+});
+
+// ---------------------------------------------------------------------------- runs under load
+
+/** The load.json `v8-lens profile --url` writes: a 10 s window after 1 s of warm-up, 20 connections. */
+function loadOf(o: {
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  gcPauseMs: number;
+  scavenges: number;
+  failed?: number;
+  warmupSeconds?: number;
+  durationSeconds?: number;
+  /** The window as the load generator measured it: a few ms off the setting. */
+  measuredSeconds?: number;
+}): LoadSummary {
+  const durationSeconds = o.durationSeconds ?? 10;
+  return {
+    url: 'http://127.0.0.1:3000/',
+    connections: 20,
+    rate: null,
+    warmupSeconds: o.warmupSeconds ?? 1,
+    durationSeconds,
+    figures: { requests: o.requests, durationSeconds: o.measuredSeconds ?? durationSeconds, rps: o.requests / durationSeconds, p50Ms: o.p50Ms, p99Ms: o.p99Ms, meanLatencyMs: o.p50Ms, errors: o.failed ?? 0, timeouts: 0, non2xx: 0 },
+    failedRequests: o.failed ?? 0,
+    error: null,
+    gcInWindow: { events: o.scavenges, scavenges: o.scavenges, markCompacts: 0, pauseMs: o.gcPauseMs, wallShare: o.gcPauseMs / (durationSeconds * 1000) },
+  };
+}
+
+describe('buildCompareModel: two runs under load, per request', () => {
+  // The comparison that read "GC events +35% worse": B served 40% more requests, and each request
+  // cost less GC (266 vs 369 ms per 1,000 requests).
+  const profile = join(CPU_FIXTURES, 'node20-work.cpuprofile');
+  const common = { semiSpaceMB: 16, peakRssMB: 100, wallMs: 12_000, startedAt: '2025-01-01T14:02:00.000Z', profile };
+  const runA = writeRun('load-a', { ...common, gcLines: Array.from({ length: 100 }, (_, i) => scavenge(100 + i * 100, 1)), load: loadOf({ requests: 10_000, p50Ms: 18, p99Ms: 60, gcPauseMs: 3690, scavenges: 90 }) });
+  const runB = writeRun('load-b', { ...common, gcLines: Array.from({ length: 135 }, (_, i) => scavenge(100 + i * 80, 1)), load: loadOf({ requests: 14_000, p50Ms: 13, p99Ms: 41, gcPauseMs: 3724, scavenges: 126, failed: 3, measuredSeconds: 10.012 }) });
+  const idle = writeRun('no-load', { ...common, gcLines: [scavenge(100, 1)] });
+
+  it('compares req/s, latency, failed requests, GC and CPU per request from the window’s figures', async () => {
+    const model = await buildCompareModel(runA, runB);
+    const load = model.load!;
+    assert.deepEqual(load.underLoad, { base: true, other: true });
+    const rowOf = (key: string) => {
+      const found = load.rows.find((r) => r.key === key);
+      assert.ok(found, `${key} is there (have ${load.rows.map((r) => r.key).join(', ')})`);
+      return found;
+    };
+    assert.ok(load.rows.every((r) => r.group === 'load'));
+    assert.deepEqual([rowOf('load.requests').base, rowOf('load.requests').other, rowOf('load.requests').verdict], [10_000, 14_000, 'info']);
+    const rps = rowOf('load.rps');
+    assert.deepEqual([rps.base, rps.other, rps.changePct, rps.verdict, rps.unit], [1000, 1400, 40, 'better', 'req/s']);
+    assert.deepEqual([rowOf('load.p50').base, rowOf('load.p50').other, rowOf('load.p50').verdict], [18, 13, 'better']);
+    assert.deepEqual([rowOf('load.p99').base, rowOf('load.p99').other, rowOf('load.p99').verdict], [60, 41, 'better']);
+    const failed = rowOf('load.failed');
+    assert.deepEqual([failed.base, failed.other, failed.verdict], [0, 3, 'worse']);
+    assert.match(failed.hint!, /B: 3 errors, 0 timeouts, 0 non-2xx/);
+    const gcMs = rowOf('load.gcMsPer1k');
+    assert.deepEqual([gcMs.base, gcMs.other, gcMs.verdict], [369, 266, 'better'], '3,690 ms / 10,000 and 3,724 ms / 14,000 requests, × 1,000');
+    const scav = rowOf('load.scavengesPer1k');
+    assert.deepEqual([scav.base, scav.other, scav.verdict], [9, 9, 'same']);
+    close(rowOf('load.gcShare').base!, 0.369);
+    // The same profile in both runs: B's busy time over 40% more requests. The measured windows
+    // differ by 12 ms, as any two do; the settings are the same, so CPU per request is shown.
+    const busy = row(model, 'busy');
+    const cpu = rowOf('load.cpuMsPerRequest');
+    close(cpu.base!, busy.base! / 10_000, 'busy ms / requests', 1e-4);
+    close(cpu.other!, busy.other! / 14_000, 'busy ms / requests', 1e-4);
+    assert.equal(cpu.verdict, 'better');
+    assert.match(load.notes.join(' '), /overstates/);
+    assert.match(load.notes.join(' '), /B lost 3 request/);
+
+    // The totals stay, labelled as totals, and never call B worse for doing more work.
+    const events = row(model, 'gcEvents');
+    assert.deepEqual([events.label, events.base, events.other, events.verdict], ['GC events, total', 100, 135, 'info']);
+    assert.equal(events.verdictNote, 'total · judge per request');
+    for (const key of ['gc.Scavenge.count', 'gc.Scavenge.totalMs', 'gcPause', 'scavengesPerSecond', 'gcShare', 'busy', 'cpuTime']) {
+      assert.equal(row(model, key).verdict, 'info', `${key} is a total`);
+      assert.ok(row(model, key).verdictNote, key);
+    }
+    assert.equal(row(model, 'scavengeMean').verdict, 'same', 'a pause per event is still judged');
+    assert.equal(row(model, 'peakRss').verdict, 'same');
+  });
+
+  it('turns round with A and B, and leaves CPU per request out when the windows differ', async () => {
+    const swapped = await buildCompareModel(runB, runA);
+    assert.equal(swapped.load!.rows.find((r) => r.key === 'load.gcMsPer1k')!.verdict, 'worse');
+    assert.equal(swapped.load!.rows.find((r) => r.key === 'load.rps')!.verdict, 'worse');
+
+    const longer = writeRun('load-c', { ...common, gcLines: [scavenge(100, 1)], load: loadOf({ requests: 20_000, p50Ms: 18, p99Ms: 60, gcPauseMs: 7000, scavenges: 180, durationSeconds: 20 }) });
+    const model = await buildCompareModel(runA, longer);
+    const load = model.load!;
+    assert.equal(load.rows.find((r) => r.key === 'load.cpuMsPerRequest'), undefined);
+    assert.match(load.notes.join(' '), /No CPU per request: the profile covers the whole run/);
+    assert.match(load.notes.join(' '), /The loads differ \(A vs B: window 10 vs 20 s\)/);
+    assert.equal(load.rows.find((r) => r.key === 'load.gcMsPer1k')!.other, 350);
+  });
+
+  it('only one run under load: says so, compares nothing per request, and judges no totals', async () => {
+    const model = await buildCompareModel(idle, runB);
+    const load = model.load!;
+    assert.deepEqual(load.underLoad, { base: false, other: true });
+    assert.deepEqual(load.rows, []);
+    assert.equal(load.notes.length, 1);
+    assert.match(load.notes[0]!, /^Only B ran under load \(1,400 req\/s in a 10 s window\); A did not run under load\./);
+    assert.equal(row(model, 'gcEvents').verdict, 'info');
+    assert.equal(row(model, 'gcEvents').verdictNote, 'not comparable · only B ran under load');
+    // Neither under load: no load section, and totals keep their verdict.
+    const plain = await buildCompareModel(idle, idle);
+    assert.equal(plain.load, null);
+    assert.equal(row(plain, 'gcEvents').verdict, 'same');
+    assert.equal(row(plain, 'gcEvents').verdictNote, undefined);
   });
 });
 
