@@ -1,0 +1,53 @@
+// Scenario: a `node:cluster` service (examples/cluster-service: a primary and 3 workers) profiled
+// under load from the palette. The report lists every process with its own CPU and GC, the whole
+// service shows one flame root per process, and picking a worker shows that worker alone.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { numAttr, reportFrame } from '../lib/v8lens.mjs';
+
+export default {
+  name: 'profile a 3-worker cluster under load; the report lists the primary and each worker, and shows one worker alone',
+  timeout: 180_000,
+  async run(t) {
+    const { page } = t;
+    await t.openFileQuick(page, 'cluster-service/server.js');
+    await t.runCommand(page, 'V8 Lens: Profile with GC Trace');
+    await t.waitForQuickInput(page, /What to profile/);
+    await t.pickQuickItem(page, 'Active file: server.js');
+    await t.waitForQuickInput(page, /What to collect/);
+    await t.pickQuickItem(page, /^CPU \+ GC trace \+ deopts/);
+    await t.waitForQuickInput(page, /Drive it with HTTP load/);
+    await t.pickQuickItem(page, 'Under load: the URL it prints');
+    await t.waitForQuickInput(page, /How much load/);
+    await t.pickQuickItem(page, '5 s, 10 connections');
+
+    const frame = await reportFrame(page, { timeout: 90_000 });
+    const table = frame.locator('#process-table');
+    await table.waitFor({ timeout: 20_000 });
+    const rows = table.locator('tbody tr');
+    const texts = (await rows.allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
+    t.log(`process rows: ${JSON.stringify(texts)}`);
+    assert.equal(texts.length, 5, 'all + the primary + 3 workers');
+    assert.equal(texts.filter((r) => / primary \d+ /.test(` ${r} `)).length, 1, 'one primary');
+    const workerRows = texts.filter((r) => / worker \d+ /.test(` ${r} `));
+    assert.equal(workerRows.length, 3, 'three workers');
+    // Every worker collected garbage of its own under load.
+    for (const r of workerRows) assert.match(r, / [1-9][\d,]* · \d+(\.\d+)?% /, `GC of its own: ${r}`);
+
+    // The whole service: a root frame per process under "all".
+    assert.ok(await numAttr(frame, '#flame-graph', 'data-frame-count') > 10, 'a flame graph of the whole service');
+
+    // One worker alone: its own flame graph (its label at the root) and its own GC timeline.
+    const worker = rows.filter({ hasText: 'worker' }).nth(1);
+    const id = await worker.getAttribute('data-process-id');
+    await worker.click();
+    await t.waitFor(async () => (await frame.locator(`#process-table tr.selected[data-process-id="${id}"]`).count()) === 1, { what: 'the worker row to be selected' });
+    const rootLabel = ((await frame.locator('#flame-graph .d3-flame-graph-label').first().textContent()) ?? '').trim();
+    t.log(`flame root when worker ${id} is picked: ${rootLabel}`);
+    assert.match(rootLabel, new RegExp(`worker · pid ${id}`));
+    assert.ok(await numAttr(frame, '#gc-timeline', 'data-event-count') > 0, "the worker's own GC timeline");
+    await frame.evaluate(() => document.getElementById('process-section').scrollIntoView({ block: 'start' }));
+    await t.sleep(400);
+    await t.screenshot(page, join(t.screenshotsDir, 'cluster-one-worker.png'));
+  },
+};
