@@ -257,7 +257,11 @@ export interface SourcePosition {
 }
 
 export interface DeoptSummaryEntry extends SourcePosition {
-  /** The function the innermost position belongs to (the one that bailed out). */
+  /**
+   * The function the innermost position belongs to (the one that bailed out); `(anonymous)` for
+   * top-level code and anonymous functions, `(code not logged)` for a deopt from the V8 log whose
+   * code V8 never logged (code traces always name it).
+   */
   function: string;
   /**
    * Where that function starts (for a CodeLens above it); null when unknown: a code trace (runs with

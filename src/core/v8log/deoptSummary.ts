@@ -14,9 +14,14 @@ import { sortTiers, tierLabel } from './codeState';
 import type { FunctionRef, LogPosition, V8Deopt, V8LogAnalysis } from './types';
 import { functionKey } from './functionIndex';
 
-/** V8 names top-level code and anonymous functions with an empty string; so do we, readably. */
+/**
+ * V8 names top-level code and anonymous functions with an empty string; so do we, readably. A
+ * function can be unknown only for a deopt from the V8 log whose code V8 did not log (code traces
+ * always name it): the name says so rather than a bare "(unknown)".
+ */
+export const FUNCTION_NOT_LOGGED = '(code not logged)';
 export function displayName(fn: FunctionRef | null): string {
-  if (fn === null) return '(unknown)';
+  if (fn === null) return FUNCTION_NOT_LOGGED;
   return fn.name === '' ? '(anonymous)' : fn.name;
 }
 

@@ -84,7 +84,7 @@ describe('summarizeDeopts', () => {
       [
         ['/app/a.js', 3, 5, 'deopt-eager', 'wrong map', [12], 3, 1, 3, 'inner', 'outer', 'TurboFan'],
         ['/app/a.js', 11, 7, 'deopt-eager', 'not a Smi', [], 2, 5, 6, 'outer', 'outer', 'TurboFan'],
-        ['', 0, 0, 'deopt-eager', 'hole', [], 1, 8, 8, '(unknown)', '(unknown)', null],
+        ['', 0, 0, 'deopt-eager', 'hole', [], 1, 8, 8, '(code not logged)', '(code not logged)', null],
         ['/app/a.js', 3, 5, 'deopt-eager', 'wrong map', [14], 1, 4, 4, 'inner', 'outer', 'TurboFan'],
         ['/app/a.js', 10, 1, 'dependency-change', 'code dependencies', [], 1, 7, 7, 'outer', 'outer', 'TurboFan'],
       ],

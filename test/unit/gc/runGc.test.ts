@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { GcEvent } from '../../../src/core/gc/gcEvent';
+import { summarizeRunGc } from '../../../src/core/gc/gcSummary';
+import { gcInWindow } from '../../../src/core/gc/gcWindow';
+import { parseTraceGcLine } from '../../../src/core/gc/traceGcLine';
+
+/** A real Node 20 --trace-gc line for pid/isolate, at `ms` with a `pause`. */
+function scavenge(pid: number, isolate: string, ms: number, pause: number): GcEvent {
+  const line = `[${pid}:${isolate}]     ${ms} ms: Scavenge 4.4 (4.5) -> 3.9 (5.5) MB, ${pause.toFixed(2)} / 0.00 ms  (average mu = 1.000, current mu = 1.000) allocation failure; `;
+  const event = parseTraceGcLine(line);
+  assert.ok(event, line);
+  return event;
+}
+
+describe('summarizeRunGc: several processes read as one run', () => {
+  const worker = (pid: number, n: number, pause: number) => Array.from({ length: n }, (_, i) => scavenge(pid, '0x1', 10 + i, pause));
+
+  it('pools the events, and the share is the total pause over their wall times added up: within theirs, never their sum', () => {
+    const parts = [
+      { events: [], wallMs: 5000, newSpaceMaxBytes: 2 * 2 ** 20 }, // an idle primary: 0%
+      { events: worker(2, 300, 1), wallMs: 5000, newSpaceMaxBytes: 16 * 2 ** 20 }, // 6%
+      { events: worker(3, 450, 1), wallMs: 5000, newSpaceMaxBytes: 32 * 2 ** 20 }, // 9%
+    ];
+    const gc = summarizeRunGc(parts, { pid: 1, isolate: '0x1' }, { semiSpaceRequestedMB: null, unparsedLines: 0 });
+    assert.equal(gc.eventCount, 750);
+    assert.equal(gc.totalPauseMs, 750);
+    assert.equal(gc.wallMs, 15000);
+    assert.equal(gc.wallShare, 0.05); // not 0.15 (750 ms over one 5 s window)
+    assert.equal(gc.byType.Scavenge!.count, 750);
+    assert.deepEqual(gc.youngGeneration, { collector: 'Scavenger', newSpaceMB: 32 });
+    assert.equal(gc.semiSpaceMB, 16, 'the largest semi-space any process reached');
+  });
+
+  it('never above 1, and a run without young GC has no young-generation size', () => {
+    const gc = summarizeRunGc([{ events: worker(2, 10, 50), wallMs: 100, newSpaceMaxBytes: 2 ** 20 }], null, { semiSpaceRequestedMB: 8, unparsedLines: 0 });
+    assert.equal(gc.wallShare, 1);
+    const idle = summarizeRunGc([{ events: [], wallMs: 100, newSpaceMaxBytes: 2 ** 20 }], null, { semiSpaceRequestedMB: 8, unparsedLines: 0 });
+    assert.equal(idle.youngGeneration!.collector, null);
+    assert.equal(idle.semiSpaceMB, null);
+    assert.equal(idle.semiSpaceRequestedMB, 8);
+  });
+});
+
+describe('gcInWindow: a load window over several processes', () => {
+  const tally = (pid: number, scavenges: number, pauseMs: number) => ({ pid, isolate: '0x1', counts: { Scavenge: scavenges }, pauseMs });
+
+  it('per process with GC in the window, and the share over the window times the processes', () => {
+    const start = { at: 1000, isolates: [tally(1, 2, 1), tally(2, 10, 10)] };
+    const end = { at: 6000, isolates: [tally(1, 2, 1), tally(2, 310, 310), tally(3, 450, 450)] };
+    const w = gcInWindow(start, end);
+    assert.deepEqual(w.processes!.map((p) => [p.pid, p.events, p.pauseMs, p.wallShare]), [[2, 300, 300, 0.06], [3, 450, 450, 0.09]]);
+    assert.equal(w.events, 750);
+    assert.equal(w.scavenges, 750);
+    assert.equal(w.wallShare, 0.075, 'over the two processes that collected: 750 ms in 2 × 5 s');
+    assert.equal(gcInWindow(start, end, 3).wallShare, 0.05, 'three processes alive: 750 ms in 3 × 5 s');
+  });
+});
