@@ -73,12 +73,32 @@ export async function loadInput(source: string): Promise<CompareInput> {
     return input;
   }
   const records = await readAgentRecords(runLayout(source).agentDir);
+  const processes = report.summary.processes ?? [];
+  if (processes.length > 1) {
+    // A service of several processes is compared whole: its memory and CPU added up (npm's own left
+    // out), and its flame graph's per-process roots named by role, so the workers of A meet B's.
+    const counted = processes.filter((p) => p.role !== 'npm' && p.threadId === 0);
+    const rss = counted.map((p) => p.maxRssMB).filter((mb) => mb !== null);
+    input.peakRssMB = rss.length > 0 ? round(rss.reduce((n, mb) => n + mb, 0), 1) : null;
+    const cpuUs = records.filter((r) => counted.some((p) => p.pid === r.pid) && (r.threadId ?? 0) === 0).reduce((n, r) => n + r.cpuUserUs + r.cpuSystemUs, 0);
+    input.cpuTimeMs = cpuUs > 0 ? round(cpuUs / 1000, 1) : null;
+    report.flame = byRole(report);
+    return input;
+  }
   const main = chooseMainProcess(records, report.session?.pid ?? null);
   if (main) {
     input.peakRssMB = main.maxRssKB > 0 ? round(main.maxRssKB / 1024, 1) : null;
     input.cpuTimeMs = main.cpuUserUs + main.cpuSystemUs > 0 ? round((main.cpuUserUs + main.cpuSystemUs) / 1000, 1) : null;
   }
   return input;
+}
+
+/** The flame graph with each process root named by its role ("worker"): pids differ from run to run. */
+function byRole(report: ReportModel): FlameNode | null {
+  const flame = report.flame;
+  if (!flame) return null;
+  const roleOf = new Map((report.processes ?? []).flatMap((v) => (v.flame ? [[v.flame, v.process.role] as const] : [])));
+  return { ...flame, children: flame.children.map((c) => (c.category === 'process' ? { ...c, name: roleOf.get(c) ?? c.name } : c)) };
 }
 
 /** The comparison of two loaded inputs (pure: no file access). */
