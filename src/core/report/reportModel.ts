@@ -8,6 +8,7 @@ import { readGcTraceFile } from '../run/analyzeRun';
 import { runLayout } from '../run/runLayout';
 import { sessionMode, type SessionRecord } from '../run/session';
 import { attachedToGcEvents, readAttachedGcEvents } from '../attach/gcEventsFile';
+import { sessionWindow, splitByWindow } from '../attach/attachWindow';
 import type { Summary } from '../summary/types';
 import type { GcPoint, ReportModel } from './reportModelTypes';
 
@@ -40,7 +41,7 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
   if (session && sessionMode(session) === 'attach') {
     // Attached runs have the observer's events instead of a --trace-gc log.
     model.gcEvents = await readAttachedGcEvents(layout.gcEvents).then(
-      ({ events }) => attachedToGcEvents(events, session.pid ?? 0).map(toPoint),
+      ({ events }) => attachedToGcEvents(splitByWindow(events, sessionWindow(session.attach)).inside, session.pid ?? 0).map(toPoint),
       () => [],
     );
   } else {
