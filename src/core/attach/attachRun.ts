@@ -377,7 +377,7 @@ class AttachRun implements AttachHandle {
     }
     const session = this.sessionRecord(status, reason, endedAtMs);
     await writeJson(this.layout.session, session);
-    const summary = await analyzeRun(this.layout, session).catch((err: unknown) => failedSummary(this.layout, err));
+    const summary = await analyzeRun(this.layout, session).catch((err: unknown) => failedSummary(this.layout, err, session.launch.limitations));
     await writeJson(this.layout.summary, summary);
     const inWindow = this.reported.filter((e) => inAttachWindow(e, this.attachWindow)).length;
     return { runDir: this.layout.dir, status, reason, gcEvents: inWindow, profile: profilePath, openedInspector: this.options.openedInspector ?? false };
@@ -496,8 +496,8 @@ function isRunning(pid: number): boolean {
   }
 }
 
-function failedSummary(layout: RunLayout, err: unknown): Summary {
-  return emptySummary({ kind: 'run', path: layout.dir }, { warnings: [`analysis failed: ${errorMessage(err)}`] });
+function failedSummary(layout: RunLayout, err: unknown, limitations: readonly string[]): Summary {
+  return emptySummary({ kind: 'run', path: layout.dir }, { warnings: [...limitations, `analysis failed: ${errorMessage(err)}`] });
 }
 
 async function writeJson(path: string, value: unknown): Promise<void> {
