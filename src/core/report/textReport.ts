@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deoptEventCount } from '../../shared/deoptText';
 import type { LoadSummary, Summary } from '../summary/types';
 
 export interface TextReportOptions {
@@ -52,11 +53,14 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     out.push('');
   }
 
+  // Deopts not collected (an npm script, an attached process, a preset without them, a lost trace)
+  // are said so with their reason, never as "none"; the reason is not repeated among the notes.
+  const deoptReasons = summary.deoptCoverage === 'not-collected' ? summary.warnings.filter(isAboutDeopts) : [];
   if (summary.source.kind === 'run' || summary.deopts.length > 0) {
-    const events = summary.deopts.reduce((n, d) => n + d.count, 0);
-    // A run that could not record deopts (attached, or a preset without them) says why, not "none".
-    const unavailable = summary.deopts.length === 0 ? summary.warnings.find((w) => /^deopts (are not available|need)/.test(w)) : undefined;
-    out.push(unavailable ? `Deopts: ${unavailable}` : summary.deopts.length === 0 ? 'Deopts: none recorded' : `Deopts: ${summary.deopts.length} site(s), ${events} event(s)`);
+    const events = deoptEventCount(summary);
+    const partial = summary.deoptCoverage === 'partial' ? ' (some processes not collected)' : '';
+    if (summary.deoptCoverage === 'not-collected') out.push(`Deopts: not collected${deoptReasons.length > 0 ? ` (${deoptReasons.join('; ')})` : ''}`);
+    else out.push(summary.deopts.length === 0 ? `Deopts: none recorded${partial}` : `Deopts: ${summary.deopts.length} site(s), ${events} event(s)${partial}`);
     const rows = summary.deopts.slice(0, options.topDeopts ?? 10);
     if (rows.length > 0) {
       out.push(table(
@@ -74,8 +78,13 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     out.push('');
   }
 
-  for (const w of summary.warnings) out.push(`note: ${w}`);
+  for (const w of summary.warnings) if (!deoptReasons.includes(w)) out.push(`note: ${w}`);
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** A warning that explains why deopts are missing (the report's deopt section uses the same test). */
+function isAboutDeopts(warning: string): boolean {
+  return /deopt|V8 log/i.test(warning);
 }
 
 export function formatLocation(url: string, line: number, column: number | undefined, cwd: string): string {
