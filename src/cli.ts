@@ -14,11 +14,12 @@ import { formatHostPort, parseInspectorAddress } from './core/attach/inspectorAd
 import { resolveInspector } from './core/attach/inspectorDiscovery';
 import { preloadAgentPath } from './core/capture/preloadPath';
 import { ProfileRun, type ProfileTarget } from './core/capture/profileRun';
-import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId } from './core/flags/presets';
+import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId, type CaptureSet } from './core/flags/presets';
 import { loadReport } from './core/report/loadReport';
 import { buildReportModel } from './core/report/reportModel';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
+import { directLaunchHint, directLaunchOfNpmScript, nodeOptionsLaunchNotice, npmScriptCall } from './core/targets/npmLaunch';
 import { requireLoopbackUrl } from './core/sweep/loopback';
 import { runSweep } from './core/sweep/runSweep';
 import { parseSweepFlagName } from './core/sweep/sweepFlagCheck';
@@ -170,6 +171,7 @@ async function profileCommand(args: string[]): Promise<number> {
   const target = classifyTarget(targetArgv);
   const cwd = process.cwd();
   const runDir = values.out ?? defaultRunDir(cwd, target);
+  if (target.kind === 'command') await announceNodeOptionsLaunch(target, PRESETS[preset].capture, cwd);
 
   const run = await ProfileRun.start(
     {
@@ -497,6 +499,16 @@ const SCRIPT_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']
 function classifyTarget([first, ...rest]: string[]): ProfileTarget {
   const looksLikeScript = SCRIPT_EXTENSIONS.has(extname(first!)) || (existsSync(first!) && statSync(first!).isFile() && !isExecutable(first!));
   return looksLikeScript ? { kind: 'script', script: first!, args: rest } : { kind: 'command', command: first!, args: rest };
+}
+
+/** Before an npm script (or any command) starts: what it can collect, and the direct launch that collects deopts too. */
+async function announceNodeOptionsLaunch(target: { command: string; args: string[] }, capture: CaptureSet, cwd: string): Promise<void> {
+  const what = [target.command, ...target.args].join(' ');
+  note(nodeOptionsLaunchNotice(what, capture));
+  const call = npmScriptCall(target.command, target.args);
+  if (!call || !capture.deopts) return;
+  const direct = await directLaunchOfNpmScript(cwd, call);
+  if (direct) note(`hint: ${directLaunchHint(what, direct, cwd)}`);
 }
 
 function isExecutable(path: string): boolean {
