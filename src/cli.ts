@@ -164,6 +164,7 @@ async function profileCommand(args: string[]): Promise<number> {
     rate: values.rate !== undefined ? positiveNumber('--rate', values.rate) : null,
     readyTimeoutMs: PROFILE_LOAD_DEFAULTS.readyTimeout * 1000,
     loadRunnerPath: join(__dirname, 'load-runner.js'),
+    badUrlHint: 'give the path to load with --url',
   };
 
   const preset = values.preset ?? DEFAULT_PRESET;
@@ -200,8 +201,10 @@ async function profileCommand(args: string[]): Promise<number> {
   note(`profiling pid ${run.pid} into ${run.runDir} (Ctrl-C stops it and keeps the profile)`);
   if (load) note(`under load: ${load.url ?? 'the first loopback URL it prints'}, ${load.connections} connections, ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s measured, then stop and collect`);
 
+  let interrupted = false;
   const stopListening = onInterrupts(
     () => {
+      interrupted = true;
       note('stopping the target… (Ctrl-C again to kill it at once)');
       run.stop();
     },
@@ -216,6 +219,13 @@ async function profileCommand(args: string[]): Promise<number> {
   if (result.problem) {
     note(result.problem + (result.session.stderrTail.length > 0 ? '; its last stderr lines:' : ''));
     for (const line of crashLines(result.session.stderrTail)) process.stderr.write(`  | ${line}\n`);
+    note(`whatever was collected is kept in ${result.layout.dir}`);
+    return 1;
+  }
+  // Load was asked for and none was measured (a URL that fails every request, none printed, …): say why, fail.
+  const loaded = result.summary.load;
+  if (load && loaded && !loaded.figures && !interrupted) {
+    note(`load: ${loaded.error ?? 'nothing was measured'}`);
     note(`whatever was collected is kept in ${result.layout.dir}`);
     return 1;
   }

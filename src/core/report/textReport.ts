@@ -78,7 +78,9 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     out.push('');
   }
 
-  for (const w of summary.warnings) if (!deoptReasons.includes(w)) out.push(`note: ${w}`);
+  // The load line above already says why nothing was measured.
+  const shownAbove = new Set([...deoptReasons, ...(load && !load.figures && load.error ? [`load: ${load.error}`] : [])]);
+  for (const w of summary.warnings) if (!shownAbove.has(w)) out.push(`note: ${w}`);
   return `${out.join('\n').trimEnd()}\n`;
 }
 
@@ -130,7 +132,7 @@ function pct(part: number, whole: number): string {
 /** "Under load: 4,120 req/s · p50 3 ms · p99 11 ms · 0 failed · GC in the window: 412 scavenges, 1.2 s paused (8.1%)" */
 export function formatLoadLine(load: LoadSummary): string {
   const f = load.figures;
-  if (!f) return `Under load: no load ran (${load.error ?? 'unknown reason'})`;
+  if (!f) return `Under load: nothing measured (${load.error ?? 'unknown reason'})`;
   const parts = [
     `${Math.round(f.rps).toLocaleString('en-US')} req/s`,
     `p50 ${f.p50Ms} ms`,
