@@ -15,7 +15,7 @@ import { formatHostPort, parseInspectorAddress } from './core/attach/inspectorAd
 import { resolveInspector } from './core/attach/inspectorDiscovery';
 import { preloadAgentPath } from './core/capture/preloadPath';
 import { ProfileRun, type ProfileTarget } from './core/capture/profileRun';
-import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId } from './core/flags/presets';
+import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId, type CaptureSet } from './core/flags/presets';
 import { buildCompareModel } from './core/report/compareModel';
 import { requireComparablePair } from './core/report/comparePair';
 import { formatCompareText } from './core/report/compareText';
@@ -23,6 +23,7 @@ import { loadReport } from './core/report/loadReport';
 import { buildReportModel } from './core/report/reportModel';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
+import { directLaunchHint, directLaunchOfNpmScript, nodeOptionsLaunchNotice, npmScriptCall } from './core/targets/npmLaunch';
 import { requireLoopbackUrl } from './core/sweep/loopback';
 import { runSweep } from './core/sweep/runSweep';
 import { parseSweepFlagName } from './core/sweep/sweepFlagCheck';
@@ -176,6 +177,7 @@ async function profileCommand(args: string[]): Promise<number> {
     rate: values.rate !== undefined ? positiveNumber('--rate', values.rate) : null,
     readyTimeoutMs: PROFILE_LOAD_DEFAULTS.readyTimeout * 1000,
     loadRunnerPath: join(__dirname, 'load-runner.js'),
+    badUrlHint: 'give the path to load with --url',
   };
 
   const preset = values.preset ?? DEFAULT_PRESET;
@@ -183,6 +185,7 @@ async function profileCommand(args: string[]): Promise<number> {
   const target = classifyTarget(targetArgv);
   const cwd = process.cwd();
   const runDir = values.out ?? defaultRunDir(cwd, target);
+  if (target.kind === 'command') await announceNodeOptionsLaunch(target, PRESETS[preset].capture, cwd);
 
   const run = await ProfileRun.start(
     {
@@ -211,8 +214,10 @@ async function profileCommand(args: string[]): Promise<number> {
   note(`profiling pid ${run.pid} into ${run.runDir} (Ctrl-C stops it and keeps the profile)`);
   if (load) note(`under load: ${load.url ?? 'the first loopback URL it prints'}, ${load.connections} connections, ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s measured, then stop and collect`);
 
+  let interrupted = false;
   const stopListening = onInterrupts(
     () => {
+      interrupted = true;
       note('stopping the target… (Ctrl-C again to kill it at once)');
       run.stop();
     },
@@ -227,6 +232,13 @@ async function profileCommand(args: string[]): Promise<number> {
   if (result.problem) {
     note(result.problem + (result.session.stderrTail.length > 0 ? '; its last stderr lines:' : ''));
     for (const line of crashLines(result.session.stderrTail)) process.stderr.write(`  | ${line}\n`);
+    note(`whatever was collected is kept in ${result.layout.dir}`);
+    return 1;
+  }
+  // Load was asked for and none was measured (a URL that fails every request, none printed, …): say why, fail.
+  const loaded = result.summary.load;
+  if (load && loaded && !loaded.figures && !interrupted) {
+    note(`load: ${loaded.error ?? 'nothing was measured'}`);
     note(`whatever was collected is kept in ${result.layout.dir}`);
     return 1;
   }
@@ -526,6 +538,16 @@ const SCRIPT_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']
 function classifyTarget([first, ...rest]: string[]): ProfileTarget {
   const looksLikeScript = SCRIPT_EXTENSIONS.has(extname(first!)) || (existsSync(first!) && statSync(first!).isFile() && !isExecutable(first!));
   return looksLikeScript ? { kind: 'script', script: first!, args: rest } : { kind: 'command', command: first!, args: rest };
+}
+
+/** Before an npm script (or any command) starts: what it can collect, and the direct launch that collects deopts too. */
+async function announceNodeOptionsLaunch(target: { command: string; args: string[] }, capture: CaptureSet, cwd: string): Promise<void> {
+  const what = [target.command, ...target.args].join(' ');
+  note(nodeOptionsLaunchNotice(what, capture));
+  const call = npmScriptCall(target.command, target.args);
+  if (!call || !capture.deopts) return;
+  const direct = await directLaunchOfNpmScript(cwd, call);
+  if (direct) note(`hint: ${directLaunchHint(what, direct, cwd)}`);
 }
 
 function isExecutable(path: string): boolean {

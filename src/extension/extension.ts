@@ -70,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): void {
         const target = await pickTarget(context.workspaceState);
         if (!target) return;
         const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(target.cwd));
-        const flags = await pickFlags(folder, target.extraFlags);
+        const flags = await pickFlags(folder, target.extraFlags, target.target.kind === 'command');
         if (!flags) return;
         const load = await pickLoad(context.workspaceState, context.extensionUri);
         if (load === undefined) return;

@@ -17,8 +17,12 @@ export function deoptEventCount(summary: DeoptCountSource): number {
 
 /** "3 deopts", "1 deopt", "deopts: not collected", "2 deopts (some processes not collected)". */
 export function deoptCountText(summary: DeoptCountSource): string {
-  if (summary.deoptCoverage === 'not-collected') return 'deopts: not collected';
-  const n = deoptEventCount(summary);
-  const count = `${n} deopt${n === 1 ? '' : 's'}`;
-  return summary.deoptCoverage === 'partial' ? `${count} (some processes not collected)` : count;
+  return deoptEventsText(deoptEventCount(summary), summary.deoptCoverage);
+}
+
+/** The same words from a count already made (the editor's annotation model keeps only the count). */
+export function deoptEventsText(events: number, coverage: DeoptCoverage): string {
+  if (coverage === 'not-collected') return 'deopts: not collected';
+  const count = `${events} deopt${events === 1 ? '' : 's'}`;
+  return coverage === 'partial' ? `${count} (some processes not collected)` : count;
 }

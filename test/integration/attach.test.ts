@@ -221,7 +221,8 @@ describe('attach: profile a running server and leave nothing behind', () => {
       assert.equal(session.pid, fixture.pid);
       assert.equal(session.attach?.openedInspector, false);
       assert.match(session.attach?.commandLine ?? '', /attach-server\.js/);
-      assert.equal(summary.gc?.eventCount, readGcEvents(out).length);
+      const window = session.attach!.window!;
+      assert.equal(summary.gc?.eventCount, readGcEvents(out).filter((e) => e.startMs! >= window.startMs && e.startMs! < window.endMs).length);
       assert.ok(summary.warnings.includes('deopts are not available when attaching: V8 logs them only when enabled at start-up'));
 
       // Detached: the target keeps running and answering, with no binding, global or observer left.
@@ -231,6 +232,52 @@ describe('attach: profile a running server and leave nothing behind', () => {
       assert.deepEqual(afterwards.globals, []);
       assert.equal(afterwards.observers, before.observers, 'the GC observer was disconnected and dropped');
       fixture.child.kill('SIGKILL');
+    });
+  }
+});
+
+describe('attach: the GC figures cover the attached window only', () => {
+  for (const node of profileNodes) {
+    it(`${node.label}: a target watching its own GC: shares over the window (not the uptime), nothing begun before it counted`, { timeout: 60_000 }, async () => {
+      // A small new space, so every burst of the fixture scavenges (Node 24's default is 64 MB).
+      const child = spawn(node.path, ['--inspect=127.0.0.1:0', '--max-semi-space-size=1', join(PROGRAMS, 'attach-own-gc-observer.js')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      started.push(child);
+      const [, url] = await waitForOutput(child, /Debugger listening on (ws:\/\/\S+)/);
+      await waitForOutput(child, /running as pid \d+/);
+      // Running for a while first, so its uptime (the observer's clock) is clearly longer than the window.
+      await new Promise((r) => setTimeout(r, 3000));
+      const out = join(tempDir(), 'run');
+      const r = await runCli(['attach', new URL(url!).host, '--duration', '3', '--out', out]);
+      child.kill('SIGKILL');
+      assert.equal(r.code, 0, r.stderr);
+
+      const window = readSession(out).attach?.window;
+      assert.ok(window, 'the session records the window on the target clock');
+      const windowMs = window.endMs - window.startMs;
+      assert.ok(windowMs > 2500 && windowMs < 4500, `a 3 s attach gave a ${windowMs} ms window`);
+      assert.ok(window.startMs > 3000, `the target had run ${window.startMs} ms before the attach`);
+
+      const summary = readSummary(out);
+      const gc = summary.gc!;
+      assert.equal(gc.wallMs, Math.round(windowMs * 1000) / 1000, 'the GC share is over the window');
+      assert.ok(Math.abs(gc.wallShare - gc.totalPauseMs / windowMs) < 1e-5, `share ${gc.wallShare} = ${gc.totalPauseMs} ms / ${windowMs} ms`);
+
+      // The observer was handed collections that ran before it existed (this target's own observer
+      // had them pending); they are kept in the file but not counted, and the summary says so.
+      const reported = readGcEvents(out);
+      const begun = (e: AttachedGcEvent) => e.startMs!;
+      const before = reported.filter((e) => begun(e) < window.startMs);
+      const inside = reported.filter((e) => begun(e) >= window.startMs && begun(e) < window.endMs);
+      assert.ok(before.length > 0, `no collection from before the window reached the observer: ${JSON.stringify(reported.slice(0, 3))}`);
+      assert.equal(gc.eventCount, inside.length);
+      assert.ok(inside.length > 5, `${inside.length} GC events in the window`);
+      const counted = Object.values(gc.byType).reduce((n, t) => n + t.count, 0);
+      assert.equal(counted, inside.length);
+      const maxInside = Math.max(...inside.map((e) => e.pauseMs));
+      assert.equal(Math.max(...Object.values(gc.byType).map((t) => t.maxMs)), Math.round(maxInside * 1000) / 1000, 'the max is of the window');
+      assert.ok(summary.warnings.some((w) => w.includes(`${before.length} begun before V8 Lens attached`)), summary.warnings.join('\n'));
+      assert.match(r.stdout, new RegExp(`GC \\(pid \\d+\\): ${inside.length} events, .* of ${(windowMs / 1000).toFixed(2)} s wall`));
+      assert.match(r.stderr, new RegExp(`\\(${inside.length} GC events\\)`));
     });
   }
 });

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Summary } from '../../src/core/summary/types';
 import type { SweepResult } from '../../src/core/sweep/sweepTypes';
-import { freePort, REPO, runCli, tempDir } from './cliHarness';
+import type { SessionRecord } from '../../src/core/run/session';
+import { freePort, REPO, runCli, tempDir, waitUntilGone } from './cliHarness';
 
 const HTTP_SERVICE = join(REPO, 'examples', 'http-service', 'server.js');
 const ALLOC_SERVICE = join(REPO, 'examples', 'alloc-service', 'server.js');
@@ -34,14 +35,59 @@ describe('profile under load (v8-lens profile --url)', () => {
   it('a server that answers with errors: the failed requests are counted and said first', async () => {
     const dir = tempDir();
     const server = join(dir, 'failing.js');
-    writeFileSync(server, `require('http').createServer((req, res) => { res.statusCode = req.url === '/' ? 200 : 500; res.end('x'.repeat(200)); }).listen(0, '127.0.0.1', function () { console.log('up on http://127.0.0.1:' + this.address().port + '/broken'); });\n`);
+    // Every third request fails: a service with errors, not a wrong URL (that one stops before measuring).
+    writeFileSync(server, `let n = 0; require('http').createServer((req, res) => { res.statusCode = ++n % 3 === 0 ? 500 : 200; res.end('x'.repeat(200)); }).listen(0, '127.0.0.1', function () { console.log('up on http://127.0.0.1:' + this.address().port + '/flaky'); });\n`);
     const out = join(dir, 'run');
     const r = await runCli(['profile', '--out', out, '--preset', 'gc', '--url', 'auto', '--duration', '1', '--connections', '4', '--', server], { timeoutMs: 60_000 });
     assert.equal(r.code, 0, r.stderr);
     const summary = summaryOf(out);
-    assert.ok(summary.load!.failedRequests > 0, 'every answer was a 500');
+    assert.ok(summary.load!.failedRequests > 0, 'a third of the answers were 500');
     assert.match(summary.warnings[0]!, /^load: the target lost [\d,]+ request\(s\) in the measured window/);
     assert.match(r.stdout, /FAILED \(0 errors, 0 timeouts, \d+ non-2xx\)/);
+  });
+
+  it('an app whose / is a 404: stops before the measured window with the reason in one line, exits 1, keeps its output and the run', async () => {
+    const dir = tempDir();
+    const server = join(dir, 'api-only.js');
+    writeFileSync(
+      server,
+      `const s = require('http').createServer((req, res) => { res.statusCode = req.url.startsWith('/api/') ? 200 : 404; res.end(res.statusCode === 200 ? '{"ok":true}' : 'not found'); });\n` +
+        `s.listen(0, '127.0.0.1', () => console.log('api-only listening on http://127.0.0.1:' + s.address().port + '/'));\n`,
+    );
+    const out = join(dir, 'run');
+    const startedAt = Date.now();
+    const r = await runCli(['profile', '--out', out, '--preset', 'cpu-gc', '--url', 'auto', '--warmup', '1', '--duration', '30', '--', server], { timeoutMs: 60_000 });
+    const tookMs = Date.now() - startedAt;
+    assert.equal(r.code, 1, r.stderr);
+    const reason = /^v8-lens: load: (http:\/\/127\.0\.0\.1:(\d+)\/ answered 404 to all ([\d,]+) warm-up requests; give the path to load with --url)$/m.exec(r.stderr);
+    assert.ok(reason, r.stderr);
+    assert.ok(Number(reason[3]!.replace(/,/g, '')) > 10, 'the warm-up sent requests');
+    assert.equal(r.stderr.split('\n').filter((l) => l.includes('answered 404')).length, 1, 'said once on stderr');
+    assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
+    assert.ok(tookMs < 20_000, `stopped after the warm-up, not after the 30 s window (${tookMs} ms)`);
+    assert.match(r.stdout, /^api-only listening on http:\/\/127\.0\.0\.1:\d+\/$/m, "the target's output is kept");
+    assert.match(r.stdout, /^Under load: nothing measured \(http:\/\/127\.0\.0\.1:\d+\/ answered 404 to all/m);
+    assert.equal(r.stdout.split('answered 404').length - 1, 1, 'the text report says it once');
+
+    const summary = summaryOf(out);
+    assert.equal(summary.load!.figures, null);
+    assert.equal(summary.load!.error, reason[1]);
+    assert.equal(summary.warnings[0], `load: ${reason[1]}`);
+    assert.ok(summary.cpu && summary.cpu.sampleCount > 0, 'what was collected is kept: the CPU profile');
+    assert.ok(summary.gc, 'and the GC trace');
+    const session = JSON.parse(readFileSync(join(out, 'session.json'), 'utf8')) as SessionRecord;
+    assert.equal(session.exit?.requested, 'stop', 'stopped gracefully, like Stop & Collect');
+    assert.deepEqual(await waitUntilGone([session.pid!]), [], 'no process left');
+  });
+
+  it('no warm-up: a probe request checks the URL first', async () => {
+    const dir = tempDir();
+    const server = join(dir, 'teapot.js');
+    writeFileSync(server, `const s = require('http').createServer((req, res) => { res.statusCode = 418; res.end(); }); s.listen(0, '127.0.0.1', () => console.log('on http://127.0.0.1:' + s.address().port + '/'));\n`);
+    const r = await runCli(['profile', '--out', join(dir, 'run'), '--preset', 'gc', '--url', 'auto', '--warmup', '0', '--duration', '30', '--', server], { timeoutMs: 60_000 });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^v8-lens: load: http:\/\/127\.0\.0\.1:\d+\/ answered 418 to the probe request before the measured window; give the path to load with --url$/m);
+    assert.equal(summaryOf(join(dir, 'run')).load!.figures, null);
   });
 
   it('--duration without --url is a usage error, and a non-loopback URL is refused before anything starts', async () => {

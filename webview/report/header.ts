@@ -46,7 +46,8 @@ export function renderHeader(root: HTMLElement, model: ReportModel, host: Host):
   add('From', model.source, 'source', true);
   root.append(meta);
 
-  const notes = [...model.summary.warnings, ...(s?.launch.limitations ?? [])];
+  // The summary's warnings already hold the launch's limitations (analyzeRun copies them): show one list.
+  const notes = model.summary.warnings;
   if (notes.length > 0) {
     const list = el('ul', { id: 'run-warnings', attrs: { 'aria-label': 'Warnings' } });
     for (const w of notes) list.append(el('li', { text: w }));

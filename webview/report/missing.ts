@@ -2,7 +2,8 @@
 import type { ReportModel } from '../../src/shared/reportProtocol';
 
 function matching(model: ReportModel, pattern: RegExp): string | null {
-  const hits = [...model.summary.warnings, ...(model.session?.launch.limitations ?? [])].filter((w) => pattern.test(w));
+  // The launch's limitations are among the summary's warnings (analyzeRun copies them).
+  const hits = model.summary.warnings.filter((w) => pattern.test(w));
   return hits.length > 0 ? hits.join(' ') : null;
 }
 
@@ -42,5 +43,6 @@ export function missingDeopts(model: ReportModel): string | null {
   if (why) return why;
   const c = capture(model);
   if (c && !c.deopts) return `this run did not collect deopts (preset ${c.preset ?? 'custom'}).`;
+  if (model.summary.deoptCoverage === 'not-collected') return 'deopts: not collected.';
   return null;
 }

@@ -4,6 +4,8 @@
  * the extension only renders it. Lines and columns are 1-based, times in ms.
  */
 
+import type { DeoptCoverage } from '../summary/types';
+
 export interface AnnotationThresholds {
   /** A line gets after-line text when its self time is at least this many ms… */
   heatMinMs: number;
@@ -119,6 +121,8 @@ export interface RunAnnotations {
   capturedAt: number | null;
   profileMs: number;
   deoptEvents: number;
+  /** Whether the run looked for deopts at all: 'not-collected' makes `deoptEvents` 0 without meaning "none". */
+  deoptCoverage: DeoptCoverage;
   /** Keyed by pathKey(path). */
   files: Map<string, FileAnnotations>;
   /** One line each: positions that could not be placed, source maps that could not be read. */

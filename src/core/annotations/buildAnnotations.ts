@@ -4,6 +4,7 @@
  * source map to the original source when there is one (else it stays on the generated file).
  */
 import { readFileSync } from 'node:fs';
+import { deoptEventCount } from '../../shared/deoptText';
 import type { SourceMapResolver } from '../sourcemap/sourceMapResolver';
 import type { CpuFunctionSummary, DeoptFunctionSummary, DeoptSummaryEntry, SourcePosition, Summary } from '../summary/types';
 import { explainDeoptReason } from './deoptReasons';
@@ -65,7 +66,8 @@ export async function buildAnnotations(summary: Summary, options: BuildAnnotatio
     source: options.source,
     capturedAt: options.capturedAt,
     profileMs: summary.cpu?.durationMs ?? 0,
-    deoptEvents: summary.deopts.reduce((n, d) => n + d.count, 0),
+    deoptEvents: deoptEventCount(summary),
+    deoptCoverage: summary.deoptCoverage ?? (summary.deopts.length > 0 ? 'collected' : 'not-collected'),
     files,
     warnings,
   };

@@ -16,10 +16,12 @@ import { emptySummary, type Summary } from '../summary/types';
 import { isLoopbackHost } from '../sweep/loopback';
 import { UserError, errorMessage, isErrno, oneLine } from '../util/errors';
 import { CdpClosedError, CdpError, CdpSession } from './cdpSession';
+import { inAttachWindow, type AttachWindow } from './attachWindow';
 import { formatGcEventLine, type AttachedGcEvent } from './gcEventsFile';
 import { gcKindName, installObserverExpression, observerNames, parseObservedGc, uninstallObserverExpression, type ObserverNames } from './gcObserverSource';
 
 export type { AttachedGcEvent } from './gcEventsFile';
+export type { AttachWindow } from './attachWindow';
 
 export interface AttachOptions {
   /** The run folder (created; must not exist or be empty). */
@@ -30,7 +32,7 @@ export interface AttachOptions {
   samplingIntervalUs: number;
   /** Abort = stop and keep what was collected (like stop()). */
   signal?: AbortSignal;
-  /** Live, as they arrive. */
+  /** Live, as they arrive (the observer may report some begun before the window: see `AttachHandle.window`). */
   onGcEvent?: (e: AttachedGcEvent) => void;
   toolVersion: string;
   /**
@@ -49,6 +51,10 @@ export interface AttachHandle {
   /** Stop profiling now (graceful), same as the duration running out. */
   stop(): void;
   readonly pid: number | null;
+  /** The attached window so far (its end is null until profiling stops), on the target's clock. */
+  readonly window: AttachWindow;
+  /** How long the window has been open, ms (our clock, so no round trip to the target). */
+  windowElapsedMs(): number;
 }
 
 export interface AttachResult {
@@ -56,6 +62,7 @@ export interface AttachResult {
   status: 'finished' | 'target-exited' | 'failed';
   /** One line when the status is not 'finished'. */
   reason: string | null;
+  /** GC events begun inside the attached window (what the summary counts). */
   gcEvents: number;
   /** Path of the saved .cpuprofile; null when it was lost. */
   profile: string | null;
@@ -120,16 +127,17 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
     await cdp.send('Profiler.start');
     profiling = true;
     run.markStarted();
-    const installed = await cdp.send<{ result?: { value?: { ok?: boolean; error?: string } }; exceptionDetails?: { text?: string } }>('Runtime.evaluate', {
+    const installed = await cdp.send<{ result?: { value?: { ok?: boolean; error?: string; since?: number } }; exceptionDetails?: { text?: string } }>('Runtime.evaluate', {
       expression: installObserverExpression(names),
       includeCommandLineAPI: true,
       returnByValue: true,
       silent: true,
     });
     const value = installed.result?.value;
-    if (!value?.ok) {
+    if (!value?.ok || typeof value.since !== 'number') {
       throw new UserError(`could not install the GC observer in the target: ${value?.error ?? installed.exceptionDetails?.text ?? 'no answer'}`, 1);
     }
+    run.openWindow(value.since);
     if (!viaProxy) {
       // Without this, a target that exits while we are attached waits for us ("Waiting for the
       // debugger to disconnect…") and we would not know; with it we are told and can save the profile.
@@ -198,8 +206,13 @@ class AttachRun implements AttachHandle {
   private finishing: Promise<void> | null = null;
   private startedAtMs = Date.now();
   private startedAt = new Date();
+  /** On the target's clock; startMs is set by openWindow before any report is counted. */
+  private readonly attachWindow: AttachWindow = { startMs: Number.NaN, endMs: null };
+  /** Our Date.now() when the window opened, to tell its length without asking the target. */
+  private windowOpenedAtMs = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private gcCount = 0;
+  private readonly reported: AttachedGcEvent[] = [];
   private readonly limitations: string[] = [];
   private readonly unsubscribe: Array<() => void> = [];
 
@@ -233,6 +246,22 @@ class AttachRun implements AttachHandle {
     this.startedAt = new Date();
   }
 
+  /** The observer watches from `targetNowMs` (the target's performance.now()) on. */
+  openWindow(targetNowMs: number): void {
+    // Rounded like the events' times, so an event begun after it never compares as before.
+    this.attachWindow.startMs = round(targetNowMs, 3);
+    this.windowOpenedAtMs = Date.now();
+  }
+
+  get window(): AttachWindow {
+    return { ...this.attachWindow };
+  }
+
+  windowElapsedMs(): number {
+    const { startMs, endMs } = this.attachWindow;
+    return endMs !== null ? endMs - startMs : Date.now() - this.windowOpenedAtMs;
+  }
+
   /** Profiling runs: arm the duration, the abort signal, and the target's end. */
   begin(): void {
     const { durationMs, signal } = this.options;
@@ -260,12 +289,14 @@ class AttachRun implements AttachHandle {
     if (!o) return;
     const e: AttachedGcEvent = {
       timeMs: round(o.t, 3),
+      ...(o.s !== null ? { startMs: round(o.s, 3) } : {}),
       type: gcKindName(o.kind),
       pauseMs: round(o.duration, 3),
       heapUsedMB: round(o.heapUsed / MiB, 3),
       heapTotalMB: round(o.heapTotal / MiB, 3),
     };
     this.gcCount++;
+    this.reported.push(e);
     this.gcStream.write(formatGcEventLine(e));
     try {
       this.options.onGcEvent?.(e);
@@ -285,6 +316,7 @@ class AttachRun implements AttachHandle {
     let reason: string | null = null;
     let profile: unknown = null;
     const endedAtMs = Date.now();
+    this.attachWindow.endMs = await this.windowEnd(why, endedAtMs);
 
     if (why !== 'closed') {
       try {
@@ -345,9 +377,24 @@ class AttachRun implements AttachHandle {
     }
     const session = this.sessionRecord(status, reason, endedAtMs);
     await writeJson(this.layout.session, session);
-    const summary = await analyzeRun(this.layout, session).catch((err: unknown) => failedSummary(this.layout, err));
+    const summary = await analyzeRun(this.layout, session).catch((err: unknown) => failedSummary(this.layout, err, session.launch.limitations));
     await writeJson(this.layout.summary, summary);
-    return { runDir: this.layout.dir, status, reason, gcEvents: this.gcCount, profile: profilePath, openedInspector: this.options.openedInspector ?? false };
+    const inWindow = this.reported.filter((e) => inAttachWindow(e, this.attachWindow)).length;
+    return { runDir: this.layout.dir, status, reason, gcEvents: inWindow, profile: profilePath, openedInspector: this.options.openedInspector ?? false };
+  }
+
+  /**
+   * The window ends now, before Profiler.stop: the collections that serialising the profile causes in
+   * the target are ours, not the app's. The target's own clock when it answers quickly; else ours.
+   */
+  private async windowEnd(why: FinishTrigger, endedAtMs: number): Promise<number> {
+    const estimate = this.attachWindow.startMs + (endedAtMs - this.windowOpenedAtMs);
+    if (why === 'closed' || !this.cdp.isOpen) return round(estimate, 3);
+    const answer = await this.cdp
+      .send<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression: 'performance.now()', returnByValue: true, silent: true }, 2000)
+      .catch(() => null);
+    const value = answer?.result?.value;
+    return round(typeof value === 'number' && Number.isFinite(value) ? value : estimate, 3);
   }
 
   private async closedReason(): Promise<string> {
@@ -401,6 +448,7 @@ class AttachRun implements AttachHandle {
         requestedDurationMs: options.durationMs,
         gcEvents: this.gcCount,
         reason,
+        ...(this.attachWindow.endMs !== null ? { window: { startMs: this.attachWindow.startMs, endMs: this.attachWindow.endMs } } : {}),
       },
     };
   }
@@ -448,8 +496,8 @@ function isRunning(pid: number): boolean {
   }
 }
 
-function failedSummary(layout: RunLayout, err: unknown): Summary {
-  return emptySummary({ kind: 'run', path: layout.dir }, { warnings: [`analysis failed: ${errorMessage(err)}`] });
+function failedSummary(layout: RunLayout, err: unknown, limitations: readonly string[]): Summary {
+  return emptySummary({ kind: 'run', path: layout.dir }, { warnings: [...limitations, `analysis failed: ${errorMessage(err)}`] });
 }
 
 async function writeJson(path: string, value: unknown): Promise<void> {

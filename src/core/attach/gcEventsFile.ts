@@ -10,6 +10,8 @@ import type { GcEvent } from '../gc/gcEvent';
 export interface AttachedGcEvent {
   /** GC end, ms since the target started (its performance clock; --trace-gc's times are close to it). */
   timeMs: number;
+  /** GC start on the same clock (the entry's startTime); absent in files written before it was kept. */
+  startMs?: number;
   /** 'Scavenge' | 'Mark-Compact' | 'Incremental marking' | 'Weak callbacks' | 'Minor Mark-Sweep'… named like --trace-gc */
   type: string;
   pauseMs: number;
@@ -51,7 +53,9 @@ function parseLine(line: string): AttachedGcEvent | null {
   const o = v as Record<string, unknown>;
   const n = (k: string) => (typeof o[k] === 'number' ? (o[k] as number) : Number.NaN);
   if (typeof o.type !== 'string' || !Number.isFinite(n('timeMs')) || !Number.isFinite(n('pauseMs'))) return null;
-  return { timeMs: n('timeMs'), type: o.type, pauseMs: n('pauseMs'), heapUsedMB: n('heapUsedMB'), heapTotalMB: n('heapTotalMB') };
+  const e: AttachedGcEvent = { timeMs: n('timeMs'), type: o.type, pauseMs: n('pauseMs'), heapUsedMB: n('heapUsedMB'), heapTotalMB: n('heapTotalMB') };
+  if (Number.isFinite(n('startMs'))) e.startMs = n('startMs');
+  return e;
 }
 
 /**

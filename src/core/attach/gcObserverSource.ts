@@ -34,6 +34,8 @@ export function observerNames(uniqueSuffix: string): ObserverNames {
 
 /** One report from the observer, as the binding receives it. */
 export interface ObservedGc {
+  /** GC start (the entry's startTime), ms on the target's performance clock; null from an older observer. */
+  s: number | null;
   /** GC end, ms on the target's performance clock (since its start, like --trace-gc's times). */
   t: number;
   kind: number;
@@ -46,7 +48,8 @@ export interface ObservedGc {
 /**
  * The expression that installs the observer. It runs with `includeCommandLineAPI` so `require`
  * exists in Node's inspector; `process.getBuiltinModule` is preferred where present. Returns
- * `{ ok: true }` or `{ ok: false, error }` by value. The state global is not enumerable, so the
+ * `{ ok: true, since }` (the target's performance.now() when it started watching) or
+ * `{ ok: false, error }` by value. The state global is not enumerable, so the
  * app's own scans of globalThis do not see it.
  */
 export function installObserverExpression(names: ObserverNames): string {
@@ -55,7 +58,7 @@ export function installObserverExpression(names: ObserverNames): string {
   return `(() => {
   try {
     const g = globalThis;
-    if (g[${s}]) return { ok: true, already: true };
+    if (g[${s}]) return { ok: true, already: true, since: g[${s}].installedAt };
     const load = typeof process.getBuiltinModule === 'function' ? (id) => process.getBuiltinModule(id) : require;
     const { PerformanceObserver } = load('perf_hooks');
     const v8 = load('v8');
@@ -65,17 +68,18 @@ export function installObserverExpression(names: ObserverNames): string {
       const h = v8.getHeapStatistics();
       for (const e of entries) {
         const d = e.detail || e;
-        send(JSON.stringify({ t: e.startTime + e.duration, kind: d.kind, flags: d.flags || 0, duration: e.duration, heapUsed: h.used_heap_size, heapTotal: h.total_heap_size }));
+        send(JSON.stringify({ s: e.startTime, t: e.startTime + e.duration, kind: d.kind, flags: d.flags || 0, duration: e.duration, heapUsed: h.used_heap_size, heapTotal: h.total_heap_size }));
       }
     };
     const observer = new PerformanceObserver((list) => {
       if (g[${s}] !== state) { observer.disconnect(); return; }
       report(list.getEntries());
     });
+    // Read before observe(): every collection the window counts began after this.
     const state = { observer, report, installedAt: performance.now() };
     Object.defineProperty(g, ${s}, { value: state, configurable: true, enumerable: false, writable: true });
     observer.observe({ entryTypes: ['gc'] });
-    return { ok: true, now: performance.now() };
+    return { ok: true, since: state.installedAt };
   } catch (err) {
     return { ok: false, error: String(err && err.message || err) };
   }
@@ -118,5 +122,5 @@ export function parseObservedGc(payload: string): ObservedGc | null {
   const kind = num('kind');
   const duration = num('duration');
   if (t === null || kind === null || duration === null) return null;
-  return { t, kind, flags: num('flags') ?? 0, duration, heapUsed: num('heapUsed') ?? 0, heapTotal: num('heapTotal') ?? 0 };
+  return { s: num('s'), t, kind, flags: num('flags') ?? 0, duration, heapUsed: num('heapUsed') ?? 0, heapTotal: num('heapTotal') ?? 0 };
 }

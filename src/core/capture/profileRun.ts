@@ -146,7 +146,8 @@ export class ProfileRun {
         launch: { mode: plan.mode, command: plan.command, argv: plan.args, env: plan.env, limitations: plan.limitations },
         flags: {
           preset: request.preset,
-          capture: { ...request.options.capture },
+          // What the launch really collects (an npm script cannot collect deopts); the preset says what was asked.
+          capture: { ...plan.capture },
           samplingIntervalUs: request.options.samplingIntervalUs,
           semiSpaceMB: request.options.semiSpaceMB,
           stableDeopts: request.options.stableDeopts,
@@ -259,7 +260,7 @@ export class ProfileRun {
     const summary = await analyzeRun(this.layout, this.session, {
       events: this.collector.events,
       unparsedLines: this.collector.unparsedLines,
-    }).catch((err: unknown) => failedSummary(this.layout, err));
+    }).catch((err: unknown) => failedSummary(this.layout, err, this.session.launch.limitations));
     if (moveProblem) summary.warnings.push(moveProblem);
     if (exit.hardKilled) summary.warnings.unshift(`the target did not stop within the grace time and was killed; its CPU profile may be missing`);
     await writeJson(this.layout.summary, summary);
@@ -291,8 +292,9 @@ function problemOf(exit: TargetExit): string | null {
   return exit.signal ? `the target was killed by ${exit.signal} ${after}` : `the target exited with code ${exit.code} ${after}`;
 }
 
-function failedSummary(layout: RunLayout, err: unknown): Summary {
-  return emptySummary({ kind: 'run', path: layout.dir }, { warnings: [`analysis failed: ${errorMessage(err)}`] });
+function failedSummary(layout: RunLayout, err: unknown, limitations: readonly string[]): Summary {
+  // The summary's warnings are the one list the reports show: the launch's limitations belong in it too.
+  return emptySummary({ kind: 'run', path: layout.dir }, { warnings: [...limitations, `analysis failed: ${errorMessage(err)}`] });
 }
 
 async function prepareRunFolder(layout: RunLayout): Promise<void> {

@@ -9,6 +9,7 @@ import { startLoad, type LoadGenerator } from '../sweep/loadGenerator';
 import { watchReadiness, type ReadinessWatch } from '../sweep/readiness';
 import type { LoadSummary } from '../summary/types';
 import { errorMessage } from '../util/errors';
+import { probeOnce, urlCheckFailure } from './loadUrlCheck';
 
 export interface RunLoadOptions {
   /** null: the first http(s) loopback URL the app prints. */
@@ -21,6 +22,8 @@ export interface RunLoadOptions {
   readyTimeoutMs: number;
   /** dist/load-runner.js */
   loadRunnerPath: string;
+  /** Ends the one line said when the URL fails every warm-up request (the CLI: "give the path to load with --url"). */
+  badUrlHint?: string;
 }
 
 import { gcInWindow, type GcMark } from '../gc/gcWindow';
@@ -92,6 +95,11 @@ export class RunLoad {
       const ready = await this.readiness.done;
       if (this.ended) return;
       if (!ready.ready) return this.finish(this.summary(null, ready.reason));
+      // The URL is checked before the measured window: by the warm-up, or without one by a probe.
+      const hint = this.options.badUrlHint ?? 'give the URL of a path it serves';
+      let badUrl = this.options.warmupSeconds > 0 ? null : urlCheckFailure(checked, await probeOnce(checked), 'probe', hint);
+      if (this.ended) return;
+      if (badUrl !== null) return this.finish(this.summary(null, badUrl));
       this.generator = startLoad(this.options.loadRunnerPath, {
         url: checked,
         method: 'GET',
@@ -102,7 +110,11 @@ export class RunLoad {
         duration: this.options.durationSeconds,
         rate: this.options.rate,
         timeout: 10,
+        stopWhenWarmupFails: true,
       }, {
+        onWarmupDone: (sample) => {
+          badUrl = urlCheckFailure(checked, sample, 'warm-up', hint);
+        },
         onPhase: (phase) => {
           if (phase === 'measuring') this.windowStart = this.mark();
         },
@@ -115,7 +127,7 @@ export class RunLoad {
       });
       const outcome = await this.generator.done;
       if (this.ended) return;
-      this.finish(outcome.ok ? this.summary(outcome.figures, null) : this.summary(null, `the load generator failed: ${outcome.reason}`));
+      this.finish(outcome.ok ? this.summary(outcome.figures, null) : this.summary(null, badUrl ?? `the load generator failed: ${outcome.reason}`));
     } catch (err) {
       if (!this.ended) this.finish(this.summary(null, errorMessage(err)));
     }

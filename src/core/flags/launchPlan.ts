@@ -30,6 +30,8 @@ export interface LaunchPlan {
   /** Variables to add to the target's environment. */
   env: Record<string, string>;
   flags: UserFlag[];
+  /** What this plan really collects: less than asked when the launch mode cannot (see limitations). */
+  capture: CaptureSet;
   /** What this plan cannot collect, and why; shown to the user, never silently empty. */
   limitations: string[];
 }
@@ -90,7 +92,7 @@ export function planDirectLaunch(
   const env: Record<string, string> = { [AGENT_ENV.dir]: layout.agentDir };
   // The code trace is read only with a CPU profile; then every process and thread needs its own file.
   if (capture.deopts && capture.cpu) env[AGENT_ENV.codeTraceDir] = codeTraces.dir;
-  return { mode: 'direct', command: runtime.command, args, env, flags, limitations: [] };
+  return { mode: 'direct', command: runtime.command, args, env, flags, capture: { ...capture }, limitations: [] };
 }
 
 export function planNodeOptionsLaunch(
@@ -120,12 +122,18 @@ export function planNodeOptionsLaunch(
     env[AGENT_ENV.cpuProfileIntervalUs] = String(options.samplingIntervalUs);
   }
   const limitations: string[] = [];
-  if (options.capture.deopts) {
-    limitations.push('deopts need a direct launch: Node refuses --log-deopt in NODE_OPTIONS, so no deopt log was taken');
-  }
-  if (options.capture.gc) limitations.push('GC events before the preload ran (Node start-up) are not in the trace');
-  return { mode: 'node-options', command, args: [...commandArgs], env, flags, limitations };
+  if (options.capture.deopts) limitations.push(NODE_OPTIONS_LIMITS.deopts);
+  if (options.capture.gc) limitations.push(NODE_OPTIONS_LIMITS.gcStartup);
+  // Deopts cannot be asked for through NODE_OPTIONS at all: the run records that it did not collect them.
+  const capture = { ...options.capture, deopts: false };
+  return { mode: 'node-options', command, args: [...commandArgs], env, flags, capture, limitations };
 }
+
+/** What a launch through NODE_OPTIONS (an npm script, a framework CLI) cannot collect, said once per run. */
+export const NODE_OPTIONS_LIMITS = {
+  deopts: 'deopts need a direct launch: Node refuses --log-deopt in NODE_OPTIONS, so no deopt log was taken',
+  gcStartup: 'GC events before the preload ran (Node start-up) are not in the trace',
+} as const;
 
 /** NODE_OPTIONS splits on spaces and understands double quotes with backslash escapes. */
 export function quoteForNodeOptions(value: string): string {

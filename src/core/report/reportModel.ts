@@ -9,6 +9,7 @@ import { runLayout } from '../run/runLayout';
 import { sessionMode, type SessionRecord } from '../run/session';
 import { attachedToGcEvents, readAttachedGcEvents } from '../attach/gcEventsFile';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
+import { sessionWindow, splitByWindow } from '../attach/attachWindow';
 import type { ProcessSummary, Summary } from '../summary/types';
 import type { GcPoint, ProcessView, ReportModel } from './reportModelTypes';
 
@@ -45,7 +46,7 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
   if (session && sessionMode(session) === 'attach') {
     // Attached runs have the observer's events instead of a --trace-gc log.
     model.gcEvents = await readAttachedGcEvents(layout.gcEvents).then(
-      ({ events }) => attachedToGcEvents(events, session.pid ?? 0).map(toPoint),
+      ({ events }) => attachedToGcEvents(splitByWindow(events, sessionWindow(session.attach)).inside, session.pid ?? 0).map(toPoint),
       () => [],
     );
   } else {

@@ -1,6 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeYoungGeneration, requestedSemiSpaceText } from '../../shared/youngGenerationText';
+import { deoptEventCount } from '../../shared/deoptText';
 import type { LoadSummary, ProcessSummary, Summary } from '../summary/types';
 
 export interface TextReportOptions {
@@ -64,11 +65,14 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     out.push('');
   }
 
+  // Deopts not collected (an npm script, an attached process, a preset without them, a lost trace)
+  // are said so with their reason, never as "none"; the reason is not repeated among the notes.
+  const deoptReasons = summary.deoptCoverage === 'not-collected' ? summary.warnings.filter(isAboutDeopts) : [];
   if (summary.source.kind === 'run' || summary.deopts.length > 0) {
-    const events = summary.deopts.reduce((n, d) => n + d.count, 0);
-    // A run that could not record deopts (attached, or a preset without them) says why, not "none".
-    const unavailable = summary.deopts.length === 0 ? summary.warnings.find((w) => /^deopts (are not available|need)/.test(w)) : undefined;
-    out.push(unavailable ? `Deopts: ${unavailable}` : summary.deopts.length === 0 ? 'Deopts: none recorded' : `Deopts: ${summary.deopts.length} site(s), ${events} event(s)`);
+    const events = deoptEventCount(summary);
+    const partial = summary.deoptCoverage === 'partial' ? ' (some processes not collected)' : '';
+    if (summary.deoptCoverage === 'not-collected') out.push(`Deopts: not collected${deoptReasons.length > 0 ? ` (${deoptReasons.join('; ')})` : ''}`);
+    else out.push(summary.deopts.length === 0 ? `Deopts: none recorded${partial}` : `Deopts: ${summary.deopts.length} site(s), ${events} event(s)${partial}`);
     const rows = summary.deopts.slice(0, options.topDeopts ?? 10);
     if (rows.length > 0) {
       out.push(table(
@@ -86,7 +90,9 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     out.push('');
   }
 
-  for (const w of summary.warnings) out.push(`note: ${w}`);
+  // The load line above already says why nothing was measured.
+  const shownAbove = new Set([...deoptReasons, ...(load && !load.figures && load.error ? [`load: ${load.error}`] : [])]);
+  for (const w of summary.warnings) if (!shownAbove.has(w)) out.push(`note: ${w}`);
   return `${out.join('\n').trimEnd()}\n`;
 }
 
@@ -111,6 +117,11 @@ function formatProcesses(processes: readonly ProcessSummary[]): string {
     p.command,
   ]);
   return `Processes and threads: ${processes.length}\n${table(['role', 'pid', 'CPU sampled', 'GC', 'young gen', 'deopts', 'command'], rows, [false, true, false, false, true, true, false])}`;
+}
+
+/** A warning that explains why deopts are missing (the report's deopt section uses the same test). */
+function isAboutDeopts(warning: string): boolean {
+  return /deopt|V8 log/i.test(warning);
 }
 
 export function formatLocation(url: string, line: number, column: number | undefined, cwd: string): string {
@@ -157,7 +168,7 @@ function pct(part: number, whole: number): string {
 /** "Under load: 4,120 req/s · p50 3 ms · p99 11 ms · 0 failed · GC in the window: 412 scavenges, 1.2 s paused (8.1%)" */
 export function formatLoadLine(load: LoadSummary): string {
   const f = load.figures;
-  if (!f) return `Under load: no load ran (${load.error ?? 'unknown reason'})`;
+  if (!f) return `Under load: nothing measured (${load.error ?? 'unknown reason'})`;
   const parts = [
     `${Math.round(f.rps).toLocaleString('en-US')} req/s`,
     `p50 ${f.p50Ms} ms`,

@@ -31,6 +31,7 @@ import type { RunLayout } from './runLayout';
 import { sessionMode, type SessionRecord } from './session';
 import { ATTACH_NOTES } from '../attach/attachNotes';
 import { attachedToGcEvents, readAttachedGcEvents } from '../attach/gcEventsFile';
+import { outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from '../attach/attachWindow';
 import { endsWithNewline } from '../util/files';
 
 /** GC data already in memory from a live capture, so the trace file need not be read back. */
@@ -204,13 +205,17 @@ async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liv
     if (existsSync(layout.gcEvents)) {
       const { events, badLines } = await readAttachedGcEvents(layout.gcEvents);
       if (badLines > 0) warnings.push(`${basename(layout.gcEvents)}: ${badLines} line(s) could not be read (cut short?) and were skipped`);
-      data = { events: attachedToGcEvents(events, session.pid ?? 0), unparsedLines: 0 };
+      const window = sessionWindow(session.attach);
+      const { inside, outside } = splitByWindow(events, window);
+      const leftOut = window && outsideWindowNote(outside, window);
+      if (leftOut) warnings.push(leftOut);
+      data = { events: attachedToGcEvents(inside, session.pid ?? 0), unparsedLines: 0 };
     } else if (session.flags.capture.gc) {
       warnings.push(ATTACH_NOTES.noGcEvents);
     }
   }
   if (data) {
-    gc = summarizeGc(data.events, { wallMs: session.durationMs, semiSpaceRequestedMB: null, unparsedLines: data.unparsedLines, mainPid: session.pid });
+    gc = summarizeGc(data.events, { wallMs: windowWallMs(sessionWindow(session.attach)) ?? session.durationMs, semiSpaceRequestedMB: null, unparsedLines: data.unparsedLines, mainPid: session.pid });
     warnings.push(ATTACH_NOTES.gcSource);
   }
   warnings.push(ATTACH_NOTES.deopts);

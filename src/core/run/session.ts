@@ -60,8 +60,14 @@ export interface AttachInfo {
   commandLine: string | null;
   /** Requested profiling time; null: until stopped. */
   requestedDurationMs: number | null;
-  /** GC events the observer reported. */
+  /** GC events the observer reported (some may lie outside `window`). */
   gcEvents: number;
+  /**
+   * The attached window on the target's performance clock (ms since its timeOrigin, like GC entries'
+   * startTime): from the GC observer's start to the profile's stop. The GC figures cover only
+   * collections begun inside it. Absent in run folders written before it was recorded.
+   */
+  window?: { startMs: number; endMs: number };
   /** Why the attachment ended other than as asked (one line), else null. */
   reason: string | null;
 }

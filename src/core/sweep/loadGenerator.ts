@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import type { AnswerSample } from '../capture/loadUrlCheck';
 import type { LoadFigures } from './sweepTypes';
 import type { LoadJob, LoadPhase, RunnerMessage } from './loadProtocol';
 
@@ -8,6 +9,8 @@ export interface LoadEvents {
   onTick(phase: LoadPhase, rps: number): void;
   /** The measured figures arrived (V8 Lens closes the measured window by it). */
   onResult(): void;
+  /** The warm-up is over, with how it was answered (before `measuring`, or instead of it when it all failed). */
+  onWarmupDone?(sample: AnswerSample, stopping: boolean): void;
 }
 
 export type LoadOutcome = { ok: true; figures: LoadFigures } | { ok: false; reason: string };
@@ -45,6 +48,7 @@ export function startLoad(runnerPath: string, job: Omit<LoadJob, 'type'>, events
   });
 
   let killed = false;
+  let warmupFailed = false;
   let figures: LoadFigures | null = null;
   let error: string | null = null;
   child.on('message', (message: RunnerMessage) => {
@@ -54,6 +58,10 @@ export function startLoad(runnerPath: string, job: Omit<LoadJob, 'type'>, events
         break;
       case 'tick':
         events.onTick(message.phase, message.rps);
+        break;
+      case 'warmup-done':
+        warmupFailed = message.stopping;
+        events.onWarmupDone?.(message.sample, message.stopping);
         break;
       case 'result':
         figures = message.figures;
@@ -75,6 +83,7 @@ export function startLoad(runnerPath: string, job: Omit<LoadJob, 'type'>, events
       if (killed) return resolve({ ok: false, reason: 'stopped' });
       if (figures) return resolve({ ok: true, figures });
       if (error) return resolve({ ok: false, reason: `the load generator failed: ${error}` });
+      if (warmupFailed) return resolve({ ok: false, reason: 'every warm-up request failed, so nothing was measured' });
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       const detail = stderr.trim().split('\n').find((line) => line.trim() !== '');
       resolve({ ok: false, reason: `the load generator ${how}${detail ? `: ${detail.trim().slice(0, 200)}` : ''}` });

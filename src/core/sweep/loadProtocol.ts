@@ -2,6 +2,7 @@
  * The IPC messages between V8 Lens and the forked load runner (dist/load-runner.js). Types only, so
  * the runner's bundle carries nothing of the caller's side.
  */
+import type { AnswerSample } from '../capture/loadUrlCheck';
 import type { LoadFigures } from './sweepTypes';
 
 /** Parent → runner, once: the warm-up (discarded) and the measured phase run back to back. */
@@ -20,6 +21,8 @@ export interface LoadJob {
   rate: number | null;
   /** Per-request timeout, seconds. */
   timeout: number;
+  /** When every warm-up request fails (4xx/5xx or no answer), send `warmup-done` and stop before measuring. */
+  stopWhenWarmupFails?: boolean;
 }
 
 export type LoadPhase = 'warmup' | 'measuring';
@@ -29,6 +32,8 @@ export type RunnerMessage =
   | { type: 'phase'; phase: LoadPhase }
   /** Once a second: answers (any status) in the last second. */
   | { type: 'tick'; phase: LoadPhase; rps: number }
+  /** The warm-up is over: how it was answered; `stopping`: it all failed and the runner exits without measuring. */
+  | { type: 'warmup-done'; sample: AnswerSample; stopping: boolean }
   /** The measured phase's figures; the runner exits after sending them. */
   | { type: 'result'; figures: LoadFigures }
   /** autocannon refused the job or failed; one line. */

@@ -5,6 +5,7 @@
  * the measured phase, reports ticks and the measured figures, and exits. It dies with its parent:
  * when the IPC channel closes (V8 Lens exited or was killed) it exits at once.
  */
+import { everyRequestFailed, type AnswerSample } from '../capture/loadUrlCheck';
 import type { LoadFigures } from './sweepTypes';
 import type { LoadJob, LoadPhase, RunnerMessage } from './loadProtocol';
 
@@ -33,6 +34,7 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  statusCodeStats?: Record<string, { count: number }>;
 }
 interface AutocannonInstance {
   on(event: 'response', listener: () => void): void;
@@ -98,10 +100,19 @@ function figuresOf(result: AutocannonResult): LoadFigures {
   };
 }
 
+function answersOf(result: AutocannonResult): AnswerSample {
+  const statuses: Record<string, number> = {};
+  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = count;
+  return { statuses, errors: Math.max(0, result.errors - result.timeouts), timeouts: result.timeouts };
+}
+
 async function run(job: LoadJob): Promise<void> {
   if (job.warmupSeconds > 0) {
     await send({ type: 'phase', phase: 'warmup' });
-    await runPhase(job, 'warmup', job.warmupSeconds);
+    const sample = answersOf(await runPhase(job, 'warmup', job.warmupSeconds));
+    const stopping = (job.stopWhenWarmupFails ?? false) && everyRequestFailed(sample);
+    await send({ type: 'warmup-done', sample, stopping });
+    if (stopping) return; // measuring an error path tells nothing: V8 Lens says why
   }
   await send({ type: 'phase', phase: 'measuring' });
   const result = await runPhase(job, 'measuring', job.duration);

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { DeoptFunctionLens } from '../../core/annotations/annotationTypes';
 import { siteWhen } from '../../core/annotations/annotationText';
+import { deoptEventsText } from '../../shared/deoptText';
 import { Commands } from '../contract';
 import { describeRun, listWorkspaceRuns } from '../sessions/sessionsView';
 import type { AnnotationStore } from './annotationStore';
@@ -30,7 +31,7 @@ export class AnnotationStatus implements vscode.Disposable {
     }
     const { enabled, deopts, heat } = this.store.settings;
     const parts = [`V8 Lens: ${runLabel(run)}`];
-    if (enabled) parts.push(`${run.deoptEvents} deopt${run.deoptEvents === 1 ? '' : 's'}`);
+    if (enabled) parts.push(deoptEventsText(run.deoptEvents, run.deoptCoverage));
     else parts.push('annotations off');
     this.item.text = `$(${enabled ? 'flame' : 'eye-closed'}) ${parts.join(' · ')}`;
     const md = new vscode.MarkdownString();

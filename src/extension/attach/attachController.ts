@@ -87,7 +87,6 @@ export class AttachController implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0];
     const runDir = newRunDir(runsFolderFor(folder?.uri.fsPath, folder), `attach-${pid ?? 'session'}`);
     const events: AttachedGcEvent[] = [];
-    const startedAt = Date.now();
     const handle = await attachAndProfile(webSocketUrl, {
       outDir: runDir,
       durationMs: duration,
@@ -100,9 +99,15 @@ export class AttachController implements vscode.Disposable {
     pid ??= handle.pid;
     const live = this.panels.openLive(runDir, `attached to ${label}`);
     this.output.appendLine(`[V8 Lens] attached to ${label}${openedBySignal ? ' (inspector opened with SIGUSR1; it stays open until the process ends)' : ''}; run folder ${runDir}`);
+    const showLive = (state: 'profiling' | 'saving') => {
+      const window = { window: handle.window, elapsedMs: handle.windowElapsedMs() };
+      const status = liveAttachStatus(pid, events, window, state);
+      if (!live.closed) live.update(liveAttachModel(runDir, `attached to ${label}`, events, window), status);
+      return status;
+    };
     const tick = () => {
-      if (!live.closed) live.update(liveAttachModel(runDir, `attached to ${label}`, events), liveAttachStatus(pid, events, (Date.now() - startedAt) / 1000, 'profiling'));
-      this.status.text = `$(debug-disconnect) V8 Lens: ${label} · ${events.length} GC · Stop & Collect`;
+      const status = showLive('profiling');
+      this.status.text = `$(debug-disconnect) V8 Lens: ${label} · ${status.gcEvents} GC · Stop & Collect`;
     };
     const timer = setInterval(tick, 1000);
     tick();
@@ -114,7 +119,7 @@ export class AttachController implements vscode.Disposable {
     try {
       const result = await handle.done;
       clearInterval(timer);
-      if (!live.closed) live.update(liveAttachModel(runDir, `attached to ${label}`, events), liveAttachStatus(pid, events, (Date.now() - startedAt) / 1000, 'saving'));
+      showLive('saving');
       await live.finish();
       if (result.status !== 'finished') {
         void vscode.window.showWarningMessage(`V8 Lens: ${result.reason ?? result.status}. What was collected is in the report.`);

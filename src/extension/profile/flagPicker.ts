@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CaptureOptions } from '../../core/flags/launchPlan';
 import { PRESETS, PRESET_IDS, type PresetId } from '../../core/flags/presets';
+import { presetCaveatThroughNodeOptions } from '../../core/targets/npmLaunch';
 import { readSetting } from '../contract';
 
 export interface PickedFlags {
@@ -18,12 +19,18 @@ interface PresetItem extends vscode.QuickPickItem {
  * also asks for the interval, the semi-space size and extra flags. The engine validates them all
  * against the target's Node before launching, so a typo costs a message, not a run.
  */
-export async function pickFlags(scope: vscode.ConfigurationScope | undefined, extraFlags: string[]): Promise<PickedFlags | undefined> {
+export async function pickFlags(scope: vscode.ConfigurationScope | undefined, extraFlags: string[], throughNodeOptions = false): Promise<PickedFlags | undefined> {
   const preferred = readSetting('defaultPreset', scope);
   const order = [preferred, ...PRESET_IDS.filter((id) => id !== preferred)];
-  const items: PresetItem[] = order.map((id) => ({ label: PRESETS[id].label, detail: PRESETS[id].detail, preset: id }));
+  // Through npm, a preset with deopts says at pick time that it will not get them.
+  const caveat = (id: PresetId) => {
+    const text = throughNodeOptions ? presetCaveatThroughNodeOptions(PRESETS[id].capture) : null;
+    return text ? `$(warning) ${text}` : undefined;
+  };
+  const items: PresetItem[] = order.map((id) => ({ label: PRESETS[id].label, description: caveat(id), detail: PRESETS[id].detail, preset: id }));
   items.push({ label: '$(settings-gear) Custom…', detail: 'Choose the preset, sampling interval, semi-space size and extra V8 flags', custom: true });
-  const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: What to collect', placeHolder: 'Pick a preset' });
+  const placeHolder = throughNodeOptions ? 'Started through npm (flags in NODE_OPTIONS): CPU profile and GC trace, no deopts (they need a direct launch)' : 'Pick a preset';
+  const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: What to collect', placeHolder });
   if (!picked) return undefined;
 
   const base = {
@@ -35,7 +42,7 @@ export async function pickFlags(scope: vscode.ConfigurationScope | undefined, ex
   if (!picked.custom) return { preset: picked.preset!, options: { capture: PRESETS[picked.preset!].capture, ...base } };
 
   const preset = await vscode.window.showQuickPick(
-    order.map((id) => ({ label: PRESETS[id].label, detail: PRESETS[id].detail, id })),
+    order.map((id) => ({ label: PRESETS[id].label, description: caveat(id), detail: PRESETS[id].detail, id })),
     { title: 'V8 Lens: Custom run (1/4): what to collect' },
   );
   if (!preset) return undefined;

@@ -74,5 +74,6 @@ export async function pickLoad(state: vscode.Memento, extensionUri: vscode.Uri):
     rate: saved.rate,
     readyTimeoutMs: 30_000,
     loadRunnerPath: join(extensionUri.fsPath, 'dist', 'load-runner.js'),
+    badUrlHint: 'give the URL of a path it serves (Under load: a URL…)',
   };
 }

@@ -13,6 +13,8 @@ import type { PickedTarget } from './targetPicker';
  */
 export class RunController implements vscode.Disposable {
   private current: ProfileRun | null = null;
+  /** The user stopped or cancelled the current run (then a load cut short is no surprise). */
+  private stopAsked = false;
   private readonly status = vscode.window.createStatusBarItem('v8Lens.run', vscode.StatusBarAlignment.Left, 100);
   private readonly changed = new vscode.EventEmitter<void>();
   /** A run started or ended (the Sessions view shows running runs too). */
@@ -28,10 +30,12 @@ export class RunController implements vscode.Disposable {
   }
 
   stop(): void {
+    if (this.current) this.stopAsked = true;
     this.current?.stop();
   }
 
   cancel(): void {
+    if (this.current) this.stopAsked = true;
     this.current?.cancel();
   }
 
@@ -75,6 +79,7 @@ export class RunController implements vscode.Disposable {
     }
 
     this.current = run;
+    this.stopAsked = false;
     void setContext(ContextKeys.Running, true);
     this.status.show();
     this.changed.fire();
@@ -82,7 +87,7 @@ export class RunController implements vscode.Disposable {
       return await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `V8 Lens: profiling ${target.label}`, cancellable: true },
         async (progress, token) => {
-          token.onCancellationRequested(() => run.cancel());
+          token.onCancellationRequested(() => this.cancel());
           const tick = () => {
             const text = describeProgress(run);
             progress.report({ message: `${text} · Stop & Collect keeps the profile (status bar or palette); Cancel kills it` });
@@ -112,9 +117,13 @@ export class RunController implements vscode.Disposable {
   private report(result: RunResult): void {
     this.output.appendLine(`[V8 Lens] run ${result.outcome}: ${result.layout.dir}`);
     for (const w of result.summary.warnings) this.output.appendLine(`[V8 Lens] note: ${w}`);
+    const load = result.summary.load;
     if (result.problem) {
       const tail = result.session.stderrTail.filter((l) => !/^\s+at /.test(l)).slice(-1)[0];
       this.showFailure(`${result.problem}${tail ? `: ${tail.trim()}` : ''}. What was collected is shown.`);
+    } else if (load && !load.figures && !this.stopAsked) {
+      // E.g. a URL that answered 404 to every warm-up request: the run stopped before measuring.
+      this.showFailure(`load: ${load.error ?? 'nothing was measured'}. What was collected is shown.`);
     }
   }
 

@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import type { ProfileTarget } from '../../core/capture/profileRun';
 import { isNodeLaunchConfig, resolveLaunchConfig, type NodeLaunchConfig } from '../../core/targets/launchConfig';
 import { splitCommandLine } from '../../core/targets/commandLine';
-import { readNpmScripts } from '../../core/targets/npmScripts';
+import { directLaunchOf } from '../../core/targets/npmLaunch';
+import { readNpmScripts, type NpmScript } from '../../core/targets/npmScripts';
 
 /** What the user chose to profile, resolved to what the engine starts. */
 export interface PickedTarget {
@@ -44,12 +45,15 @@ export async function pickTarget(state: vscode.Memento): Promise<PickedTarget | 
   for (const folder of folders) {
     for (const script of await readNpmScripts(folder.uri.fsPath)) {
       const memento: TargetMemento = { kind: 'npm', folder: folder.uri.fsPath, script: script.name };
+      // Said before anything starts: npm starts Node itself, so deopts (which need flags NODE_OPTIONS refuses) are out of reach.
+      const runsAFile = directLaunchOf(script.name, script.command, script.folder) !== null;
+      const caveat = runsAFile ? 'runs a file: V8 Lens can start it directly, with deopts' : 'through npm: CPU and GC; deopts need a direct launch';
       items.push({
         label: `$(package) npm script: ${script.name}`,
         description: script.command,
-        detail: folders.length > 1 ? folder.name : undefined,
+        detail: folders.length > 1 ? `${folder.name} · ${caveat}` : caveat,
         memento,
-        resolve: async () => ({ label: `npm run ${script.name}`, target: { kind: 'command', command: 'npm', args: ['run', script.name] }, cwd: folder.uri.fsPath, env: targetEnvironment(), extraFlags: [], memento }),
+        resolve: () => npmTarget(script, memento),
       });
     }
     const configs = vscode.workspace.getConfiguration('launch', folder.uri).get<NodeLaunchConfig[]>('configurations') ?? [];
@@ -72,6 +76,31 @@ export async function pickTarget(state: vscode.Memento): Promise<PickedTarget | 
   const resolved = await picked.resolve();
   if (resolved) await state.update(LAST_TARGET_KEY, resolved.memento);
   return resolved;
+}
+
+/**
+ * An npm script. When it only runs `node [flags] file.js`, offer to start that file directly (CPU,
+ * GC and deopts) instead of through npm (CPU and GC: NODE_OPTIONS refuses the deopt flags).
+ */
+async function npmTarget(script: NpmScript, memento: TargetMemento): Promise<PickedTarget | undefined> {
+  const throughNpm: PickedTarget = { label: `npm run ${script.name}`, target: { kind: 'command', command: 'npm', args: ['run', script.name] }, cwd: script.folder, env: targetEnvironment(), extraFlags: [], memento };
+  const direct = directLaunchOf(script.name, script.command, script.folder);
+  if (!direct) return throughNpm;
+  const file = vscode.workspace.asRelativePath(direct.script);
+  const items: Array<vscode.QuickPickItem & { target: PickedTarget }> = [
+    {
+      label: `$(file-code) node ${file} directly`,
+      description: 'CPU profile, GC trace and deopts',
+      detail: `The file the script runs, started by V8 Lens${direct.nodeArgs.length > 0 ? ` with the script's flags ${direct.nodeArgs.join(' ')}` : ''} in ${basename(script.folder)}`,
+      target: { label: basename(direct.script), target: { kind: 'script', script: direct.script, args: direct.args }, cwd: script.folder, env: targetEnvironment(), extraFlags: direct.nodeArgs, memento },
+    },
+    { label: `$(package) npm run ${script.name}`, description: 'through npm: CPU profile and GC trace; deopts need a direct launch', target: throughNpm },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `V8 Lens: "npm run ${script.name}" runs "${script.command}"`,
+    placeHolder: 'Deopts need a direct launch (Node refuses --log-deopt in NODE_OPTIONS): start the file directly?',
+  });
+  return picked?.target;
 }
 
 function fileTarget(path: string, memento: TargetMemento): PickedTarget {

@@ -2,7 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRecord } from '../../core/run/session';
-import type { Summary } from '../../core/summary/types';
+import { withSummaryDefaults, type Summary } from '../../core/summary/types';
+import { deoptCountText } from '../../shared/deoptText';
 import { Commands, type SessionItemArg } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
 
@@ -80,7 +81,8 @@ function describe(session: SessionRecord | null, summary: Summary | null): strin
   const parts = [new Date(session.startedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })];
   if (session.durationMs !== null) parts.push(`${(session.durationMs / 1000).toFixed(1)} s`);
   if (summary?.gc) parts.push(`GC ${(summary.gc.wallShare * 100).toFixed(1)}%`);
-  if (summary && session.flags.capture.deopts) parts.push(`${summary.deopts.reduce((n, d) => n + d.count, 0)} deopts`);
+  // "deopts: not collected" for runs that did not look (npm scripts, attached, presets without them), never "0 deopts".
+  if (summary) parts.push(deoptCountText(withSummaryDefaults(summary)));
   if (session.status !== 'finished' && session.status !== 'stopped') parts.push(session.status.replace('-', ' '));
   return parts.join(' · ');
 }

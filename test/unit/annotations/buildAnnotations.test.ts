@@ -79,6 +79,7 @@ describe('buildAnnotations', () => {
     assert.deepEqual([lens.name, lens.line, lens.exact, lens.count], ['area', 4, true, 4]);
     assert.equal(deoptLensTitle(lens), '$(warning) deoptimized 4× · wrong map ×2 · not a Smi · insufficient feedback');
     assert.equal(run.deoptEvents, 4);
+    assert.equal(run.deoptCoverage, 'collected');
   });
 
   it('without the function in the profile (inlined everywhere), the lens sits on the site line and says so', async () => {

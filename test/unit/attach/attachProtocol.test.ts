@@ -14,6 +14,9 @@ import { attachAndProfile, type AttachedGcEvent } from '../../../src/core/attach
 import { UserError } from '../../../src/core/util/errors';
 
 const PROFILE = JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'cpu', 'node20-work.cpuprofile'), 'utf8'));
+/** The fake target's performance clock when the observer starts watching, and when profiling stops. */
+const WINDOW_START = 5;
+const WINDOW_END = 1000;
 const INFO = { pid: 4242, execPath: '/usr/bin/node', execArgv: ['--inspect'], argv: ['/usr/bin/node', '/srv/app.js', '--port', '80'], version: 'v22.1.0', v8: '12.4', cwd: '/srv' };
 
 interface FakeOptions {
@@ -32,21 +35,23 @@ async function fakeInspector(options: FakeOptions = {}): Promise<{ url: string; 
     let binding = '';
     socket.on('message', (data) => {
       const { id, method, params } = JSON.parse(data.toString());
-      methods.push(method);
+      methods.push(method === 'Runtime.evaluate' && params.expression === 'performance.now()' ? `${method} performance.now()` : method);
       let result: object = {};
       if (method === 'Runtime.addBinding') binding = params.name;
       if (method === 'Runtime.evaluate') {
         const expr: string = params.expression;
         if (expr.includes('process.versions')) result = { result: { type: 'object', value: 'info' in options ? options.info : INFO } };
         else if (expr.includes('new PerformanceObserver')) {
-          result = { result: { type: 'object', value: { ok: true } } };
-          for (const [t, kind] of [[10, 1], [20, 4]] as const) {
-            emit('Runtime.bindingCalled', { name: binding, executionContextId: 1, payload: JSON.stringify({ t, kind, flags: 0, duration: 0.5, heapUsed: 5 * 2 ** 20, heapTotal: 8 * 2 ** 20 }) });
+          result = { result: { type: 'object', value: { ok: true, since: WINDOW_START } } };
+          // The first began before the observer watched (the target's own GC observer had it pending).
+          for (const [t, kind] of [[4, 1], [10, 1], [20, 4]] as const) {
+            emit('Runtime.bindingCalled', { name: binding, executionContextId: 1, payload: JSON.stringify({ s: t - 0.5, t, kind, flags: 0, duration: 0.5, heapUsed: 5 * 2 ** 20, heapTotal: 8 * 2 ** 20 }) });
           }
           emit('Runtime.bindingCalled', { name: 'someone-else', executionContextId: 1, payload: '{}' });
           setTimeout(() => options.afterInstall?.(emit), 20);
         } else if (expr.includes('takeRecords')) result = { result: { type: 'object', value: { ok: true, flushed: 0, left: [] } } };
         else if (expr === 'process.exitCode') result = { result: { type: 'number', value: options.exitCode } };
+        else if (expr === 'performance.now()') result = { result: { type: 'number', value: WINDOW_END } };
       }
       if (method === 'Profiler.stop') result = { profile: PROFILE };
       socket.send(JSON.stringify({ id, result }));
@@ -65,7 +70,7 @@ describe('attachAndProfile (fake inspector)', () => {
     const events: AttachedGcEvent[] = [];
     const handle = await attachAndProfile(fake.url, { outDir: out, durationMs: null, samplingIntervalUs: 500, toolVersion: 'test', viaDebugProxy: true, onGcEvent: (e) => events.push(e) });
     assert.equal(handle.pid, 4242);
-    while (events.length < 2) await new Promise((r) => setTimeout(r, 10));
+    while (events.length < 3) await new Promise((r) => setTimeout(r, 10));
     handle.stop();
     const result = await handle.done;
     fake.close();
@@ -74,7 +79,9 @@ describe('attachAndProfile (fake inspector)', () => {
       { status: 'finished', reason: null, gcEvents: 2, openedInspector: false },
     );
     assert.ok(result.profile && existsSync(result.profile) && /CPU\.\d{8}\.\d{6}\.4242\.0\.001\.cpuprofile$/.test(result.profile));
-    assert.deepEqual(events.map((e) => [e.type, e.timeMs, e.heapUsedMB]), [['Scavenge', 10, 5], ['Mark-Compact', 20, 5]]);
+    assert.deepEqual(events.map((e) => [e.type, e.startMs, e.timeMs, e.heapUsedMB]), [['Scavenge', 3.5, 4, 5], ['Scavenge', 9.5, 10, 5], ['Mark-Compact', 19.5, 20, 5]]);
+    assert.deepEqual(handle.window, { startMs: WINDOW_START, endMs: WINDOW_END }, 'the window ends on the target clock, asked before Profiler.stop');
+    assert.ok(fake.methods.indexOf('Runtime.evaluate performance.now()') < fake.methods.indexOf('Profiler.stop'), fake.methods.join(' '));
     const m = fake.methods;
     assert.ok(m.indexOf('JsDebug.subscribe') < m.indexOf('Runtime.addBinding'));
     assert.ok(m.indexOf('Profiler.setSamplingInterval') < m.indexOf('Profiler.start'));
@@ -88,7 +95,10 @@ describe('attachAndProfile (fake inspector)', () => {
     assert.equal(session.attach.inspector, new URL(fake.url).host, 'the target id is not kept');
     assert.equal(session.attach.viaDebugProxy, true);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    assert.equal(summary.gc.eventCount, 2);
+    assert.equal(summary.gc.eventCount, 2, 'the event begun before the window is not counted');
+    assert.equal(summary.gc.wallMs, WINDOW_END - WINDOW_START);
+    assert.deepEqual(session.attach.window, { startMs: WINDOW_START, endMs: WINDOW_END });
+    assert.equal(session.attach.gcEvents, 3, 'the session keeps what the observer reported');
     assert.ok(summary.cpu);
   });
 

@@ -28,8 +28,11 @@ describe('GC observer source', () => {
     const g = globalThis as Record<string, unknown>;
     g[names.binding] = (p: string) => payloads.push(p);
     // The expressions are plain scripts; here `require` comes from the test module's scope.
-    const run = (code: string) => new Function('require', `return ${code}`)(require) as { ok: boolean; left?: string[] };
-    assert.deepEqual(run(installObserverExpression(names)).ok, true);
+    const run = (code: string) => new Function('require', `return ${code}`)(require) as { ok: boolean; since?: number; left?: string[] };
+    const before = performance.now();
+    const installed = run(installObserverExpression(names));
+    assert.equal(installed.ok, true);
+    assert.ok(typeof installed.since === 'number' && installed.since >= before && installed.since <= performance.now(), 'it says from when it watches, on this performance clock');
     assert.equal(Object.keys(g).includes(names.state), false, 'the state global is not enumerable');
     for (let i = 0; i < 20; i++) {
       let junk: unknown[] = [];
@@ -45,6 +48,8 @@ describe('GC observer source', () => {
     assert.ok(payloads.length > 0, 'the allocations above cause at least one scavenge');
     const first = parseObservedGc(payloads[0]!);
     assert.ok(first && first.t > 0 && first.duration >= 0 && first.heapUsed > 0 && first.heapTotal >= first.heapUsed);
+    // The entry's startTime: on the same clock as `since`, and no later than its end.
+    assert.ok(first.s !== null && first.s >= installed.since! && Math.abs(first.s + first.duration - first.t) < 1e-6, `start ${first.s}, since ${installed.since}`);
     assert.ok([1, 2, 4, 8, 16].includes(first.kind));
     // Uninstalling twice is harmless.
     assert.equal(run(uninstallObserverExpression(names)).ok, true);
@@ -54,6 +59,7 @@ describe('GC observer source', () => {
     assert.equal(parseObservedGc('not json'), null);
     assert.equal(parseObservedGc('{"t":"x","kind":1,"duration":1}'), null);
     assert.equal(parseObservedGc('null'), null);
-    assert.deepEqual(parseObservedGc('{"t":10,"kind":4,"duration":1.5}'), { t: 10, kind: 4, flags: 0, duration: 1.5, heapUsed: 0, heapTotal: 0 });
+    assert.deepEqual(parseObservedGc('{"t":10,"kind":4,"duration":1.5}'), { s: null, t: 10, kind: 4, flags: 0, duration: 1.5, heapUsed: 0, heapTotal: 0 }, 'an older observer without the start');
+    assert.deepEqual(parseObservedGc('{"s":8.5,"t":10,"kind":4,"duration":1.5}')?.s, 8.5);
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * The CLI's text report says "not collected" (with the reason, once) when nobody looked for deopts,
+ * and prints every warning exactly once.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { formatTextReport } from '../../../src/core/report/textReport';
+import { emptySummary, type DeoptSummaryEntry, type Summary } from '../../../src/core/summary/types';
+import { deoptCountText, deoptEventsText } from '../../../src/shared/deoptText';
+
+const NPM_DEOPTS = 'deopts need a direct launch: Node refuses --log-deopt in NODE_OPTIONS, so no deopt log was taken';
+const NPM_GC = 'GC events before the preload ran (Node start-up) are not in the trace';
+
+const run = (parts: Partial<Summary>) => emptySummary({ kind: 'run', path: '/runs/x' }, parts);
+const deopt = (count: number): DeoptSummaryEntry => ({
+  url: '/app/a.js', line: 3, column: 5, function: 'add', optimizedFunction: 'add', kind: 'deopt-eager', reason: 'not a Smi', count, inlinedAt: [], firstMs: null, lastMs: null, tier: 'TurboFan', functionStart: null,
+});
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+describe('text report: deopts', () => {
+  it('an npm-script run: "not collected" with its reason, and each warning once', () => {
+    const text = formatTextReport(run({ deoptCoverage: 'not-collected', warnings: [NPM_DEOPTS, NPM_GC] }), { cwd: '/app' });
+    assert.match(text, /^Deopts: not collected \(deopts need a direct launch: Node refuses --log-deopt in NODE_OPTIONS, so no deopt log was taken\)$/m);
+    assert.equal(occurrences(text, NPM_DEOPTS), 1);
+    assert.equal(occurrences(text, NPM_GC), 1);
+    assert.match(text, /^note: GC events before the preload ran/m);
+    assert.doesNotMatch(text, /0 deopts|none recorded/);
+  });
+
+  it('a preset without deopts: "not collected", with no reason to give', () => {
+    assert.match(formatTextReport(run({ deoptCoverage: 'not-collected' }), { cwd: '/' }), /^Deopts: not collected$/m);
+  });
+
+  it('collected: none, some, or partial', () => {
+    assert.match(formatTextReport(run({ deoptCoverage: 'collected' }), { cwd: '/' }), /^Deopts: none recorded$/m);
+    assert.match(formatTextReport(run({ deoptCoverage: 'collected', deopts: [deopt(2), deopt(1)] }), { cwd: '/' }), /^Deopts: 2 site\(s\), 3 event\(s\)$/m);
+    const partial = formatTextReport(run({ deoptCoverage: 'partial', deopts: [deopt(2)], warnings: ['deopts: the worker (pid 9) wrote no log'] }), { cwd: '/' });
+    assert.match(partial, /^Deopts: 1 site\(s\), 2 event\(s\) \(some processes not collected\)$/m);
+    assert.match(partial, /^note: deopts: the worker \(pid 9\) wrote no log$/m, 'with some collected, the reason stays a note');
+  });
+});
+
+describe('deopt count words', () => {
+  it('never "0 deopts" when nobody looked', () => {
+    assert.equal(deoptCountText({ deopts: [], deoptCoverage: 'not-collected' }), 'deopts: not collected');
+    assert.equal(deoptCountText({ deopts: [], deoptCoverage: 'collected' }), '0 deopts');
+    assert.equal(deoptEventsText(1, 'collected'), '1 deopt');
+    assert.equal(deoptEventsText(5, 'partial'), '5 deopts (some processes not collected)');
+    assert.equal(deoptEventsText(0, 'not-collected'), 'deopts: not collected');
+  });
+});
