@@ -103,6 +103,13 @@ function render(full: ReportModel): void {
     renderHotFunctions(hotSection, model.summary.cpu, missingFlame(model), host, loc);
     renderDeopts(deoptSection, model.summary.deopts, missingDeopts(model), host, loc);
   });
+  // One process picked: every section says whose figures it shows.
+  const picked = full.processes?.find((v) => v.id === selectedProcess);
+  if (picked) {
+    for (const h of [flameSection, gcSection, hotSection, deoptSection].map((s) => s.querySelector('h2'))) {
+      h?.append(el('span', { className: 'process-of', text: ` · ${picked.label}` }));
+    }
+  }
   document.documentElement.setAttribute('data-report-ready', 'true');
 
   if (!themeHooked) {
