@@ -27,9 +27,12 @@ if (files.length === 0) {
 }
 
 // Real-Node tests (integration, and a few unit tests that check flags against Node 24) need the extra
-// Node versions; the install is a no-op once they match the lockfile.
-const setup = spawnSync(process.execPath, ['scripts/install-test-nodes.mjs'], { stdio: 'inherit' });
-if (setup.status !== 0) process.exit(setup.status ?? 1);
+// Node versions, and the fixture apps their dependencies; each install is a no-op once it matches
+// its lockfile.
+for (const script of ['scripts/install-test-nodes.mjs', 'scripts/install-fixture-apps.mjs']) {
+  const setup = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  if (setup.status !== 0) process.exit(setup.status ?? 1);
+}
 
 const result = spawnSync(
   process.execPath,
