@@ -1,0 +1,102 @@
+/**
+ * Apps nobody here wrote, the way a user brings them (an express API installed from its lockfile, a
+ * plain http server, a cluster, a forked child, a worker thread), profiled by the real CLI on Node 20,
+ * 22 and 24. Their deopts must be the ones V8 itself reported for them: each fixture's expected.json
+ * was recorded from V8's own per-isolate traces (test/fixtures/apps/ORACLE.md), independently of
+ * V8 Lens's reader. Every deliberate deopt is found at its 1-based position with V8's reason, in the
+ * right process, and no row is left without its function.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { DeoptSummaryEntry, ProcessSummary, Summary } from '../../src/core/summary/types';
+import { NODES, PROGRAMS, REPO, readSummary, runCli, tempDir } from './cliHarness';
+
+interface ExpectedDeopt {
+  role: 'primary' | 'child' | 'worker thread';
+  /** The function whose optimized code was thrown away ("" = anonymous). */
+  function: string;
+  /** The function at the deopt's position (differs when inlined). */
+  inFunction: string;
+  file: string;
+  line: number;
+  column: number;
+  reason: string;
+  kind: string;
+  nodes: number[];
+  byNode: Record<string, { inlinedAt: { file: string; line: number; column: number }[]; processes: number; perProcess: { min: number; max: number } }>;
+}
+
+interface Fixture {
+  name: string;
+  entry: string;
+  /** A server: profiled under load at the URL it prints. */
+  server: boolean;
+  deopts: ExpectedDeopt[];
+}
+
+const APPS = join(REPO, 'test', 'fixtures', 'apps');
+const fixtures: Fixture[] = [
+  fixture(join(APPS, 'express-api', 'expected.json'), true),
+  fixture(join(APPS, 'http-late-deopt', 'expected.json'), true),
+  fixture(join(APPS, 'cluster-3', 'expected.json'), true),
+  fixture(join(PROGRAMS, 'fork-parent.expected.json'), false),
+  fixture(join(PROGRAMS, 'worker-main.expected.json'), false),
+];
+
+function fixture(expectedFile: string, server: boolean): Fixture {
+  const e = JSON.parse(readFileSync(expectedFile, 'utf8')) as { fixture: string; entry: string; deopts: ExpectedDeopt[] };
+  return { name: e.fixture, entry: join(dirname(expectedFile), e.entry), server, deopts: e.deopts };
+}
+
+const endsWith = (url: string, file: string) => url.replace(/\\/g, '/').endsWith(`/${file}`);
+
+/** The process roles V8 Lens gives the oracle's roles ("primary": the launched process). */
+function roleMatches(expected: ExpectedDeopt['role'], p: ProcessSummary): boolean {
+  if (expected === 'primary') return p.role === 'main' || p.role === 'primary';
+  if (expected === 'child') return p.role === 'child' || p.role === 'worker';
+  return p.role === 'worker thread';
+}
+
+function findDeopt(summary: Summary, e: ExpectedDeopt, major: number): DeoptSummaryEntry | undefined {
+  const inlinedAt = e.byNode[String(major)]!.inlinedAt;
+  return summary.deopts.find(
+    (d) =>
+      endsWith(d.url, e.file) &&
+      d.line === e.line &&
+      d.column === e.column &&
+      d.reason === e.reason &&
+      d.kind === e.kind &&
+      d.inlinedAt.length === inlinedAt.length &&
+      d.inlinedAt.every((p, i) => endsWith(p.url, inlinedAt[i]!.file) && p.line === inlinedAt[i]!.line && p.column === inlinedAt[i]!.column),
+  );
+}
+
+for (const f of fixtures) {
+  describe(`${f.name}: V8's own deopts, found by V8 Lens`, () => {
+    for (const node of NODES) {
+      it(node.label, { timeout: 120_000 }, async () => {
+        const out = join(tempDir(), 'run');
+        const load = f.server ? ['--url', 'auto', '--warmup', '1', '--duration', '2', '--connections', '10'] : [];
+        const r = await runCli(['profile', '--node', node.path, '--stable-deopts', '--out', out, ...load, '--', f.entry], { cwd: dirname(f.entry), timeoutMs: 110_000 });
+        assert.equal(r.code, 0, r.stderr);
+        const summary = readSummary(out);
+        const seen = JSON.stringify(summary.deopts.map((d) => [d.function, d.optimizedFunction, `${d.url}:${d.line}:${d.column}`, d.reason, d.count, d.processes]), null, 1);
+        assert.equal(summary.deoptCoverage, 'collected', summary.warnings.join('\n'));
+        for (const e of f.deopts.filter((x) => x.nodes.includes(node.major))) {
+          const d = findDeopt(summary, e, node.major);
+          assert.ok(d, `${e.reason} at ${e.file}:${e.line}:${e.column} (${e.inFunction}) on ${node.label}; V8 Lens found: ${seen}`);
+          assert.equal(d.function, e.inFunction);
+          assert.equal(d.optimizedFunction, e.function === '' ? '(anonymous)' : e.function);
+          const expected = e.byNode[String(node.major)]!;
+          const where = summary.processes!.filter((p) => d.processes!.includes(p.id));
+          assert.equal(where.length, expected.processes, `in ${expected.processes} process(es): ${JSON.stringify(d.processes)}`);
+          assert.ok(where.every((p) => roleMatches(e.role, p)), `in the ${e.role}: ${where.map((p) => p.role)}`);
+          assert.ok(d.count >= expected.processes * expected.perProcess.min && d.count <= expected.processes * expected.perProcess.max, `count ${d.count}`);
+        }
+        for (const d of summary.deopts) assert.ok(!/^\((unknown|code not logged)\)$/.test(d.function), `a deopt row without its function: ${JSON.stringify(d)}`);
+      });
+    }
+  });
+}
