@@ -89,6 +89,9 @@ function prepareWorkspace(runDir) {
   // workbench's own open dialog, which browses the workspace).
   mkdirSync(join(ws, 'profiles'), { recursive: true });
   cpSync(join(REPO_ROOT, 'test', 'fixtures', 'third-party', 'speedscope', 'chrome65-simple.cpuprofile'), join(ws, 'profiles', 'chrome65-simple.cpuprofile'));
+  // An app nobody here wrote: the express API fixture with its dependencies, installed from its lockfile.
+  const express = join(REPO_ROOT, 'test', 'fixtures', 'apps', 'express-api');
+  cpSync(express, join(ws, 'express-api'), { recursive: true, filter: (p) => !/[\\/]\.v8-lens([\\/]|$)/.test(relative(express, p)) });
   return ws;
 }
 
@@ -111,6 +114,9 @@ async function main() {
     return;
   }
   ensureDeps();
+  // The workspace's express app needs its dependencies (a no-op once they match the lockfile).
+  const fixtures = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'install-fixture-apps.mjs')], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (fixtures.status !== 0) throw new Error('installing the fixture apps (scripts/install-fixture-apps.mjs) failed');
 
   // Imported only now: they need test/e2e/node_modules.
   const wb = await import('./lib/workbench.mjs');
