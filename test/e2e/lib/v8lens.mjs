@@ -94,6 +94,23 @@ export async function profileLaunchConfig(t, configName) {
 }
 
 /**
+ * "Profile with GC Trace" on a workspace file from the palette, under load at the URL it prints
+ * (5 s, 10 connections), with the default preset: the run stops and the report opens on its own.
+ */
+export async function profileFileUnderLoad(t, relPath) {
+  await t.openFileQuick(t.page, relPath);
+  await t.runCommand(t.page, 'V8 Lens: Profile with GC Trace');
+  await t.waitForQuickInput(t.page, /What to profile/);
+  await t.pickQuickItem(t.page, `Active file: ${relPath.split('/').pop()}`);
+  await t.waitForQuickInput(t.page, /What to collect/);
+  await t.pickQuickItem(t.page, /^CPU \+ GC trace \+ deopts/);
+  await t.waitForQuickInput(t.page, /Drive it with HTTP load/);
+  await t.pickQuickItem(t.page, 'Under load: the URL it prints');
+  await t.waitForQuickInput(t.page, /How much load/);
+  await t.pickQuickItem(t.page, '5 s, 10 connections');
+}
+
+/**
  * Every process on the machine whose command line matches re, not only descendants: a process
  * that outlived its parent is re-parented to init, and that is exactly the leftover to catch.
  */

@@ -17,6 +17,12 @@ export default {
     const launch = JSON.parse(readFileSync(launchFile, 'utf8'));
     launch.configurations.find((c) => c.name === CONFIG).env = { PORT: String(port) };
     writeFileSync(launchFile, JSON.stringify(launch, null, 2));
+    // The editor reads launch.json through its configuration, which follows the file a moment later:
+    // a lab that reads it before then would start the service on the previous scenario's port.
+    await t.waitFor(() => t.host.eval((vscode, want) => {
+      const configs = vscode.workspace.getConfiguration('launch').get('configurations') ?? [];
+      return configs.some((c) => c.env?.PORT === want);
+    }, String(port)), { timeout: 15_000, what: 'the editor to read the new PORT from launch.json' });
 
     await t.host.eval((vscode) => vscode.commands.executeCommand('v8Lens.semiSpaceLab.focus'));
     const lab = await t.webviewFrame(page, '#lab-form #lab-target', { timeout: 60_000 });

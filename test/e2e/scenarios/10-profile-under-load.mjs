@@ -3,23 +3,14 @@
 // own, and the report shows req/s and latency beside the GC of the same window.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { numAttr, reportFrame } from '../lib/v8lens.mjs';
+import { numAttr, profileFileUnderLoad, reportFrame } from '../lib/v8lens.mjs';
 
 export default {
   name: 'profile the demo HTTP service under load from the palette; req/s and latency beside the GC timeline',
   timeout: 180_000,
   async run(t) {
     const { page } = t;
-    await t.openFileQuick(page, 'http-service/server.js');
-    await t.runCommand(page, 'V8 Lens: Profile with GC Trace');
-    await t.waitForQuickInput(page, /What to profile/);
-    await t.pickQuickItem(page, 'Active file: server.js');
-    await t.waitForQuickInput(page, /What to collect/);
-    await t.pickQuickItem(page, /^CPU \+ GC trace \+ deopts/);
-    await t.waitForQuickInput(page, /Drive it with HTTP load/);
-    await t.pickQuickItem(page, 'Under load: the URL it prints');
-    await t.waitForQuickInput(page, /How much load/);
-    await t.pickQuickItem(page, '5 s, 10 connections');
+    await profileFileUnderLoad(t, 'http-service/server.js');
 
     // No Stop & Collect: the run ends when the load does, and the report opens.
     const frame = await reportFrame(page, { timeout: 90_000 });

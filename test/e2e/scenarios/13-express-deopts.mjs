@@ -5,23 +5,14 @@
 // expected.json), every row names its function, and a CodeLens on lib/pricing.js gives the reason.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { reportFrame } from '../lib/v8lens.mjs';
+import { profileFileUnderLoad, reportFrame } from '../lib/v8lens.mjs';
 
 export default {
   name: 'profile an express API under load from the palette; its deopt at lib/pricing.js:6:22 (wrong map), no row without a function',
   timeout: 180_000,
   async run(t) {
     const { page } = t;
-    await t.openFileQuick(page, 'express-api/app.js');
-    await t.runCommand(page, 'V8 Lens: Profile with GC Trace');
-    await t.waitForQuickInput(page, /What to profile/);
-    await t.pickQuickItem(page, 'Active file: app.js');
-    await t.waitForQuickInput(page, /What to collect/);
-    await t.pickQuickItem(page, /^CPU \+ GC trace \+ deopts/);
-    await t.waitForQuickInput(page, /Drive it with HTTP load/);
-    await t.pickQuickItem(page, 'Under load: the URL it prints');
-    await t.waitForQuickInput(page, /How much load/);
-    await t.pickQuickItem(page, '5 s, 10 connections');
+    await profileFileUnderLoad(t, 'express-api/app.js');
 
     const frame = await reportFrame(page, { timeout: 90_000 });
     const rows = frame.locator('#deopt-table tbody tr');
