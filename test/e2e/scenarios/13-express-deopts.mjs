@@ -26,6 +26,7 @@ export default {
 
     // The same deopt on the source: the lens above itemTotal (line 5 of lib/pricing.js).
     const file = join(t.workspace, 'express-api', 'lib', 'pricing.js');
+    await t.host.eval(async (vscode, uri) => { await vscode.window.showTextDocument(uri); }, { $uri: `file://${file}` });
     const lenses = await t.waitFor(async () => {
       const all = await t.host.eval(async (vscode, uri) => {
         const found = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', uri, 100);
