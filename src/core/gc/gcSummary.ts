@@ -33,47 +33,60 @@ export function summarizeGc(events: readonly GcEvent[], options: GcSummaryOption
   const isolates = groupByIsolate(events);
   const main = chooseMainIsolate(isolates, options.mainPid ?? null);
   const mainEvents = main?.events ?? [];
-
-  const pausesByType = new Map<string, number[]>();
-  const byReason: Record<string, number> = {};
-  let totalPauseMs = 0;
-  let incrementalMarkingMs = 0;
-  let lastTimeMs = 0;
-  for (const event of mainEvents) {
-    // The type is stored without its " (interleaved)" / " (reduce)" suffix by the parsers.
-    let pauses = pausesByType.get(event.type);
-    if (pauses === undefined) pausesByType.set(event.type, (pauses = []));
-    pauses.push(event.pauseMs);
-    totalPauseMs += event.pauseMs;
-    incrementalMarkingMs += event.incrementalMarking?.ms ?? 0;
-    // NVP lines carry no reason: leave them out rather than count them under "".
-    if (event.reason !== '') byReason[event.reason] = (byReason[event.reason] ?? 0) + 1;
-    if (event.timeMs > lastTimeMs) lastTimeMs = event.timeMs;
-  }
-
-  const byType: Record<string, GcTypeStats> = {};
-  for (const [type, pauses] of pausesByType) byType[type] = typeStats(pauses);
-
+  const totals = eventTotals(mainEvents);
   // Without a measured wall time, the isolate's last GC time stands in for it. That underestimates
   // the run (time after the last GC is missing), so the share comes out somewhat high.
-  const wallMs = options.wallMs ?? lastTimeMs;
-  const share = wallMs > 0 ? totalPauseMs / wallMs : 0;
+  const wallMs = options.wallMs ?? totals.lastTimeMs;
   const young = options.newSpaceMaxBytes !== undefined ? youngGeneration(youngCollectorOf(mainEvents), options.newSpaceMaxBytes) : undefined;
-
   return {
-    byType,
-    totalPauseMs: round(totalPauseMs, 3),
-    incrementalMarkingMs: round(incrementalMarkingMs, 3),
-    wallShare: round(Math.min(1, Math.max(0, share)), 6),
-    wallMs: round(wallMs, 3),
+    ...totalsFigures(totals, wallMs),
     semiSpaceMB: young ? reachedSemiSpaceMB(young) : options.semiSpaceMB ?? null,
     ...(young ? { youngGeneration: young } : {}),
     semiSpaceRequestedMB: options.semiSpaceRequestedMB ?? null,
-    eventCount: mainEvents.length,
-    byReason,
     unparsedLines: options.unparsedLines ?? 0,
     isolate: main === null ? null : isolateSummary(main),
     otherIsolates: isolates.filter((i) => i !== main).map(isolateSummary),
+  };
+}
+
+interface EventTotals {
+  pausesByType: Map<string, number[]>;
+  byReason: Record<string, number>;
+  totalPauseMs: number;
+  incrementalMarkingMs: number;
+  lastTimeMs: number;
+  count: number;
+}
+
+function eventTotals(events: readonly GcEvent[]): EventTotals {
+  const t: EventTotals = { pausesByType: new Map(), byReason: {}, totalPauseMs: 0, incrementalMarkingMs: 0, lastTimeMs: 0, count: events.length };
+  for (const event of events) {
+    // The type is stored without its " (interleaved)" / " (reduce)" suffix by the parsers.
+    let pauses = t.pausesByType.get(event.type);
+    if (pauses === undefined) t.pausesByType.set(event.type, (pauses = []));
+    pauses.push(event.pauseMs);
+    t.totalPauseMs += event.pauseMs;
+    t.incrementalMarkingMs += event.incrementalMarking?.ms ?? 0;
+    // NVP lines carry no reason: leave them out rather than count them under "".
+    if (event.reason !== '') t.byReason[event.reason] = (t.byReason[event.reason] ?? 0) + 1;
+    if (event.timeMs > t.lastTimeMs) t.lastTimeMs = event.timeMs;
+  }
+  return t;
+}
+
+/** The counts, pauses and share of `totals` over `wallMs` (never above 1). */
+function totalsFigures(t: EventTotals, wallMs: number): Pick<GcSummary, 'byType' | 'totalPauseMs' | 'incrementalMarkingMs' | 'wallShare' | 'wallMs' | 'eventCount' | 'byReason'> {
+  const byType: Record<string, GcTypeStats> = {};
+  for (const [type, pauses] of t.pausesByType) byType[type] = typeStats(pauses);
+  const share = wallMs > 0 ? t.totalPauseMs / wallMs : 0;
+  return {
+    byType,
+    totalPauseMs: round(t.totalPauseMs, 3),
+    incrementalMarkingMs: round(t.incrementalMarkingMs, 3),
+    wallShare: round(Math.min(1, Math.max(0, share)), 6),
+    wallMs: round(wallMs, 3),
+    eventCount: t.count,
+    byReason: t.byReason,
   };
 }
 
@@ -112,38 +125,17 @@ export function summarizeRunGc(parts: readonly RunGcPart[], main: { pid: number;
     for (const e of part.events) all.push(e);
     wallMs += part.wallMs ?? lastEventTime(part.events);
   }
-  const pooled = summarizeGc(all, { wallMs, unparsedLines: options.unparsedLines, mainPid: main?.pid ?? null });
-  const young = parts.map((p) => youngGeneration(youngCollectorOf(p.events), p.newSpaceMaxBytes));
-  const largest = largestYoungGeneration(young);
+  const largest = largestYoungGeneration(parts.map((p) => youngGeneration(youngCollectorOf(p.events), p.newSpaceMaxBytes)));
   const isolates = groupByIsolate(all);
-  const mainGroup = main ? isolates.find((i) => i.pid === main.pid && i.isolate === main.isolate) ?? null : null;
-  const byType: Record<string, GcTypeStats> = {};
-  const pausesByType = new Map<string, number[]>();
-  const byReason: Record<string, number> = {};
-  let incrementalMarkingMs = 0;
-  for (const e of all) {
-    let pauses = pausesByType.get(e.type);
-    if (pauses === undefined) pausesByType.set(e.type, (pauses = []));
-    pauses.push(e.pauseMs);
-    incrementalMarkingMs += e.incrementalMarking?.ms ?? 0;
-    if (e.reason !== '') byReason[e.reason] = (byReason[e.reason] ?? 0) + 1;
-  }
-  for (const [type, pauses] of pausesByType) byType[type] = typeStats(pauses);
-  const totalPauseMs = all.reduce((sum, e) => sum + e.pauseMs, 0);
+  const mainGroup = (main ? isolates.find((i) => i.pid === main.pid && i.isolate === main.isolate) : undefined) ?? isolates[0] ?? null;
   return {
-    ...pooled,
-    byType,
-    byReason,
-    totalPauseMs: round(totalPauseMs, 3),
-    incrementalMarkingMs: round(incrementalMarkingMs, 3),
-    eventCount: all.length,
-    wallMs: round(wallMs, 3),
-    wallShare: round(wallMs > 0 ? Math.min(1, totalPauseMs / wallMs) : 0, 6),
+    ...totalsFigures(eventTotals(all), wallMs),
     semiSpaceMB: reachedSemiSpaceMB(largest),
     youngGeneration: largest,
     semiSpaceRequestedMB: options.semiSpaceRequestedMB,
-    isolate: mainGroup ? isolateSummary(mainGroup) : pooled.isolate,
-    otherIsolates: isolates.filter((i) => i !== (mainGroup ?? isolates[0])).map(isolateSummary),
+    unparsedLines: options.unparsedLines,
+    isolate: mainGroup ? isolateSummary(mainGroup) : null,
+    otherIsolates: isolates.filter((i) => i !== mainGroup).map(isolateSummary),
   };
 }
 
