@@ -77,9 +77,11 @@ export function planDirectLaunch(
           '--redirect-code-traces',
           `--redirect-code-traces-to=${codeTraces.startupPath}`,
           // A running CPU profiler stops V8 from logging code-deopt events and JS code-creation (seen
-          // on Node 18-24), so with a profile the deopts are read from this trace, which has their
-          // positions, and the optimizations from --trace-opt's lines in the same file, in order.
-          ...(capture.cpu ? ['--trace-deopt-verbose', '--trace-opt'] : []),
+          // on Node 18-24), so with a profile the deopts are read from the code traces, which have
+          // their positions, and the optimizations from --trace-opt's lines, in order. The preload
+          // switches both on in each process once it has pointed V8 at that process's own trace:
+          // on the command line, Node 24 would trace its own start-up (Maglev marks path helpers hot
+          // while a deep path is resolved) into the shared start-up file first.
         ]
       : []),
     // Once, even when the user's own flags (launch.json runtimeArgs) already say it.

@@ -1,16 +1,18 @@
 /**
- * One code trace per process and per thread. V8 keeps a single `--redirect-code-traces-to` path for
+ * One code trace per process and per thread, with the deopts (`--trace-deopt-verbose`) and the
+ * optimizations (`--trace-opt`) that are read from it. V8 keeps a single `--redirect-code-traces-to` path for
  * the whole process, reads it when an isolate first traces something, and truncates that file then:
  * a parent that forks (the child inherits the flag) or a main thread that starts a worker would lose
  * its own deopts to the newcomer's empty file. So each isolate, first thing in the preload, points
  * the flag at a file of its own and makes V8 open it at once (V8 reads the path only then).
  *
- * V8 opens the file on an isolate's first trace line. With `--trace-opt` (on whenever the code trace
- * is read) a function that gets hot is such a line: the probe below runs a tiny function until V8
+ * V8 opens the file on an isolate's first trace line. With `--trace-opt` a function that gets hot is
+ * such a line: the probe below runs a tiny function until V8
  * marks it, which takes well under a millisecond, and stops as soon as the file exists. Checked on
  * Node 20, 22 and 24.
  *
- * Node 24 traces in a worker thread's start-up, before any preload runs, so such a worker's tracer
+ * Flags are per process, so a worker thread starts with the tracing its main thread switched on, and
+ * Node 24 traces in a worker thread's start-up, before any preload runs: such a worker's tracer
  * has already taken whatever path the flag held. After its own file is open, each isolate points the
  * flag at `code-<pid>-threads.asm`, so those workers share that file instead of truncating ours;
  * the record says whether a thread got a file of its own (`own`).
@@ -42,6 +44,10 @@ export function redirectCodeTrace(dir: string, pid: number, threadId: number): C
   const file = ownTraceName(pid, threadId);
   const path = join(dir, file);
   v8.setFlagsFromString(`--redirect-code-traces-to=${path}`);
+  // Only now what is traced: from the command line, a process could trace its own start-up before
+  // this preload ran (Node 24 marks path helpers hot while a deep path is resolved) into a shared file.
+  v8.setFlagsFromString('--trace-deopt-verbose');
+  v8.setFlagsFromString('--trace-opt');
   let sink = 0;
   for (let round = 0; round < MAX_PROBE_ROUNDS && !existsSync(path); round++) {
     for (let i = 0; i < 1000; i++) sink = probe(sink, i);

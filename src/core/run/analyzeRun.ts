@@ -20,6 +20,7 @@ import {
   type Summary,
 } from '../summary/types';
 import { windowTotals } from '../gc/gcWindow';
+import { AGENT_ENV } from '../preload/agentEnv';
 import { errorMessage } from '../util/errors';
 import { round } from '../util/stats';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
@@ -77,8 +78,9 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const cpu = summarizeRunCpu(cpuParts, processes, app, capture.cpu, warnings);
   const gc = gcData && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, isolates, app, gcData.unparsedLines, session) : null;
 
-  // With a CPU profile, the deopts come from the code traces (--trace-deopt-verbose), not the V8 log.
-  const codeTraceAsked = session?.launch.argv.includes('--trace-deopt-verbose') ?? false;
+  // With a CPU profile, the deopts come from the code traces (--trace-deopt-verbose), not the V8 log:
+  // the preload switches it on in each process (older runs had it on the command line).
+  const codeTraceAsked = session !== null && (AGENT_ENV.codeTraceDir in session.launch.env || session.launch.argv.includes('--trace-deopt-verbose'));
   let deoptCoverage: DeoptCoverage = 'not-collected';
   let deoptParts: Pick<Summary, 'deopts' | 'deoptFunctions' | 'optimizedFunctions'> = { deopts: [], deoptFunctions: [], optimizedFunctions: [] };
   let deoptCounts = new Map<string, number>();

@@ -85,8 +85,6 @@ describe('launch plans', () => {
       '--logfile=/tmp/run with space/v8/v8.log',
       '--redirect-code-traces',
       '--redirect-code-traces-to=/tmp/run with space/v8/code-startup.asm',
-      '--trace-deopt-verbose',
-      '--trace-opt',
       '--no-concurrent-recompilation',
       '--require',
       '/x/preload.js',
@@ -95,7 +93,8 @@ describe('launch plans', () => {
       '1',
     ]);
     assert.equal(plan.env.V8_LENS_AGENT_DIR, '/tmp/run with space/agent');
-    // Each process and thread writes its own code trace there (the preload redirects it).
+    // Each process and thread writes its own code trace there: the preload redirects it, then
+    // switches --trace-deopt-verbose and --trace-opt on (see codeTraceRedirect.ts).
     assert.equal(plan.env.V8_LENS_CODE_TRACE_DIR, '/tmp/run with space/v8');
   });
 

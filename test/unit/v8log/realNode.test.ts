@@ -75,7 +75,8 @@ for (const node of nodes) {
     );
     const { summary, session, outcome } = await run.done;
     assert.equal(outcome, 'finished', stderr);
-    assert.ok(session.launch.argv.includes('--trace-deopt-verbose') && session.launch.argv.includes('--trace-opt'), session.launch.argv.join(' '));
+    // The preload switches --trace-deopt-verbose and --trace-opt on once each process has its own trace.
+    assert.ok(session.launch.env.V8_LENS_CODE_TRACE_DIR && !session.launch.argv.includes('--trace-opt'), JSON.stringify(session.launch));
     // --trace-opt writes to the redirected code trace: nothing of it reaches the app's output.
     assert.match(stdout, /^total: -?\d+\n$/);
     const areaSites = summary.deopts.filter((d) => d.function === 'area');
