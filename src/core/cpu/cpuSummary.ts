@@ -3,6 +3,7 @@ import { round } from '../util/stats';
 import { buildCpuModel, type CpuFunctionTime, type CpuModel } from './cpuModel';
 import type { CpuProfile } from './cpuProfileFormat';
 import type { CpuLineTime } from './lineSelfTimes';
+import { compareText } from '../util/compareText';
 
 export interface CpuSummaryOptions {
   /** File name written to `CpuSummary.profile`. */
@@ -64,9 +65,6 @@ function byLineTime(a: CpuLineTime, b: CpuLineTime): number {
   return b.selfUs - a.selfUs || compareText(a.url, b.url) || a.line - b.line;
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 function toFunctionSummary(f: CpuFunctionTime): CpuFunctionSummary {
   return { name: f.name, url: f.url, line: f.line, column: f.column, selfMs: ms(f.selfUs), totalMs: ms(f.totalUs) };

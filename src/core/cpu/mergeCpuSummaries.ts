@@ -5,6 +5,7 @@
  */
 import type { CpuFunctionSummary, CpuLineSummary, CpuProfileFile, CpuSummary } from '../summary/types';
 import { round } from '../util/stats';
+import { compareText } from '../util/compareText';
 
 export interface CpuPart {
   pid: number | null;
@@ -51,8 +52,4 @@ export function mergeCpuSummaries(parts: readonly CpuPart[], main: CpuPart, prof
     pseudo: { gcMs: round(pseudo.gcMs, 3), idleMs: round(pseudo.idleMs, 3), programMs: round(pseudo.programMs, 3) },
     profiles,
   };
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -23,5 +23,3 @@ export function youngCollectorOf(events: readonly Pick<GcEvent, 'type'>[]): Youn
 export function youngGeneration(collector: YoungGeneration['collector'], newSpaceMaxBytes: number | null): YoungGeneration {
   return { collector, newSpaceMB: newSpaceMaxBytes !== null && newSpaceMaxBytes > 0 ? round(newSpaceMaxBytes / MB, 3) : null };
 }
-
-export { reachedSemiSpaceMB } from '../../shared/youngGenerationText';

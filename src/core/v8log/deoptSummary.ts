@@ -13,6 +13,7 @@ import {
 import { sortTiers, tierLabel } from './codeState';
 import type { FunctionRef, LogPosition, V8Deopt, V8LogAnalysis } from './types';
 import { functionKey } from './functionIndex';
+import { compareText } from '../util/compareText';
 
 /**
  * V8 names top-level code and anonymous functions with an empty string; so do we, readably. A
@@ -226,8 +227,4 @@ function countReasons(deopts: readonly V8Deopt[]): DeoptReasonCount[] {
 
 function plainPosition(p: LogPosition): SourcePosition {
   return { url: p.url, line: p.line, column: p.column };
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
