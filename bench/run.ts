@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseCpuProfile } from '../src/core/cpu/cpuProfileFormat';
+import { parseCpuProfile } from '../src/core/cpu/parseCpuProfile';
 import { summarizeCpu } from '../src/core/cpu/cpuSummary';
 import { GcTraceCollector } from '../src/core/gc/gcTraceCollector';
 import { parseTraceGcLine } from '../src/core/gc/traceGcLine';
@@ -21,7 +21,7 @@ import { median } from '../src/core/util/stats';
 import { DEFAULT_THRESHOLDS } from '../src/core/annotations/annotationTypes';
 import { buildAnnotations } from '../src/core/annotations/buildAnnotations';
 import { SourceMapResolver } from '../src/core/sourcemap/sourceMapResolver';
-import type { Summary } from '../src/core/summary/types';
+import type { Summary } from '../src/shared/model/summary';
 import { generateCpuProfile } from './generateCpuProfile';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);

@@ -45,7 +45,7 @@ await Promise.all([
   // The semi-space sweep's load generator, forked (never run in the CLI's or the extension host's
   // process). autocannon and its dependencies bundle as they are: hdr-histogram-js carries its
   // WebAssembly inline (base64), and the file-based parts (workers, HAR, forms) are not used.
-  build({ ...nodeDefaults, entryPoints: ['src/core/sweep/loadRunner.ts'], outfile: 'dist/load-runner.js', sourcemap: false }),
+  build({ ...nodeDefaults, entryPoints: ['src/core/load/loadRunner.ts'], outfile: 'dist/load-runner.js', sourcemap: false }),
   // The webviews: one browser IIFE each plus its CSS (d3-flame-graph's ES build imports its CSS,
   // which esbuild writes beside the bundle: nothing injects a <style>, so a strict CSP holds).
   // Always minified: the report's files are inlined into the standalone HTML export.

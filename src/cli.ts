@@ -13,8 +13,9 @@ import { parseArgs } from 'node:util';
 import { attachAndProfile } from './core/attach/attachRun';
 import { formatHostPort, parseInspectorAddress } from './core/attach/inspectorAddress';
 import { resolveInspector } from './core/attach/inspectorDiscovery';
-import { preloadAgentPath } from './core/capture/preloadPath';
-import { ProfileRun, type ProfileTarget } from './core/capture/profileRun';
+import { loadRunnerPath, preloadAgentPath } from './core/launcher/bundledScripts';
+import { ProfileRun } from './core/capture/profileRun';
+import type { ProfileTarget } from './core/targets/profileTarget';
 import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId, type CaptureSet } from './core/flags/presets';
 import { buildCompareModel } from './core/report/compareModel';
 import { requireComparablePair } from './core/report/comparePair';
@@ -24,14 +25,15 @@ import { buildReportModel } from './core/report/reportModel';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
 import { directLaunchHint, directLaunchOfNpmScript, nodeOptionsLaunchNotice, npmScriptCall } from './core/targets/npmLaunch';
-import { requireLoopbackUrl } from './core/sweep/loopback';
+import { requireLoopbackUrl } from './core/load/loopback';
 import { runSweep } from './core/sweep/runSweep';
 import { parseSweepFlagName } from './core/sweep/sweepFlagCheck';
-import { formatValueWithUnit, isOldSpaceFlag, sweepFlagInfo } from './core/sweep/sweepFlags';
+import { formatValueWithUnit, isOldSpaceFlag, sweepFlagInfo } from './shared/sweepFlags';
 import { formatSweepTable } from './core/sweep/sweepTable';
-import { SEMI_SPACE_FLAG, type Readiness, type SweepConfig, type SweepProgress, type SweepRun } from './core/sweep/sweepTypes';
+import type { Readiness } from './shared/model/load';
+import { SEMI_SPACE_FLAG, type SweepConfig, type SweepProgress, type SweepRun } from './shared/model/sweep';
 import { UserError, errorMessage } from './core/util/errors';
-import { TOOL_VERSION } from './core/version';
+import { TOOL_VERSION } from './core/util/version';
 
 const ATTACH_DEFAULT_DURATION_S = 10;
 const PROFILE_LOAD_DEFAULTS = { duration: 10, connections: 20, warmup: 1, readyTimeout: 30 };
@@ -176,7 +178,7 @@ async function profileCommand(args: string[]): Promise<number> {
     durationSeconds: values.duration !== undefined ? positiveNumber('--duration', values.duration) : PROFILE_LOAD_DEFAULTS.duration,
     rate: values.rate !== undefined ? positiveNumber('--rate', values.rate) : null,
     readyTimeoutMs: PROFILE_LOAD_DEFAULTS.readyTimeout * 1000,
-    loadRunnerPath: join(__dirname, 'load-runner.js'),
+    loadRunnerPath: loadRunnerPath(),
     badUrlHint: 'give the path to load with --url',
   };
 
@@ -377,7 +379,7 @@ async function sweepCommand(args: string[]): Promise<number> {
       signal: abort.signal,
       onProgress,
       preloadPath: preloadAgentPath(),
-      loadRunnerPath: join(__dirname, 'load-runner.js'),
+      loadRunnerPath: loadRunnerPath(),
       toolVersion: TOOL_VERSION,
     });
   } finally {

@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): void {
         const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(target.cwd));
         const flags = await pickFlags(folder, target.extraFlags, target.target.kind === 'command');
         if (!flags) return;
-        const load = await pickLoad(context.workspaceState, context.extensionUri);
+        const load = await pickLoad(context.workspaceState);
         if (load === undefined) return;
         output.show(true);
         const result = await runs.run(target, flags, folder, load ?? undefined);

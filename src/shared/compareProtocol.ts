@@ -2,7 +2,7 @@
  * The typed message protocol between the compare webview and the extension host. Both sides
  * import this file; the host validates everything it receives (a webview is untrusted input).
  */
-import type { CompareModel, CompareSide } from '../core/report/compareModelTypes';
+import type { CompareModel, CompareSide } from './model/compareModel';
 
 export type {
   CompareModel,
@@ -17,7 +17,7 @@ export type {
   MovedFrom,
   MovedFunction,
   TopChanges,
-} from '../core/report/compareModelTypes';
+} from './model/compareModel';
 
 /** Host → webview. */
 export type ToCompareWebview =

@@ -2,7 +2,7 @@
  * How a deopt count is said everywhere (status bar, Sessions, CLI, report): "not collected" when
  * nobody looked, never "0 deopts". Pure, so the webviews and the host share it.
  */
-import type { DeoptCoverage } from '../core/summary/types';
+import type { DeoptCoverage } from './model/summary';
 
 export interface DeoptCountSource {
   deopts: readonly { count: number }[];

@@ -2,12 +2,12 @@
  * The typed messages between the Semi-space Lab webview (sidebar view and results panel) and the
  * extension host. Both sides import this file; the host validates what it receives.
  */
-import { upgradeLabForm, type LabForm } from '../core/sweep/labForm';
-import type { SweepProgress, SweepResult } from '../core/sweep/sweepTypes';
+import { upgradeLabForm, type LabForm } from './labForm';
+import type { SweepProgress, SweepResult } from './model/sweep';
 
-export type { LabForm } from '../core/sweep/labForm';
+export type { LabForm } from './labForm';
 
-export type { SweepProgress, SweepResult, SweepRun, SweepSettingResult } from '../core/sweep/sweepTypes';
+export type { SweepProgress, SweepResult, SweepRun, SweepSettingResult } from './model/sweep';
 
 /** A target the lab can start directly (a sweep owns the command line: --trace-gc, the swept flag). */
 export interface LabTarget {

@@ -2,10 +2,10 @@
  * The one typed message protocol between the report webview and the extension host. Both sides
  * import this file; the host validates everything it receives (a webview is untrusted input).
  */
-import type { LiveAttachStatus, ReportModel } from '../core/report/reportModelTypes';
+import type { LiveAttachStatus, ReportModel } from './model/reportModel';
 
-export type { FlameNode, GcPoint, LiveAttachStatus, ProcessView, ReportModel } from '../core/report/reportModelTypes';
-export type { FrameCategory } from '../core/report/frameCategory';
+export type { FlameNode, GcPoint, LiveAttachStatus, ProcessView, ReportModel } from './model/reportModel';
+export type { FrameCategory } from './frameCategory';
 
 /** Host → webview. */
 export type ToReportWebview =

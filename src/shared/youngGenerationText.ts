@@ -3,7 +3,7 @@
  * text and the analysis share it. The Scavenger copies between two semi-spaces (the new space is
  * two of them); Minor Mark-Sweep (`--minor-ms`, Node 22+) collects one space in place.
  */
-import type { YoungGeneration } from '../core/summary/types';
+import type { YoungGeneration } from './model/summary';
 
 /**
  * The size in `--max-semi-space-size`'s terms: the semi-space (half the new space) for the Scavenger,

@@ -19,7 +19,7 @@ import { after, before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { buildCompareModel, type CompareModel } from '../../src/core/report/compareModel';
-import type { ReportModel } from '../../src/core/report/reportModelTypes';
+import type { ReportModel } from '../../src/shared/model/reportModel';
 import { reportWebviewHtml, standaloneReportHtml } from '../../src/core/report/reportPage';
 import { parseFromCompareWebview, type FromCompareWebview } from '../../src/shared/compareProtocol';
 import { CLI, PROGRAMS, REPO, launchBrowser, openReport, runCli, tempDir } from './browserHarness';

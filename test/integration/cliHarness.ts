@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Summary } from '../../src/core/summary/types';
-import type { SessionRecord } from '../../src/core/run/session';
+import type { Summary } from '../../src/shared/model/summary';
+import type { SessionRecord } from '../../src/shared/model/session';
 
 export const REPO = resolve(__dirname, '..', '..');
 export const CLI = join(REPO, 'dist', 'cli.js');

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { Summary } from '../../src/core/summary/types';
+import type { Summary } from '../../src/shared/model/summary';
 import { REPO, readSummary, runCli, tempDir } from './cliHarness';
 
 const CLUSTER = join(REPO, 'examples', 'cluster-service', 'server.js');

@@ -9,8 +9,8 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import type { CompareModel, MetricRow } from '../../src/core/report/compareModelTypes';
-import type { Summary } from '../../src/core/summary/types';
+import type { CompareModel, MetricRow } from '../../src/shared/model/compareModel';
+import type { Summary } from '../../src/shared/model/summary';
 import { PROGRAMS, SPEEDSCOPE, freePort, readSummary, runCli, tempDir } from './cliHarness';
 
 async function profile(args: string[], env: NodeJS.ProcessEnv = {}): Promise<void> {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { DeoptSummaryEntry, ProcessSummary, Summary } from '../../src/core/summary/types';
+import type { DeoptSummaryEntry, ProcessSummary, Summary } from '../../src/shared/model/summary';
 import { NODES, PROGRAMS, REPO, readSummary, runCli, tempDir } from './cliHarness';
 
 interface ExpectedDeopt {

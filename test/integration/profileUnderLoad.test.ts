@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Summary } from '../../src/core/summary/types';
-import type { SweepResult } from '../../src/core/sweep/sweepTypes';
-import type { SessionRecord } from '../../src/core/run/session';
+import type { Summary } from '../../src/shared/model/summary';
+import type { SweepResult } from '../../src/shared/model/sweep';
+import type { SessionRecord } from '../../src/shared/model/session';
 import { freePort, REPO, runCli, tempDir, waitUntilGone } from './cliHarness';
 
 const HTTP_SERVICE = join(REPO, 'examples', 'http-service', 'server.js');

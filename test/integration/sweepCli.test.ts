@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { SweepResult, SweepRun } from '../../src/core/sweep/sweepTypes';
+import type { SweepResult, SweepRun } from '../../src/shared/model/sweep';
 import { collect, freePort, REPO, runCli, startCli, tempDir, waitForOutput } from './cliHarness';
 
 const ALLOC_SERVICE = join(REPO, 'examples', 'alloc-service', 'server.js');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runSweep } from '../../src/core/sweep/runSweep';
 import { formatSweepTable } from '../../src/core/sweep/sweepTable';
-import type { SweepConfig, SweepProgress, SweepResult } from '../../src/core/sweep/sweepTypes';
+import type { SweepConfig, SweepProgress, SweepResult } from '../../src/shared/model/sweep';
 import { UserError } from '../../src/core/util/errors';
 import { freePort, REPO, tempDir } from './cliHarness';
 

@@ -1,6 +1,6 @@
 /** Values and signed changes for the compare view, in the units the model names. */
 import type { CompareNormalization, MetricRow } from '../../src/shared/compareProtocol';
-export { describeMove } from '../../src/core/report/compareModelTypes';
+export { describeMove } from '../../src/shared/model/compareModel';
 import { fmtDuration, fmtMB, fmtMs, fmtNum } from '../report/format';
 
 const MINUS = '\u2212';

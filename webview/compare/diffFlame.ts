@@ -8,8 +8,8 @@
  * frames that are gone in B can be seen. Search, zoom and the hover box are ../report/flameChrome.ts.
  */
 import type { FlameHierarchyNode } from 'd3-flame-graph';
-import { FRAME_CATEGORY_LABELS } from '../../src/core/report/frameCategory';
-import { compareTotals, normalizeCompareTree } from '../../src/core/report/compareModelTypes';
+import { FRAME_CATEGORY_LABELS } from '../../src/shared/frameCategory';
+import { compareTotals, normalizeCompareTree } from '../../src/shared/model/compareModel';
 import type { CompareModel, CompareNode, CompareNormalization, CompareSide } from '../../src/shared/compareProtocol';
 import { el } from '../report/dom';
 import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../report/flameChrome';

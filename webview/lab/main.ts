@@ -6,8 +6,8 @@
  * (Mark-Compact figures and peak RSS for the old space; failed requests whenever there are any).
  */
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
-import { SWEEP_FLAGS, formatSetting, formatValueWithUnit, isOldSpaceFlag, metricLabel, primaryMetricOf, sweepFlagInfo } from '../../src/core/sweep/sweepFlags';
-import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues } from '../../src/core/sweep/sweepTypes';
+import { SWEEP_FLAGS, formatSetting, formatValueWithUnit, isOldSpaceFlag, metricLabel, primaryMetricOf, sweepFlagInfo } from '../../src/shared/sweepFlags';
+import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues } from '../../src/shared/model/sweep';
 import type { FromLab, LabForm, LabTarget, SweepProgress, SweepResult, SweepSettingResult, ToLab } from '../../src/shared/labProtocol';
 import { el } from '../report/dom';
 

@@ -5,8 +5,8 @@
  * flameChrome.ts; this file adds the idle toggle, the category colours and legend, and self/total.
  */
 import type { FlameHierarchyNode } from 'd3-flame-graph';
-import { FRAME_CATEGORIES, FRAME_CATEGORY_LABELS, type FrameCategory } from '../../src/core/report/frameCategory';
-import { flameTotals } from '../../src/core/report/flameTotals';
+import { FRAME_CATEGORIES, FRAME_CATEGORY_LABELS, type FrameCategory } from '../../src/shared/frameCategory';
+import { flameTotals } from '../../src/shared/flameTotals';
 import type { FlameNode } from '../../src/shared/reportProtocol';
 import { el } from './dom';
 import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from './flameChrome';

@@ -17,7 +17,7 @@ import {
 } from 'chart.js';
 import zoomPlugin from 'chartjs-plugin-zoom';
 import type { GcPoint } from '../../src/shared/reportProtocol';
-import type { GcSummary } from '../../src/core/summary/types';
+import type { GcSummary } from '../../src/shared/model/summary';
 import { requestedSemiSpaceText, youngGenerationParts } from '../../src/shared/youngGenerationText';
 import { el, emptyNote } from './dom';
 import { fmtDuration, fmtMB, fmtMs, fmtNum, fmtPct, plural } from './format';

@@ -1,6 +1,6 @@
 /** The report header: title, the run's metadata, the summary's warnings, and the host actions. */
 import type { ReportModel } from '../../src/shared/reportProtocol';
-import type { SessionRecord } from '../../src/core/run/session';
+import type { SessionRecord } from '../../src/shared/model/session';
 import { el } from './dom';
 import { fmtDuration, fmtNum } from './format';
 import type { Host } from './host';

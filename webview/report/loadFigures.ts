@@ -2,7 +2,7 @@
  * "Profile under load": the load's figures and the GC of the same window, on one row above the
  * flame graph, so "GC share while serving 4,000 req/s" is one look. Failed requests are never hidden.
  */
-import type { LoadSummary } from '../../src/core/summary/types';
+import type { LoadSummary } from '../../src/shared/model/summary';
 import { el } from './dom';
 import { fmtMs, fmtPct } from './format';
 

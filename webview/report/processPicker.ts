@@ -3,7 +3,7 @@
  * one row each, with its role, pid, CPU and GC at a glance, and "All" first. Picking a row shows that
  * process alone in the flame graph, GC timeline and tables; "All" shows the run as a whole.
  */
-import type { ProcessSummary } from '../../src/core/summary/types';
+import type { ProcessSummary } from '../../src/shared/model/summary';
 import type { ProcessView, ReportModel } from '../../src/shared/reportProtocol';
 import { youngGenerationParts } from '../../src/shared/youngGenerationText';
 import { el } from './dom';

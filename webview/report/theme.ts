@@ -4,7 +4,7 @@
  * export defines a light and a dark set that follow `prefers-color-scheme`. SVG fills and canvas
  * drawing need real colours, so the variables are resolved here and re-resolved on a change.
  */
-import type { FrameCategory } from '../../src/core/report/frameCategory';
+import type { FrameCategory } from '../../src/shared/frameCategory';
 
 export interface Rgb {
   r: number;

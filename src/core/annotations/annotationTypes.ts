@@ -4,7 +4,7 @@
  * the extension only renders it. Lines and columns are 1-based, times in ms.
  */
 
-import type { DeoptCoverage } from '../summary/types';
+import type { DeoptCoverage } from '../../shared/model/summary';
 
 export interface AnnotationThresholds {
   /** A line gets after-line text when its self time is at least this many ms… */

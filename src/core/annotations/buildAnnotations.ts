@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { deoptEventCount } from '../../shared/deoptText';
 import type { SourceMapResolver } from '../sourcemap/sourceMapResolver';
-import type { CpuFunctionSummary, DeoptFunctionSummary, DeoptSummaryEntry, SourcePosition, Summary } from '../summary/types';
+import type { CpuFunctionSummary, DeoptFunctionSummary, DeoptSummaryEntry, SourcePosition, Summary } from '../../shared/model/summary';
 import { explainDeoptReason } from './deoptReasons';
 import { findFunctionStart } from './functionStart';
 import {

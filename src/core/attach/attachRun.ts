@@ -11,17 +11,17 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyzeRun } from '../run/analyzeRun';
 import { runLayout, type RunLayout } from '../run/runLayout';
-import type { SessionRecord } from '../run/session';
-import { emptySummary, type Summary } from '../summary/types';
-import { isLoopbackHost } from '../sweep/loopback';
+import type { SessionRecord } from '../../shared/model/session';
+import { emptySummary, type Summary } from '../../shared/model/summary';
+import { isLoopbackHost } from '../load/loopback';
 import { UserError, errorMessage, isErrno, oneLine } from '../util/errors';
 import { CdpClosedError, CdpError, CdpSession } from './cdpSession';
-import { inAttachWindow, type AttachWindow } from './attachWindow';
-import { formatGcEventLine, type AttachedGcEvent } from './gcEventsFile';
+import { inAttachWindow, type AttachWindow } from '../run/attachWindow';
+import { formatGcEventLine, type AttachedGcEvent } from '../run/gcEventsFile';
 import { gcKindName, installObserverExpression, observerNames, parseObservedGc, uninstallObserverExpression, type ObserverNames } from './gcObserverSource';
 
-export type { AttachedGcEvent } from './gcEventsFile';
-export type { AttachWindow } from './attachWindow';
+export type { AttachedGcEvent } from '../run/gcEventsFile';
+export type { AttachWindow } from '../run/attachWindow';
 
 export interface AttachOptions {
   /** The run folder (created; must not exist or be empty). */

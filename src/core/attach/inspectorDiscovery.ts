@@ -5,7 +5,7 @@
  */
 import { request } from 'node:http';
 import { basename } from 'node:path';
-import { isLoopbackHost } from '../sweep/loopback';
+import { isLoopbackHost } from '../load/loopback';
 import { UserError, errorMessage, isErrno } from '../util/errors';
 import { formatHostPort, type InspectorAddress } from './inspectorAddress';
 import { loopbackListeners, readProcessInfo } from './procFs';

@@ -9,20 +9,15 @@ import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
 import { analyzeRun } from '../run/analyzeRun';
 import { runLayout, type RunLayout } from '../run/runLayout';
-import type { SessionRecord } from '../run/session';
-import { emptySummary, type Summary } from '../summary/types';
+import type { SessionRecord } from '../../shared/model/session';
+import { emptySummary, type Summary } from '../../shared/model/summary';
 import { RunLoad, type RunLoadOptions } from './runLoad';
 import { UserError, errorMessage } from '../util/errors';
-import { StdoutDemux } from '../util/stdoutDemux';
-import { TOOL_VERSION } from '../version';
-import { preloadAgentPath } from './preloadPath';
+import { StdoutDemux } from '../gc/stdoutDemux';
+import { TOOL_VERSION } from '../util/version';
+import { preloadAgentPath } from '../launcher/bundledScripts';
+import type { ProfileTarget } from '../targets/profileTarget';
 import { prepareCodeTraceDir, type CodeTraceDir } from './codeTraceDir';
-
-export type ProfileTarget =
-  /** A JS file we start with `node <flags> file`. */
-  | { kind: 'script'; script: string; args: string[] }
-  /** Anything else (`npm run start`): started as is, flags through NODE_OPTIONS. */
-  | { kind: 'command'; command: string; args: string[] };
 
 export interface ProfileRequest {
   target: ProfileTarget;

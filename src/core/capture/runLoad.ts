@@ -4,12 +4,12 @@
  * The URL may be left to the app: the first loopback URL it prints (servers on a random port).
  */
 import type { IsolateGcTally } from '../gc/gcTraceCollector';
-import { requireLoopbackUrl } from '../sweep/loopback';
-import { startLoad, type LoadGenerator } from '../sweep/loadGenerator';
-import { watchReadiness, type ReadinessWatch } from '../sweep/readiness';
-import type { LoadSummary } from '../summary/types';
+import { requireLoopbackUrl } from '../load/loopback';
+import { startLoad, type LoadGenerator } from '../load/loadGenerator';
+import { watchReadiness, type ReadinessWatch } from '../load/readiness';
+import type { LoadSummary } from '../../shared/model/summary';
 import { errorMessage } from '../util/errors';
-import { probeOnce, urlCheckFailure } from './loadUrlCheck';
+import { probeOnce, urlCheckFailure } from '../load/loadUrlCheck';
 
 export interface RunLoadOptions {
   /** null: the first http(s) loopback URL the app prints. */

@@ -1,13 +1,11 @@
 /**
  * The `.cpuprofile` as V8 writes it (raw, loosely typed: it comes from disk) and the normalised form
- * the rest of V8 Lens works on. Parsing lives in `parseCpuProfile.ts` and is re-exported here.
+ * the rest of V8 Lens works on. Parsing lives in `parseCpuProfile.ts` and is imported from there:
+ * this file re-exports nothing, so the readers can import its types without a cycle.
  *
  * Raw positions: `callFrame.lineNumber`/`columnNumber` are 0-based (-1 = none, for VM frames), while
  * `positionTicks[].line` is already 1-based. The normalised form is 1-based everywhere (0 = none).
  */
-
-export { parseCpuProfile } from './parseCpuProfile';
-export { CpuProfileError } from './cpuProfileError';
 
 // ---------------------------------------------------------------------------------------------- raw
 

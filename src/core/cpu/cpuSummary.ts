@@ -1,4 +1,4 @@
-import type { CpuFunctionSummary, CpuLineSummary, CpuSummary } from '../summary/types';
+import type { CpuFunctionSummary, CpuLineSummary, CpuSummary } from '../../shared/model/summary';
 import { round } from '../util/stats';
 import { buildCpuModel, type CpuFunctionTime, type CpuModel } from './cpuModel';
 import type { CpuProfile } from './cpuProfileFormat';

@@ -3,7 +3,7 @@
  * line's times summed over the profiles, with the pids it ran in. Durations add up too, so a share
  * (self / duration) is a share of all the CPU time sampled, whichever process spent it.
  */
-import type { CpuFunctionSummary, CpuLineSummary, CpuProfileFile, CpuSummary } from '../summary/types';
+import type { CpuFunctionSummary, CpuLineSummary, CpuProfileFile, CpuSummary } from '../../shared/model/summary';
 import { round } from '../util/stats';
 import { compareText } from '../util/compareText';
 

@@ -1,5 +1,4 @@
 import type { CpuProfile } from './cpuProfileFormat';
-import type { GapCounter } from './medianInterval';
 
 /*
  * How samples are timed and weighted, from `timeDeltas` (never `hitCount`, which disagrees with the
@@ -15,6 +14,11 @@ import type { GapCounter } from './medianInterval';
  * typed-array memory costs more in allocation and GC pressure than recomputing the running sum.
  */
 
+/** Where the weighting loop reports each gap between samples (medianInterval.ts's GapCounter). */
+export interface GapSink {
+  add(gap: number): void;
+}
+
 export interface NodeSelfTimes {
   /** Per node: the weights of the samples whose leaf it is. */
   nodeSelfUs: Float64Array;
@@ -26,7 +30,7 @@ export interface NodeSelfTimes {
 }
 
 /** `gaps`, when given, receives every positive gap between samples (for the sampling interval). */
-export function nodeSelfTimes(profile: CpuProfile, gaps?: GapCounter): NodeSelfTimes {
+export function nodeSelfTimes(profile: CpuProfile, gaps?: GapSink): NodeSelfTimes {
   const { samples, timeDeltasUs } = profile;
   const count = samples.length;
   const nodeSelfUs = new Float64Array(profile.nodes.length);

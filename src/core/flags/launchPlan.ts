@@ -1,6 +1,5 @@
 import { UserError } from '../util/errors';
 import { AGENT_ENV } from '../preload/agentEnv';
-import type { RunLayout } from '../run/runLayout';
 import type { NodeRuntime } from './nodeRuntime';
 import type { CaptureSet } from './presets';
 import { validateUserFlags, type UserFlag } from './userFlags';
@@ -50,10 +49,26 @@ export function validateCaptureOptions(options: CaptureOptions, runtime: NodeRun
   return flags;
 }
 
+/**
+ * The run-folder paths a launch hands to Node and the preload. `run/runLayout.ts` extends it: the
+ * flags are planned here, below the run folder, without knowing the rest of its layout.
+ */
+export interface CapturePaths {
+  /** `--cpu-prof-dir` */
+  cpuDir: string;
+  /** `--logfile` and its folder */
+  v8LogDir: string;
+  v8LogFile: string;
+  /** `--redirect-code-traces-to` before the preload redirects each process's own */
+  codeTraces: string;
+  /** The preload agent's records */
+  agentDir: string;
+}
+
 export function planDirectLaunch(
   runtime: NodeRuntime,
   options: CaptureOptions,
-  layout: RunLayout,
+  layout: CapturePaths,
   preloadPath: string,
   script: string,
   scriptArgs: readonly string[],
@@ -100,7 +115,7 @@ export function planDirectLaunch(
 export function planNodeOptionsLaunch(
   runtime: NodeRuntime,
   options: CaptureOptions,
-  layout: RunLayout,
+  layout: CapturePaths,
   preloadPath: string,
   command: string,
   commandArgs: readonly string[],

@@ -1,4 +1,4 @@
-import type { GcIsolateSummary, GcSummary, GcTypeStats, YoungGeneration } from '../summary/types';
+import type { GcIsolateSummary, GcSummary, GcTypeStats, YoungGeneration } from '../../shared/model/summary';
 import { max, mean, percentile, round } from '../util/stats';
 import type { GcEvent } from './gcEvent';
 import { reachedSemiSpaceMB } from '../../shared/youngGenerationText';

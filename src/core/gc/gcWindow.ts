@@ -6,7 +6,7 @@
  */
 import { isYoungGenerationGc } from './gcEvent';
 import type { IsolateGcTally } from './gcTraceCollector';
-import type { GcInWindow, GcInWindowFigures } from '../summary/types';
+import type { GcInWindow, GcInWindowFigures } from '../../shared/model/summary';
 import { round } from '../util/stats';
 
 export interface GcMark {

@@ -4,7 +4,7 @@
  * Scavenger but one space with Minor Mark-Sweep (`--minor-ms`): halving it there reported 27.9 MB for
  * a 56 MB young generation. And a run with no young-generation GC says nothing about its size.
  */
-import type { YoungGeneration } from '../summary/types';
+import type { YoungGeneration } from '../../shared/model/summary';
 import { round } from '../util/stats';
 import type { GcEvent } from './gcEvent';
 

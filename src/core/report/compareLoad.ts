@@ -11,9 +11,9 @@
  * overstates alike in both runs (warm-up requests scale with the window's), so it is shown only
  * then, and says so.
  */
-import type { LoadSummary, Summary } from '../summary/types';
+import type { LoadSummary, Summary } from '../../shared/model/summary';
 import { round } from '../util/stats';
-import type { CompareSide, LoadComparison } from './compareModelTypes';
+import type { CompareSide, LoadComparison } from '../../shared/model/compareModel';
 import { metricRow, rowCollector } from './metricRow';
 
 /** Busy (not idle) sampled time of each whole profile, ms; null without a profile. */

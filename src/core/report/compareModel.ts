@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { chooseMainProcess, readAgentRecords } from '../run/agentRecords';
 import { runLayout } from '../run/runLayout';
-import type { CpuFunctionSummary, GcSummary, Summary } from '../summary/types';
+import type { CpuFunctionSummary, GcSummary, Summary } from '../../shared/model/summary';
 import { round } from '../util/stats';
 import { compareLoad, totalsVerdictNote } from './compareLoad';
 import {
@@ -29,16 +29,16 @@ import {
   type MetricRow,
   type MovedFunction,
   type TopChanges,
-} from './compareModelTypes';
-import { flameTotals } from './flameTotals';
-import { frameCategory } from './frameCategory';
+} from '../../shared/model/compareModel';
+import { flameTotals } from '../../shared/flameTotals';
+import { frameCategory } from '../../shared/frameCategory';
 import { matchFunctions, samePosition, type FunctionMatch, type FunctionRef } from './functionMatch';
 import { metricRow, rowCollector } from './metricRow';
 import { buildReportModel } from './reportModel';
-import type { FlameNode, ReportModel } from './reportModelTypes';
+import type { FlameNode, ReportModel } from '../../shared/model/reportModel';
 
-export type * from './compareModelTypes';
-export { normalizeCompareTree, compareTotals, describeMove, TOP_CHANGES, MAX_MOVED } from './compareModelTypes';
+export type * from '../../shared/model/compareModel';
+export { normalizeCompareTree, compareTotals, describeMove, TOP_CHANGES, MAX_MOVED } from '../../shared/model/compareModel';
 export { judgeChange, metricRow, SAME_THRESHOLD } from './metricRow';
 export { matchFunctions, type FunctionMatch, type FunctionRef } from './functionMatch';
 

@@ -3,7 +3,7 @@
  * when the runs were under load), the functions whose self time changed most, and the functions
  * that moved. The same CompareModel the compare webview draws.
  */
-import { describeMove, type CompareModel, type FunctionChange, type MetricRow } from './compareModelTypes';
+import { describeMove, type CompareModel, type FunctionChange, type MetricRow } from '../../shared/model/compareModel';
 import { formatLocation, table } from './textReport';
 
 export interface CompareTextOptions {

@@ -17,7 +17,7 @@
  * (Node's own, when both ran the same Node) nothing can have moved: there, two functions are the
  * same only at the same position (a file has many `get`s, and each run samples other ones).
  */
-import type { CompareSide } from './compareModelTypes';
+import type { CompareSide } from '../../shared/model/compareModel';
 
 /** What a function is known by in a profile; lines and columns 1-based, 0 = no position. */
 export interface FunctionRef {

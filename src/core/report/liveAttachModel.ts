@@ -4,13 +4,13 @@
  * the collections begun inside the attached window, and the GC share is over the window's length
  * (not the process's uptime, which is what the observer's clock measures).
  */
-import { ATTACH_NOTES } from '../attach/attachNotes';
-import { splitByWindow, type AttachWindow } from '../attach/attachWindow';
-import { attachedToGcEvents, type AttachedGcEvent } from '../attach/gcEventsFile';
+import { ATTACH_NOTES } from '../run/attachNotes';
+import { splitByWindow, type AttachWindow } from '../run/attachWindow';
+import { attachedToGcEvents, type AttachedGcEvent } from '../run/gcEventsFile';
 import { isYoungGenerationGc } from '../gc/gcEvent';
 import { summarizeGc } from '../gc/gcSummary';
-import { emptySummary } from '../summary/types';
-import type { GcPoint, LiveAttachStatus, ReportModel } from './reportModelTypes';
+import { emptySummary } from '../../shared/model/summary';
+import type { GcPoint, LiveAttachStatus, ReportModel } from '../../shared/model/reportModel';
 
 export const PROFILE_PENDING = 'the CPU profile appears when profiling stops (V8 Lens: Stop & Collect)';
 

@@ -1,13 +1,14 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { CpuProfileError, parseCpuProfile } from '../cpu/cpuProfileFormat';
+import { CpuProfileError } from '../cpu/cpuProfileError';
+import { parseCpuProfile } from '../cpu/parseCpuProfile';
 import { summarizeCpu } from '../cpu/cpuSummary';
 import { summarizeGc } from '../gc/gcSummary';
 import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
 import { analyzeRun, readGcTraceFile } from '../run/analyzeRun';
 import { runLayout } from '../run/runLayout';
-import type { SessionRecord } from '../run/session';
-import { emptySummary, withSummaryDefaults, type Summary } from '../summary/types';
+import type { SessionRecord } from '../../shared/model/session';
+import { emptySummary, withSummaryDefaults, type Summary } from '../../shared/model/summary';
 import { UserError, errorMessage, isErrno } from '../util/errors';
 import { readV8LogFiles } from '../v8log/v8LogReader';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';

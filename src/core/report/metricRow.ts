@@ -1,6 +1,6 @@
 /** One figure of A and B side by side, with its change and whether that change is better or worse. */
 import { round } from '../util/stats';
-import type { MetricDirection, MetricRow, MetricUnit, MetricVerdict } from './compareModelTypes';
+import type { MetricDirection, MetricRow, MetricUnit, MetricVerdict } from '../../shared/model/compareModel';
 
 /** Changes smaller than this fraction of the larger value count as no change. */
 export const SAME_THRESHOLD = 0.01;

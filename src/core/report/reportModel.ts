@@ -1,17 +1,17 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { buildCpuModel } from '../cpu/cpuModel';
-import { parseCpuProfile } from '../cpu/cpuProfileFormat';
-import { buildFlameTree, type FlameNode } from '../cpu/flameTree';
+import { parseCpuProfile } from '../cpu/parseCpuProfile';
+import { buildFlameTree, type FlameNode } from './flameTree';
 import type { GcEvent } from '../gc/gcEvent';
 import { readGcTraceFile } from '../run/analyzeRun';
 import { runLayout } from '../run/runLayout';
-import { sessionMode, type SessionRecord } from '../run/session';
-import { attachedToGcEvents, readAttachedGcEvents } from '../attach/gcEventsFile';
+import { sessionMode, type SessionRecord } from '../../shared/model/session';
+import { attachedToGcEvents, readAttachedGcEvents } from '../run/gcEventsFile';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
-import { sessionWindow, splitByWindow } from '../attach/attachWindow';
-import type { ProcessSummary, Summary } from '../summary/types';
-import type { GcPoint, ProcessView, ReportModel } from './reportModelTypes';
+import { sessionWindow, splitByWindow } from '../run/attachWindow';
+import type { ProcessSummary, Summary } from '../../shared/model/summary';
+import type { GcPoint, ProcessView, ReportModel } from '../../shared/model/reportModel';
 
 export type { GcPoint, ProcessView, ReportModel };
 import { errorMessage } from '../util/errors';

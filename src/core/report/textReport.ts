@@ -2,7 +2,7 @@ import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeYoungGeneration, requestedSemiSpaceText } from '../../shared/youngGenerationText';
 import { deoptEventCount } from '../../shared/deoptText';
-import type { LoadSummary, ProcessSummary, Summary } from '../summary/types';
+import type { LoadSummary, ProcessSummary, Summary } from '../../shared/model/summary';
 
 export interface TextReportOptions {
   /** Paths under this folder are shown relative to it. */

@@ -2,7 +2,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { basename } from 'node:path';
-import { parseCpuProfile } from '../cpu/cpuProfileFormat';
+import { parseCpuProfile } from '../cpu/parseCpuProfile';
 import { summarizeCpu } from '../cpu/cpuSummary';
 import { mergeCpuSummaries, type CpuPart } from '../cpu/mergeCpuSummaries';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
@@ -18,7 +18,7 @@ import {
   type LoadSummary,
   type ProcessSummary,
   type Summary,
-} from '../summary/types';
+} from '../../shared/model/summary';
 import { windowTotals } from '../gc/gcWindow';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { errorMessage } from '../util/errors';
@@ -29,10 +29,10 @@ import { buildProcessTable, type RunProcess } from './processTable';
 import { listCodeTraces, listCpuProfiles, listV8Logs, type CpuProfileArtifact, type V8LogArtifact } from './runArtifacts';
 import { readRunDeopts, type WindowMarks } from './runDeopts';
 import type { RunLayout } from './runLayout';
-import { sessionMode, type SessionRecord } from './session';
-import { ATTACH_NOTES } from '../attach/attachNotes';
-import { attachedToGcEvents, readAttachedGcEvents } from '../attach/gcEventsFile';
-import { outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from '../attach/attachWindow';
+import { sessionMode, type SessionRecord } from '../../shared/model/session';
+import { ATTACH_NOTES } from './attachNotes';
+import { attachedToGcEvents, readAttachedGcEvents } from './gcEventsFile';
+import { outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from './attachWindow';
 import { endsWithNewline } from '../util/files';
 
 /** GC data already in memory from a live capture, so the trace file need not be read back. */

@@ -10,7 +10,7 @@
  */
 import { basename, relative } from 'node:path';
 import type { AgentRecord } from '../preload/agentRecord';
-import type { ProcessRole } from '../summary/types';
+import type { ProcessRole } from '../../shared/model/summary';
 import { chooseMainProcess, isMainThreadRecord, isPackageManager } from './agentRecords';
 import type { CodeTraceArtifact, CpuProfileArtifact, V8LogArtifact } from './runArtifacts';
 

@@ -5,12 +5,13 @@
  * deopt keeps the process or thread it happened in, and, under load, whether it happened before,
  * inside or after the measured window.
  */
-import type { CpuFunctionSummary, DeoptCoverage } from '../summary/types';
+import type { CpuFunctionSummary, DeoptCoverage } from '../../shared/model/summary';
 import { analyzeCodeTrace, functionsFromProfile, readCodeTrace } from '../v8log/codeTraceDeopts';
 import { emptyCounters, mergeAnalyses } from '../v8log/mergeAnalyses';
 import type { V8Deopt, V8LogAnalysis } from '../v8log/types';
 import { readV8LogFile } from '../v8log/v8LogReader';
 import { errorMessage } from '../util/errors';
+import { CODE_TRACE_PROBE_NAME } from '../preload/agentEnv';
 import type { RunProcess } from './processTable';
 import type { CodeTraceArtifact, V8LogArtifact } from './runArtifacts';
 
@@ -79,6 +80,8 @@ export async function readRunDeopts(input: RunDeoptInput): Promise<RunDeopts> {
     for (const trace of input.codeTraces) {
       try {
         const text = await readCodeTrace(trace.path);
+        // The preload's own probe (preload/codeTraceRedirect.ts) is V8 Lens's code, not the app's.
+        text.optimizations = text.optimizations.filter((o) => o.name !== CODE_TRACE_PROBE_NAME);
         const owner = ownerOfTrace(trace, input.processes, app, warnings);
         const part = analyzeCodeTrace(text, candidates, trace.path);
         part.deopts.forEach((d, i) => {

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
+import type { CapturePaths } from '../flags/launchPlan';
 
 /**
  * Where each artifact of a run lives inside its run folder. The raw artifacts keep the formats other
  * tools read (the `.cpuprofile` opens in Chrome DevTools and speedscope; the V8 logs in V8's tools).
  */
-export interface RunLayout {
+export interface RunLayout extends CapturePaths {
   dir: string;
   session: string;
   summary: string;

@@ -37,7 +37,7 @@
  * any other flag, so every reason names what it is about.
  */
 import { median } from '../util/stats';
-import { formatSetting, formatSettings, isOldSpaceFlag, metricLabel, primaryMetricOf } from './sweepFlags';
+import { formatSetting, formatSettings, isOldSpaceFlag, metricLabel, primaryMetricOf } from '../../shared/sweepFlags';
 import {
   ALPHA,
   PRACTICAL_THRESHOLD,
@@ -49,7 +49,7 @@ import {
   ratio,
   validMetricValues,
 } from './sweepStats';
-import { SEMI_SPACE_FLAG, semiSpaceValue, settingValue, type PrimaryMetric, type Recommendation, type SweepSettingResult } from './sweepTypes';
+import { SEMI_SPACE_FLAG, semiSpaceValue, settingValue, type PrimaryMetric, type Recommendation, type SweepSettingResult } from '../../shared/model/sweep';
 
 /** Better than the baseline means at least 3% lower (ratio ≤ 0.97). */
 const WIN_RATIO = 1 - PRACTICAL_THRESHOLD;

@@ -19,10 +19,10 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { probeNodeRuntime } from '../flags/nodeRuntime';
 import { validateUserFlags } from '../flags/userFlags';
 import { UserError } from '../util/errors';
-import { requireLoopbackUrl } from './loopback';
+import { requireLoopbackUrl } from '../load/loopback';
 import { summarizeSweep } from './summarizeSweep';
 import { flagValueText, parseSweepFlagName, validateSweepFlag } from './sweepFlagCheck';
-import { formatSetting, sweepFlagInfo } from './sweepFlags';
+import { formatSetting, sweepFlagInfo } from '../../shared/sweepFlags';
 import { executeRun, type RunContext } from './sweepRun';
 import { sweepSchedule } from './sweepSchedule';
 import {
@@ -35,7 +35,7 @@ import {
   type SweepProgress,
   type SweepResult,
   type SweepRun,
-} from './sweepTypes';
+} from '../../shared/model/sweep';
 
 export interface RunSweepOptions {
   /** The sweep folder: sweep.json (rewritten after every run, so a cancelled sweep keeps what finished), runs/<index>-<value>[mb]-r<round>/ with gc-trace.log and output.log. */

@@ -5,7 +5,7 @@
  */
 import { median } from '../util/stats';
 import { formatSize, recommend } from './recommend';
-import { formatSetting, primaryMetricOf } from './sweepFlags';
+import { formatSetting, primaryMetricOf } from '../../shared/sweepFlags';
 import { SWEEP_METRICS, compareSamples, isValidRun, lostRequests, settingMetricValues, spreadOf, validMetricValues } from './sweepStats';
 import {
   SEMI_SPACE_FLAG,
@@ -23,7 +23,7 @@ import {
   type SweepResult,
   type SweepRun,
   type SweepSettingResult,
-} from './sweepTypes';
+} from '../../shared/model/sweep';
 
 /** Rounds needed before the U test can reach p < 0.05 (4 vs 4 → 0.029). */
 const MIN_ROUNDS_FOR_TEST = 4;

@@ -4,13 +4,13 @@
  * and takes a number is checked against the target's Node when the sweep starts (runSweep).
  */
 import { UserError } from '../util/errors';
-import type { LabForm } from './labForm';
-import { requireLoopbackUrl } from './loopback';
+import type { LabForm } from '../../shared/labForm';
+import { requireLoopbackUrl } from '../load/loopback';
 import { parseSweepFlagName } from './sweepFlagCheck';
-import { formatSetting, sweepFlagInfo } from './sweepFlags';
-import { SEMI_SPACE_FLAG, sweepValues, type SweepConfig, type SweepTarget } from './sweepTypes';
+import { formatSetting, sweepFlagInfo } from '../../shared/sweepFlags';
+import { SEMI_SPACE_FLAG, sweepValues, type SweepConfig, type SweepTarget } from '../../shared/model/sweep';
 
-export { DEFAULT_LAB_FORM, labFormFromSaved, upgradeLabForm, type LabForm } from './labForm';
+export { DEFAULT_LAB_FORM, labFormFromSaved, upgradeLabForm, type LabForm } from '../../shared/labForm';
 
 /** The largest value of a size flag the form takes, MB (64 GB). */
 const MAX_FORM_SIZE_MB = 65536;

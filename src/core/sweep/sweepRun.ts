@@ -18,13 +18,14 @@ import { reachedSemiSpaceMB } from '../../shared/youngGenerationText';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { errorMessage, oneLine } from '../util/errors';
 import { mean, percentile, round, sum } from '../util/stats';
-import { StdoutDemux } from '../util/stdoutDemux';
-import { startLoad, type LoadOutcome } from './loadGenerator';
-import type { LoadPhase } from './loadProtocol';
+import { StdoutDemux } from '../gc/stdoutDemux';
+import { startLoad, type LoadOutcome } from '../load/loadGenerator';
+import type { LoadPhase } from '../load/loadProtocol';
 import { processCpuMs, processGroupStats, processPeakRssMB } from './procStats';
-import { watchReadiness, type ReadinessWatch, type ReadyOutcome } from './readiness';
-import { sweepFlagInfo } from './sweepFlags';
-import { SEMI_SPACE_FLAG, semiSpaceValue, sweepFlag, type LoadFigures, type SweepConfig, type SweepProgress, type SweepRun, type SweepRunProcess, type WindowGcFigures } from './sweepTypes';
+import { watchReadiness, type ReadinessWatch, type ReadyOutcome } from '../load/readiness';
+import { sweepFlagInfo } from '../../shared/sweepFlags';
+import type { LoadFigures } from '../../shared/model/load';
+import { SEMI_SPACE_FLAG, semiSpaceValue, sweepFlag, type SweepConfig, type SweepProgress, type SweepRun, type SweepRunProcess, type WindowGcFigures } from '../../shared/model/sweep';
 
 /** One slot of sweepSchedule(): the flag's value, the round, the position in the sweep. */
 export interface RunSlot {

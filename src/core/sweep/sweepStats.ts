@@ -5,7 +5,7 @@
  * medians as the effect size. Pure functions; all accept unsorted input.
  */
 import { median } from '../util/stats';
-import type { Comparison, Spread, SweepMedians, SweepRun } from './sweepTypes';
+import type { Comparison, Spread, SweepMedians, SweepRun } from '../../shared/model/sweep';
 
 /** Below this p a difference is called significant (two-sided). */
 export const ALPHA = 0.05;

@@ -5,8 +5,8 @@
  */
 import { PRACTICAL_THRESHOLD, isValidRun, lostRequests } from './sweepStats';
 import { formatChange, formatP } from './recommend';
-import { formatSetting, isOldSpaceFlag, sweepFlagInfo } from './sweepFlags';
-import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues, type Comparison, type Spread, type SweepResult, type SweepSettingResult } from './sweepTypes';
+import { formatSetting, isOldSpaceFlag, sweepFlagInfo } from '../../shared/sweepFlags';
+import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues, type Comparison, type Spread, type SweepResult, type SweepSettingResult } from '../../shared/model/sweep';
 
 /** The columns of a semi-space sweep without lost requests (the table as it always was). */
 export const SWEEP_TABLE_HEADERS = [

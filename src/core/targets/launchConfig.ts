@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import type { ProfileTarget } from '../capture/profileRun';
+import type { ProfileTarget } from './profileTarget';
 import { UserError } from '../util/errors';
 
 /** The fields of a `.vscode/launch.json` Node configuration that say how to start the program. */

@@ -13,7 +13,6 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { CODE_TRACE_PROBE_NAME } from '../preload/agentEnv';
 import { sortTiers } from './codeState';
 import { FunctionIndex, functionKey, toFunctionRef } from './functionIndex';
 import { parseDeoptPosition, urlToPath } from './sourcePosition';
@@ -151,8 +150,6 @@ export class CodeTraceDeoptReader {
     this.awaitingInstall.delete(sfi);
     // The install line of the compile just read: already counted.
     if (installed && compiled !== undefined && compiled.tier === tier) return;
-    // The preload's own probe (preload/codeTraceRedirect.ts), not the app's code.
-    if (m[2]?.trim() === CODE_TRACE_PROBE_NAME) return;
     const optimization: TracedOptimization = { name: (m[2] ?? '').trim(), sfi, tier, osr: m[5] !== undefined, seq: this.seq++ };
     this.optimizations.push(optimization);
     if (!installed) this.awaitingInstall.set(sfi, optimization);

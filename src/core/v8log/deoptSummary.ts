@@ -9,7 +9,7 @@ import {
   type DeoptSummaryEntry,
   type OptimizedFunctionSummary,
   type SourcePosition,
-} from '../summary/types';
+} from '../../shared/model/summary';
 import { sortTiers, tierLabel } from './codeState';
 import type { FunctionRef, LogPosition, V8Deopt, V8LogAnalysis } from './types';
 import { functionKey } from './functionIndex';

@@ -2,7 +2,7 @@
  * What the V8 log reader extracts from `--log-deopt --log-code` logs. Positions are 1-based (0 = none),
  * times are ms since the isolate's log started.
  */
-import type { SourcePosition } from '../summary/types';
+import type { SourcePosition } from '../../shared/model/summary';
 
 /** A position from the log. `url` is a file path when V8 wrote a `file://` URL; `sourceUrl` is V8's text. */
 export interface LogPosition extends SourcePosition {

@@ -12,9 +12,9 @@ import { shiftLines, type LineEdit } from '../../core/annotations/lineShift';
 import { pathKey } from '../../core/annotations/sourcePaths';
 import { loadReport } from '../../core/report/loadReport';
 import { runLayout } from '../../core/run/runLayout';
-import type { SessionRecord } from '../../core/run/session';
+import type { SessionRecord } from '../../shared/model/session';
 import { SourceMapResolver } from '../../core/sourcemap/sourceMapResolver';
-import type { Summary } from '../../core/summary/types';
+import type { Summary } from '../../shared/model/summary';
 import { errorMessage } from '../../core/util/errors';
 import { ContextKeys, readSetting, setContext } from '../contract';
 

@@ -11,7 +11,7 @@ import { resolveInspector } from '../../core/attach/inspectorDiscovery';
 import { listLocalNodeProcesses, type LocalNodeProcess } from '../../core/attach/localNodeProcesses';
 import { liveAttachModel, liveAttachStatus } from '../../core/report/liveAttachModel';
 import { UserError, errorMessage } from '../../core/util/errors';
-import { TOOL_VERSION } from '../../core/version';
+import { TOOL_VERSION } from '../../core/util/version';
 import { ContextKeys, readSetting, setContext } from '../contract';
 import { newRunDir, runsFolderFor } from '../profile/runsFolder';
 import type { ReportPanels } from '../report/reportPanel';

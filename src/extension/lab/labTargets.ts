@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { isNodeLaunchConfig, resolveLaunchConfig, type NodeLaunchConfig } from '../../core/targets/launchConfig';
 import { nodeScriptOf } from '../../core/targets/nodeCommand';
 import { readNpmScripts } from '../../core/targets/npmScripts';
-import type { SweepTarget } from '../../core/sweep/sweepTypes';
+import type { SweepTarget } from '../../shared/model/sweep';
 import { UserError } from '../../core/util/errors';
 import type { LabTarget } from '../../shared/labProtocol';
 import { readSetting } from '../contract';

@@ -7,14 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { preloadAgentPath } from '../../core/capture/preloadPath';
+import { loadRunnerPath, preloadAgentPath } from '../../core/launcher/bundledScripts';
 import { runSweep } from '../../core/sweep/runSweep';
 import { normalizeSweepResult } from '../../core/sweep/summarizeSweep';
-import { formatSetting } from '../../core/sweep/sweepFlags';
+import { formatSetting } from '../../shared/sweepFlags';
 import { estimateSweepSeconds, labFormFromSaved, sweepConfigFromForm, type LabForm } from '../../core/sweep/sweepForm';
-import { sweepFlag, sweepValues, type SweepResult } from '../../core/sweep/sweepTypes';
+import { sweepFlag, sweepValues, type SweepResult } from '../../shared/model/sweep';
 import { UserError, errorMessage } from '../../core/util/errors';
-import { TOOL_VERSION } from '../../core/version';
+import { TOOL_VERSION } from '../../core/util/version';
 import { parseFromLab, type FromLab, type ToLab } from '../../shared/labProtocol';
 import { OUTPUT_CHANNEL_NAME, ViewIds } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
@@ -131,7 +131,7 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
         outDir: folder,
         signal: abort.signal,
         preloadPath: preloadAgentPath(),
-        loadRunnerPath: vscode.Uri.joinPath(this.extensionUri, 'dist', 'load-runner.js').fsPath,
+        loadRunnerPath: loadRunnerPath(),
         toolVersion: TOOL_VERSION,
         baseEnv: targetEnvironment(),
         onProgress: (p) => {

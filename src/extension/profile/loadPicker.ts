@@ -2,10 +2,10 @@
  * "Under load?" in Profile with GC Trace: none (run until Stop & Collect), or drive the target with
  * HTTP load for a while, then stop and collect. The choice is remembered per workspace.
  */
-import { join } from 'node:path';
+import { loadRunnerPath } from '../../core/launcher/bundledScripts';
 import * as vscode from 'vscode';
 import type { RunLoadOptions } from '../../core/capture/runLoad';
-import { requireLoopbackUrl } from '../../core/sweep/loopback';
+import { requireLoopbackUrl } from '../../core/load/loopback';
 import { UserError, errorMessage } from '../../core/util/errors';
 
 const LAST_LOAD_KEY = 'v8Lens.lastLoad';
@@ -20,7 +20,7 @@ interface SavedLoad {
 type LoadItem = vscode.QuickPickItem & { choice: 'none' | 'last' | 'auto' | 'url' };
 
 /** undefined: the user cancelled; null: no load. */
-export async function pickLoad(state: vscode.Memento, extensionUri: vscode.Uri): Promise<RunLoadOptions | null | undefined> {
+export async function pickLoad(state: vscode.Memento): Promise<RunLoadOptions | null | undefined> {
   const last = state.get<SavedLoad>(LAST_LOAD_KEY);
   const items: LoadItem[] = [{ label: '$(debug-stop) No load', description: 'run until you stop it (V8 Lens: Stop & Collect)', choice: 'none' }];
   if (last) items.unshift({ label: `$(history) Under load again: ${last.url ?? 'the URL it prints'}`, description: `${last.connections} connections · ${last.durationSeconds} s${last.rate ? ` · ${last.rate} req/s` : ''}`, choice: 'last' });
@@ -73,7 +73,7 @@ export async function pickLoad(state: vscode.Memento, extensionUri: vscode.Uri):
     durationSeconds: saved.durationSeconds,
     rate: saved.rate,
     readyTimeoutMs: 30_000,
-    loadRunnerPath: join(extensionUri.fsPath, 'dist', 'load-runner.js'),
+    loadRunnerPath: loadRunnerPath(),
     badUrlHint: 'give the URL of a path it serves (Under load: a URL…)',
   };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ProfileTarget } from '../../core/capture/profileRun';
+import type { ProfileTarget } from '../../core/targets/profileTarget';
 import { isNodeLaunchConfig, resolveLaunchConfig, type NodeLaunchConfig } from '../../core/targets/launchConfig';
 import { splitCommandLine } from '../../core/targets/commandLine';
 import { directLaunchOf } from '../../core/targets/npmLaunch';

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { readReportAssets, standaloneReportHtml } from '../../core/report/reportPage';
 import { buildReportModel, type ReportModel } from '../../core/report/reportModel';
-import { emptySummary } from '../../core/summary/types';
+import { emptySummary } from '../../shared/model/summary';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromReportWebview, type FromReportWebview, type LiveAttachStatus, type ToReportWebview } from '../../shared/reportProtocol';
 import { REPORT_VIEW_TYPE } from '../contract';

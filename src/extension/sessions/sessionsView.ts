@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionRecord } from '../../core/run/session';
-import { withSummaryDefaults, type Summary } from '../../core/summary/types';
+import type { SessionRecord } from '../../shared/model/session';
+import { withSummaryDefaults, type Summary } from '../../shared/model/summary';
 import { deoptCountText } from '../../shared/deoptText';
 import { Commands, type SessionItemArg } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';

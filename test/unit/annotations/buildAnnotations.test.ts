@@ -8,7 +8,7 @@ import { deoptLensTitle, deoptSiteText, heatText, hotLensTitle } from '../../../
 import { DEFAULT_THRESHOLDS, MAX_DEOPT_SITES_PER_FILE } from '../../../src/core/annotations/annotationTypes';
 import { buildAnnotations, heatLevel } from '../../../src/core/annotations/buildAnnotations';
 import { pathKey } from '../../../src/core/annotations/sourcePaths';
-import type { DeoptSummaryEntry, Summary } from '../../../src/core/summary/types';
+import type { DeoptSummaryEntry, Summary } from '../../../src/shared/model/summary';
 
 function project(): { root: string; app: string } {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'v8lens-annot-')));

@@ -8,13 +8,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ATTACH_NOTES } from '../../../src/core/attach/attachNotes';
-import { attachedToGcEvents, formatGcEventLine, readAttachedGcEvents, type AttachedGcEvent } from '../../../src/core/attach/gcEventsFile';
+import { ATTACH_NOTES } from '../../../src/core/run/attachNotes';
+import { attachedToGcEvents, formatGcEventLine, readAttachedGcEvents, type AttachedGcEvent } from '../../../src/core/run/gcEventsFile';
 import { loadReport } from '../../../src/core/report/loadReport';
 import { buildReportModel } from '../../../src/core/report/reportModel';
 import { analyzeRun } from '../../../src/core/run/analyzeRun';
 import { runLayout } from '../../../src/core/run/runLayout';
-import { sessionMode, type SessionRecord } from '../../../src/core/run/session';
+import { sessionMode, type SessionRecord } from '../../../src/shared/model/session';
 
 const CPU_FIXTURE = join(__dirname, '..', '..', 'fixtures', 'cpu', 'node20-work.cpuprofile');
 

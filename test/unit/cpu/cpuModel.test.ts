@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildCpuModel, type CpuModel } from '../../../src/core/cpu/cpuModel';
-import { parseCpuProfile } from '../../../src/core/cpu/cpuProfileFormat';
+import { parseCpuProfile } from '../../../src/core/cpu/parseCpuProfile';
 import { summarizeCpu } from '../../../src/core/cpu/cpuSummary';
 import { sampleTimes, sampleWeights } from '../../../src/core/cpu/sampleWeights';
 import { CPU_FIXTURES, profileText } from './cpuTestHelpers';

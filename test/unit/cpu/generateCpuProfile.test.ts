@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { generateCpuProfile } from '../../../bench/generateCpuProfile';
 import { buildCpuModel } from '../../../src/core/cpu/cpuModel';
-import { parseCpuProfile } from '../../../src/core/cpu/cpuProfileFormat';
+import { parseCpuProfile } from '../../../src/core/cpu/parseCpuProfile';
 
 describe('generateCpuProfile', () => {
   const size = 4 * 1024 * 1024;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CpuProfileError, parseCpuProfile } from '../../../src/core/cpu/cpuProfileFormat';
+import { CpuProfileError } from '../../../src/core/cpu/cpuProfileError';
+import { parseCpuProfile } from '../../../src/core/cpu/parseCpuProfile';
 import { UserError } from '../../../src/core/util/errors';
 import { SPEEDSCOPE_DIR, profileText } from './cpuTestHelpers';
 

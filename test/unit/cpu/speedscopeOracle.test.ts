@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildCpuModel, type CpuFunctionTime } from '../../../src/core/cpu/cpuModel';
-import { parseCpuProfile } from '../../../src/core/cpu/cpuProfileFormat';
+import { parseCpuProfile } from '../../../src/core/cpu/parseCpuProfile';
 import { summarizeCpu } from '../../../src/core/cpu/cpuSummary';
 import { SPEEDSCOPE_DIR } from './cpuTestHelpers';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { generateCpuProfile } from '../../../bench/generateCpuProfile';
-import { parseCpuProfile } from '../../../src/core/cpu/cpuProfileFormat';
+import { parseCpuProfile } from '../../../src/core/cpu/parseCpuProfile';
 import { summarizeCpu } from '../../../src/core/cpu/cpuSummary';
 import { cutTrailingNumberArrays } from '../../../src/core/cpu/trailingNumberArrays';
 

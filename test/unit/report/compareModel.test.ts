@@ -21,10 +21,10 @@ import {
   type CompareNode,
   type MetricRow,
 } from '../../../src/core/report/compareModel';
-import type { FlameNode } from '../../../src/core/report/reportModelTypes';
-import type { LoadSummary } from '../../../src/core/summary/types';
+import type { FlameNode } from '../../../src/shared/model/reportModel';
+import type { LoadSummary } from '../../../src/shared/model/summary';
 import type { AgentRecord } from '../../../src/core/preload/agentRecord';
-import type { SessionRecord } from '../../../src/core/run/session';
+import type { SessionRecord } from '../../../src/shared/model/session';
 import { parseFromCompareWebview } from '../../../src/shared/compareProtocol';
 
 const REPO = resolve(__dirname, '..', '..', '..');

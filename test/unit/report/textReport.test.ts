@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatTextReport } from '../../../src/core/report/textReport';
-import { emptySummary, type DeoptSummaryEntry, type Summary } from '../../../src/core/summary/types';
+import { emptySummary, type DeoptSummaryEntry, type Summary } from '../../../src/shared/model/summary';
 import { deoptCountText, deoptEventsText } from '../../../src/shared/deoptText';
 
 const NPM_DEOPTS = 'deopts need a direct launch: Node refuses --log-deopt in NODE_OPTIONS, so no deopt log was taken';

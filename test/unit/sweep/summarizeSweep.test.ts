@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { recommend } from '../../../src/core/sweep/recommend';
 import { summarizeSweep } from '../../../src/core/sweep/summarizeSweep';
-import type { SweepRun } from '../../../src/core/sweep/sweepTypes';
+import type { SweepRun } from '../../../src/shared/model/sweep';
 import { ENV, SECTION8, SIZES, config, run, sweepRuns, type SettingShape } from './sweepFixtures';
 
 const ROUNDS_WARNING =

@@ -1,5 +1,5 @@
 /** Synthetic sweep runs for the analysis tests (not a test file itself). */
-import { SEMI_SPACE_FLAG, type SweepConfig, type SweepEnvironment, type SweepRun } from '../../../src/core/sweep/sweepTypes';
+import { SEMI_SPACE_FLAG, type SweepConfig, type SweepEnvironment, type SweepRun } from '../../../src/shared/model/sweep';
 import { sweepSchedule } from '../../../src/core/sweep/sweepSchedule';
 
 export interface SettingShape {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadReport } from '../../../src/core/report/loadReport';
-import { MAX_OPTIMIZED_FUNCTIONS } from '../../../src/core/summary/types';
+import { MAX_OPTIMIZED_FUNCTIONS } from '../../../src/shared/model/summary';
 import { deoptsByFunction, summarizeDeoptAnalysis, summarizeDeopts } from '../../../src/core/v8log/deoptSummary';
 import { analyzeV8LogText, readV8LogFile } from '../../../src/core/v8log/v8LogReader';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { analyzeRun } from '../../../src/core/run/analyzeRun';
 import { runLayout } from '../../../src/core/run/runLayout';
-import type { SessionRecord } from '../../../src/core/run/session';
+import type { SessionRecord } from '../../../src/shared/model/session';
 import { missingDeopts } from '../../../webview/report/missing';
 
 const root = mkdtempSync(join(tmpdir(), 'v8lens-missing-trace-'));

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { isLoopbackHost, requireLoopbackUrl } from '../../../src/core/sweep/loopback';
-import { watchReadiness } from '../../../src/core/sweep/readiness';
+import { isLoopbackHost, requireLoopbackUrl } from '../../../src/core/load/loopback';
+import { watchReadiness } from '../../../src/core/load/readiness';
 import { failureOf } from '../../../src/core/sweep/sweepRun';
 import { UserError } from '../../../src/core/util/errors';
 

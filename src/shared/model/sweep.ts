@@ -17,33 +17,12 @@
  * normalizeSweepResult() fills every new field of an older sweep.json in one go.
  */
 
+import type { LoadFigures, LoadRequest, LoadSettings, Readiness } from './load';
+
 export const SWEEP_SCHEMA_VERSION = 1;
 
 /** The flag a sweep compares when none is given (and what every sweep.json without `flag` swept). */
 export const SEMI_SPACE_FLAG = 'max-semi-space-size';
-
-/** How to know the target is ready for load. */
-export type Readiness =
-  | { kind: 'url'; url: string; timeoutMs: number }
-  | { kind: 'line'; text: string; timeoutMs: number };
-
-export interface LoadRequest {
-  /** Must be a loopback URL: load tests never leave the machine. */
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  body: string | null;
-}
-
-export interface LoadSettings {
-  connections: number;
-  warmupSeconds: number;
-  durationSeconds: number;
-  /** null: closed loop (as fast as the target answers); a number: fixed overall req/s. */
-  rate: number | null;
-  /** Per-request timeout; a timed-out request counts as an error. */
-  timeoutSeconds: number;
-}
 
 /** What to do when a run is invalid (never ready, crashed, errors): go on with the next, or stop. */
 export type OnRunFailure = 'continue' | 'stop';
@@ -92,20 +71,6 @@ export interface SweepConfig {
    */
   pinMinSemiSpace: boolean;
   onRunFailure: OnRunFailure;
-}
-
-/** What the load generator measured in the measured window. */
-export interface LoadFigures {
-  requests: number;
-  durationSeconds: number;
-  rps: number;
-  /** autocannon's latencies are whole milliseconds. */
-  p50Ms: number;
-  p99Ms: number;
-  meanLatencyMs: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
 }
 
 /** GC inside the measured window only (by arrival time of the trace lines). */

@@ -1,6 +1,6 @@
 /** The Semi-space Lab's form: types and defaults only, no Node imports (the webview shares them). */
 import { SWEEP_FLAGS } from './sweepFlags';
-import { SEMI_SPACE_FLAG } from './sweepTypes';
+import { SEMI_SPACE_FLAG } from './model/sweep';
 
 /** The form as the user filled it in; the host turns it into a SweepConfig and says what is wrong. */
 export interface LabForm {

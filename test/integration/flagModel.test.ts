@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { planDirectLaunch, planNodeOptionsLaunch, quoteForNodeOptions, type CaptureOptions } from '../../../src/core/flags/launchPlan';
-import { probeNodeRuntime, type NodeRuntime } from '../../../src/core/flags/nodeRuntime';
-import { PRESETS } from '../../../src/core/flags/presets';
-import { validateUserFlag } from '../../../src/core/flags/userFlags';
-import { runLayout } from '../../../src/core/run/runLayout';
-import { UserError } from '../../../src/core/util/errors';
+import { planDirectLaunch, planNodeOptionsLaunch, quoteForNodeOptions, type CaptureOptions } from '../../src/core/flags/launchPlan';
+import { probeNodeRuntime, type NodeRuntime } from '../../src/core/flags/nodeRuntime';
+import { PRESETS } from '../../src/core/flags/presets';
+import { validateUserFlag } from '../../src/core/flags/userFlags';
+import { runLayout } from '../../src/core/run/runLayout';
+import { UserError } from '../../src/core/util/errors';
 
-const NODE24 = join(__dirname, '..', '..', 'node-versions', 'node_modules', 'node24', 'bin', 'node');
+const NODE24 = join(__dirname, '..', 'node-versions', 'node_modules', 'node24', 'bin', 'node');
 
 let node: NodeRuntime;
 before(async () => {

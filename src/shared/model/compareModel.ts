@@ -7,7 +7,7 @@
  * Sign convention everywhere: a change is B − A. In the flame graph this is d3-flame-graph's
  * differential convention (`delta` > 0 is drawn red: more time in B; < 0 blue: less time in B).
  */
-import type { FrameCategory } from './frameCategory';
+import type { FrameCategory } from '../frameCategory';
 
 /** Which run a figure belongs to: A is the base, B the run compared with it. */
 export type CompareSide = 'base' | 'other';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { launchJsonWithSemiSpace, packageJsonWithSemiSpace } from '../../../src/core/sweep/applySemiSpace';
 import { DEFAULT_LAB_FORM, estimateSweepSeconds, parseSizes, sweepConfigFromForm } from '../../../src/core/sweep/sweepForm';
-import type { SweepTarget } from '../../../src/core/sweep/sweepTypes';
+import type { SweepTarget } from '../../../src/shared/model/sweep';
 import { nodeScriptOf, npmScriptWithSemiSpace, withSemiSpaceFlag } from '../../../src/core/targets/nodeCommand';
 
 const target: SweepTarget = { label: 'server.js', node: 'node', script: '/ws/server.js', args: [], cwd: '/ws', env: {}, nodeArgs: [] };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { everyRequestFailed, probeOnce, urlCheckFailure, type AnswerSample } from '../../../src/core/capture/loadUrlCheck';
+import { everyRequestFailed, probeOnce, urlCheckFailure, type AnswerSample } from '../../../src/core/load/loadUrlCheck';
 
 const URL_ = 'http://127.0.0.1:3000/';
 const HINT = 'give the path to load with --url';

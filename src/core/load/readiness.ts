@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { Readiness } from './sweepTypes';
+import type { Readiness } from '../../shared/model/load';
 
 export type ReadyOutcome = { ready: true; afterMs: number } | { ready: false; reason: string };
 

@@ -10,7 +10,7 @@
  *   full GCs, and its bill (peak RSS) is shown next to it.
  * - Any other flag: GC ms per 1k requests, like the semi-space.
  */
-import { SEMI_SPACE_FLAG, type PrimaryMetric } from './sweepTypes';
+import { SEMI_SPACE_FLAG, type PrimaryMetric } from './model/sweep';
 
 export type SweepFlagKind = 'young' | 'old' | 'other';
 

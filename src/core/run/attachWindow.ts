@@ -8,7 +8,7 @@
  * reach our new observer too, with their real startTime, before the window. Times are on the
  * target's performance clock (ms since its timeOrigin), like the entries' startTime.
  */
-import type { AttachInfo } from '../run/session';
+import type { AttachInfo } from '../../shared/model/session';
 import type { AttachedGcEvent } from './gcEventsFile';
 
 export interface AttachWindow {

@@ -6,7 +6,7 @@
  * position", as for native and VM frames such as `(garbage collector)`); times are milliseconds.
  */
 
-import type { LoadFigures } from '../sweep/sweepTypes';
+import type { LoadFigures } from './load';
 
 export const SUMMARY_SCHEMA_VERSION = 1;
 

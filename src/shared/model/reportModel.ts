@@ -2,9 +2,9 @@
  * The report view's model: built in the extension host (reportModel.ts), rendered by the webview.
  * Types only, with no Node imports, so the webview bundle can share them.
  */
-import type { SessionRecord } from '../run/session';
-import type { CpuSummary, DeoptSummaryEntry, GcSummary, ProcessSummary, Summary } from '../summary/types';
-import type { FrameCategory } from './frameCategory';
+import type { SessionRecord } from './session';
+import type { CpuSummary, DeoptSummaryEntry, GcSummary, ProcessSummary, Summary } from './summary';
+import type { FrameCategory } from '../frameCategory';
 
 /**
  * A call tree for the flame graph, in the shape d3-flame-graph reads (`name`, `value`, `children`)

@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonForScript, reportWebviewHtml, standaloneReportHtml } from '../../src/core/report/reportPage';
-import type { ReportModel } from '../../src/core/report/reportModel';
-import { emptySummary, type Summary } from '../../src/core/summary/types';
+import { jsonForScript, reportWebviewHtml, standaloneReportHtml } from '../../../src/core/report/reportPage';
+import type { ReportModel } from '../../../src/core/report/reportModel';
+import { emptySummary, type Summary } from '../../../src/shared/model/summary';
 
 const NONCE = 'abcdefghijklmnopqrstuv==';
 

@@ -1,4 +1,4 @@
-import type { FlameNode } from './reportModelTypes';
+import type { FlameNode } from './model/reportModel';
 
 /**
  * Inclusive time of every node of a flame tree (its self time plus its descendants'), computed

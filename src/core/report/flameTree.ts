@@ -1,7 +1,7 @@
-import { frameCategory } from '../report/frameCategory';
-import { flameTotals } from '../report/flameTotals';
-import type { FlameNode } from '../report/reportModelTypes';
-import type { CpuModel } from './cpuModel';
+import { frameCategory } from '../../shared/frameCategory';
+import { flameTotals } from '../../shared/flameTotals';
+import type { FlameNode } from '../../shared/model/reportModel';
+import type { CpuModel } from '../cpu/cpuModel';
 
 export type { FlameNode };
 

@@ -7,13 +7,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { gcStartMs, inAttachWindow, outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from '../../../src/core/attach/attachWindow';
-import { formatGcEventLine, type AttachedGcEvent } from '../../../src/core/attach/gcEventsFile';
+import { gcStartMs, inAttachWindow, outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from '../../../src/core/run/attachWindow';
+import { formatGcEventLine, type AttachedGcEvent } from '../../../src/core/run/gcEventsFile';
 import { buildReportModel } from '../../../src/core/report/reportModel';
 import { liveAttachModel, liveAttachStatus } from '../../../src/core/report/liveAttachModel';
 import { analyzeRun } from '../../../src/core/run/analyzeRun';
 import { runLayout } from '../../../src/core/run/runLayout';
-import type { SessionRecord } from '../../../src/core/run/session';
+import type { SessionRecord } from '../../../src/shared/model/session';
 
 const ev = (startMs: number, pauseMs: number, type = 'Scavenge'): AttachedGcEvent => ({ startMs, timeMs: startMs + pauseMs, type, pauseMs, heapUsedMB: 10, heapTotalMB: 20 });
 

@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
+import { ISOLATE_PREFIX_SOURCE } from './isolatePrefix';
 
 /**
  * Separates V8's trace lines from the app's own output on the stdout they share.

@@ -5,8 +5,8 @@
  * the measured phase, reports ticks and the measured figures, and exits. It dies with its parent:
  * when the IPC channel closes (V8 Lens exited or was killed) it exits at once.
  */
-import { everyRequestFailed, type AnswerSample } from '../capture/loadUrlCheck';
-import type { LoadFigures } from './sweepTypes';
+import { everyRequestFailed, type AnswerSample } from './loadUrlCheck';
+import type { LoadFigures } from '../../shared/model/load';
 import type { LoadJob, LoadPhase, RunnerMessage } from './loadProtocol';
 
 /** The part of autocannon 9's API used here (the package ships no types). */

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import type { AnswerSample } from '../capture/loadUrlCheck';
-import type { LoadFigures } from './sweepTypes';
+import type { AnswerSample } from './loadUrlCheck';
+import type { LoadFigures } from '../../shared/model/load';
 import type { LoadJob, LoadPhase, RunnerMessage } from './loadProtocol';
 
 export interface LoadEvents {

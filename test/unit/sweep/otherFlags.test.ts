@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { launchJsonWithFlag, packageJsonWithFlag } from '../../../src/core/sweep/applySemiSpace';
-import { DEFAULT_LAB_FORM, labFormFromSaved } from '../../../src/core/sweep/labForm';
+import { DEFAULT_LAB_FORM, labFormFromSaved } from '../../../src/shared/labForm';
 import { normalizeSweepResult, summarizeSweep } from '../../../src/core/sweep/summarizeSweep';
 import { flagValueText, parseSweepFlagName, validateSweepFlag } from '../../../src/core/sweep/sweepFlagCheck';
-import { formatSetting, formatSettings, formatValueWithUnit, primaryMetricOf, sweepFlagInfo } from '../../../src/core/sweep/sweepFlags';
+import { formatSetting, formatSettings, formatValueWithUnit, primaryMetricOf, sweepFlagInfo } from '../../../src/shared/sweepFlags';
 import { estimateSweepSeconds, parseValues, sweepConfigFromForm } from '../../../src/core/sweep/sweepForm';
 import { runDirName, targetArgs } from '../../../src/core/sweep/sweepRun';
 import { formatSweepTable, sweepTableHeaders } from '../../../src/core/sweep/sweepTable';
-import { SEMI_SPACE_FLAG, normalizeSweepConfig, runValue, sweepFlag, sweepValues, type SweepResult, type SweepRun, type SweepTarget } from '../../../src/core/sweep/sweepTypes';
+import { SEMI_SPACE_FLAG, normalizeSweepConfig, runValue, sweepFlag, sweepValues, type SweepResult, type SweepRun, type SweepTarget } from '../../../src/shared/model/sweep';
 import type { NodeRuntime } from '../../../src/core/flags/nodeRuntime';
 import { parseV8Options } from '../../../src/core/flags/optionLists';
 import { npmScriptWithNodeFlag, withNodeFlag } from '../../../src/core/targets/nodeCommand';

@@ -2,8 +2,8 @@
  * The IPC messages between V8 Lens and the forked load runner (dist/load-runner.js). Types only, so
  * the runner's bundle carries nothing of the caller's side.
  */
-import type { AnswerSample } from '../capture/loadUrlCheck';
-import type { LoadFigures } from './sweepTypes';
+import type { AnswerSample } from './loadUrlCheck';
+import type { LoadFigures } from '../../shared/model/load';
 
 /** Parent → runner, once: the warm-up (discarded) and the measured phase run back to back. */
 export interface LoadJob {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StdoutDemux } from '../../../src/core/util/stdoutDemux';
+import { StdoutDemux } from '../../../src/core/gc/stdoutDemux';
 
 const GC = '[4242:0x3a1b2c0]       41 ms: Scavenge 4.4 (4.5) -> 3.7 (5.5) MB, 0.94 / 0.00 ms  (average mu = 1.000, current mu = 1.000) allocation failure; ';
 

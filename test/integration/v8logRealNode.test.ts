@@ -4,11 +4,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
-import { ProfileRun } from '../../../src/core/capture/profileRun';
-import { DEFAULT_PRESET, PRESETS } from '../../../src/core/flags/presets';
-import { summarizeDeopts } from '../../../src/core/v8log/deoptSummary';
-import { findV8LogFiles, readV8LogFiles } from '../../../src/core/v8log/v8LogReader';
-import { DEOPTS_PROGRAM, describeSite, loadExpectedSites, siteFound } from './expectedSites';
+import { ProfileRun } from '../../src/core/capture/profileRun';
+import { DEFAULT_PRESET, PRESETS } from '../../src/core/flags/presets';
+import { summarizeDeopts } from '../../src/core/v8log/deoptSummary';
+import { findV8LogFiles, readV8LogFiles } from '../../src/core/v8log/v8LogReader';
+import { DEOPTS_PROGRAM, describeSite, loadExpectedSites, siteFound } from '../unit/v8log/expectedSites';
 
 const dir = mkdtempSync(join(tmpdir(), 'v8lens-deopts-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,8 +43,8 @@ it('real Node: deopts.js produces every expected deopt site (--no-concurrent-rec
 // Whether V8 optimizes `area` on its own or only inlined into totalArea depends on timing (with
 // concurrent recompilation, and on Node 20 even without): inlining is switched off, so area's own
 // code is optimized and deopts on every run, even on a loaded machine.
-const SHAPES_PROGRAM = join(__dirname, '..', '..', 'fixtures', 'v8log', 'programs', 'shapes.js');
-const REPO = join(__dirname, '..', '..', '..');
+const SHAPES_PROGRAM = join(__dirname, '..', 'fixtures', 'v8log', 'programs', 'shapes.js');
+const REPO = join(__dirname, '..', '..');
 const nodes = [
   { label: `Node ${process.version}`, path: process.execPath },
   { label: 'Node 22', path: join(REPO, 'test', 'node-versions', 'node_modules', 'node22', 'bin', 'node') },

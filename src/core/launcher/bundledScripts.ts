@@ -1,0 +1,24 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The scripts V8 Lens runs in processes of their own, bundled by scripts/build.mjs. In the bundles
+ * (dist/cli.js, dist/extension.js) they sit beside them; when the sources run directly (tests
+ * through tsx) they are the build's dist/ files. The one place that knows where they are.
+ */
+function bundledScript(name: string, what: string): string {
+  const candidates = [join(__dirname, name), join(__dirname, '..', '..', '..', 'dist', name)];
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw new Error(`${what} is missing (looked in ${candidates.join(', ')}); run npm run build`);
+  return found;
+}
+
+/** dist/preload.js: the agent `--require`d into every target process. */
+export function preloadAgentPath(): string {
+  return bundledScript('preload.js', 'the preload agent');
+}
+
+/** dist/load-runner.js: the load generator, forked. */
+export function loadRunnerPath(): string {
+  return bundledScript('load-runner.js', 'the load generator');
+}
