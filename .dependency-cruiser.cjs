@@ -100,7 +100,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|test|node_modules)/' },
+    exclude: { path: '^(dist|test)/' },
     reporterOptions: {
       archi: { collapsePattern: '^(src/core/[^/]+|src/shared|src/extension|webview/[^/]+|src/cli\\.ts|node_modules/[^/]+)' },
     },
