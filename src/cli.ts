@@ -15,7 +15,9 @@ import { formatHostPort, parseInspectorAddress } from './core/attach/inspectorAd
 import { resolveInspector } from './core/attach/inspectorDiscovery';
 import { loadRunnerPath, preloadAgentPath } from './core/launcher/bundledScripts';
 import { ProfileRun } from './core/capture/profileRun';
+import { PROFILE_LOAD_DEFAULTS } from './core/capture/runLoad';
 import type { ProfileTarget } from './core/targets/profileTarget';
+import { captureOptionsFor } from './core/flags/captureOptions';
 import { DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId, type CaptureSet } from './core/flags/presets';
 import { buildCompareModel } from './core/report/compareModel';
 import { requireComparablePair } from './core/report/comparePair';
@@ -30,14 +32,13 @@ import { runSweep } from './core/sweep/runSweep';
 import { parseSweepFlagName } from './core/sweep/sweepFlagCheck';
 import { formatValueWithUnit, isOldSpaceFlag, sweepFlagInfo } from './shared/sweepFlags';
 import { formatSweepTable } from './core/sweep/sweepTable';
+import { SWEEP_DEFAULTS } from './shared/labForm';
 import type { Readiness } from './shared/model/load';
 import { SEMI_SPACE_FLAG, type SweepConfig, type SweepProgress, type SweepRun } from './shared/model/sweep';
 import { UserError, errorMessage } from './core/util/errors';
 import { TOOL_VERSION } from './core/util/version';
 
 const ATTACH_DEFAULT_DURATION_S = 10;
-const PROFILE_LOAD_DEFAULTS = { duration: 10, connections: 20, warmup: 1, readyTimeout: 30 };
-const SWEEP_DEFAULTS = { sizes: [16, 32, 64, 128, 256], rounds: 3, warmup: 5, duration: 10, connections: 20, timeout: 10, readyTimeout: 30 };
 
 const USAGE = `V8 Lens ${TOOL_VERSION}: profile Node.js with V8 flags (CPU profile, GC trace, deopts)
 
@@ -60,10 +61,10 @@ profile options:
   --json            print summary.json instead of the text summary
   under load (a server: wait until it answers, drive it, then stop and collect):
   --url URL|auto    the loopback URL to load; auto: the first http://127.0.0.1:<port> it prints
-  --duration S      the measured load window (default ${PROFILE_LOAD_DEFAULTS.duration})
+  --duration S      the measured load window (default ${PROFILE_LOAD_DEFAULTS.durationSeconds})
   --connections N   concurrent connections (default ${PROFILE_LOAD_DEFAULTS.connections})
   --rate R          a fixed overall rate in req/s instead of as fast as it answers
-  --warmup S        load before the measured window (default ${PROFILE_LOAD_DEFAULTS.warmup})
+  --warmup S        load before the measured window (default ${PROFILE_LOAD_DEFAULTS.warmupSeconds})
 
 report options:
   --json            print summary.json instead of the text summary
@@ -86,19 +87,19 @@ says otherwise; a fresh process per run):
   --values LIST     the flag's values, comma-separated, the first one the baseline; MB for the
                     sizes (e.g. --flag max-old-space-size --values 256,512,1024)
   --sizes LIST      semi-space sizes in MB: --values for the default flag
-                    (default ${SWEEP_DEFAULTS.sizes.join(',')})
+                    (default ${SWEEP_DEFAULTS.semiSpaceSizesMB.join(',')})
   --rounds N        runs per value, interleaved and rotated (default ${SWEEP_DEFAULTS.rounds})
-  --warmup S        load before each measurement, discarded (default ${SWEEP_DEFAULTS.warmup})
-  --duration S      the measured window (default ${SWEEP_DEFAULTS.duration})
+  --warmup S        load before each measurement, discarded (default ${SWEEP_DEFAULTS.warmupSeconds})
+  --duration S      the measured window (default ${SWEEP_DEFAULTS.durationSeconds})
   --connections N   concurrent connections (default ${SWEEP_DEFAULTS.connections})
   --rate R          a fixed overall rate in req/s instead of as fast as it answers
-  --timeout S       per-request timeout; a timeout makes the run invalid (default ${SWEEP_DEFAULTS.timeout})
+  --timeout S       per-request timeout; a timeout makes the run invalid (default ${SWEEP_DEFAULTS.requestTimeoutSeconds})
   --pin-min         also set --min-semi-space-size, so the new space starts full size
                     (semi-space sweeps only)
   --on-failure X    continue (default) or stop after the first invalid run
   --ready-url URL   ready once this answers (default: once --url answers, any status)
   --ready-line TEXT ready once the target prints a line containing TEXT
-  --ready-timeout S how long a run may take to get ready (default ${SWEEP_DEFAULTS.readyTimeout})
+  --ready-timeout S how long a run may take to get ready (default ${SWEEP_DEFAULTS.readyTimeoutSeconds})
   --node PATH       the Node that runs the target (default: node on PATH)
   --out DIR         sweep folder (default: .v8-lens/sweeps/<time>)
   --json            print sweep.json instead of the table
@@ -174,10 +175,10 @@ async function profileCommand(args: string[]): Promise<number> {
   const load = values.url === undefined ? undefined : {
     url: values.url === 'auto' ? null : requireLoopbackUrl(values.url, '--url').href,
     connections: values.connections !== undefined ? wholeNumber('--connections', values.connections) : PROFILE_LOAD_DEFAULTS.connections,
-    warmupSeconds: values.warmup !== undefined ? nonNegativeNumber('--warmup', values.warmup) : PROFILE_LOAD_DEFAULTS.warmup,
-    durationSeconds: values.duration !== undefined ? positiveNumber('--duration', values.duration) : PROFILE_LOAD_DEFAULTS.duration,
+    warmupSeconds: values.warmup !== undefined ? nonNegativeNumber('--warmup', values.warmup) : PROFILE_LOAD_DEFAULTS.warmupSeconds,
+    durationSeconds: values.duration !== undefined ? positiveNumber('--duration', values.duration) : PROFILE_LOAD_DEFAULTS.durationSeconds,
     rate: values.rate !== undefined ? positiveNumber('--rate', values.rate) : null,
-    readyTimeoutMs: PROFILE_LOAD_DEFAULTS.readyTimeout * 1000,
+    readyTimeoutMs: PROFILE_LOAD_DEFAULTS.readyTimeoutMs,
     loadRunnerPath: loadRunnerPath(),
     badUrlHint: 'give the path to load with --url',
   };
@@ -195,13 +196,13 @@ async function profileCommand(args: string[]): Promise<number> {
       cwd,
       node: values.node ?? 'node',
       preset,
-      options: {
-        capture: PRESETS[preset].capture,
-        samplingIntervalUs: values.interval !== undefined ? wholeNumber('--interval', values.interval) : DEFAULT_SAMPLING_INTERVAL_US,
+      options: captureOptionsFor({
+        preset,
+        samplingIntervalUs: values.interval !== undefined ? wholeNumber('--interval', values.interval) : undefined,
         semiSpaceMB: values['semi-space'] !== undefined ? wholeNumber('--semi-space', values['semi-space']) : null,
-        stableDeopts: values['stable-deopts'] ?? false,
-        extraFlags: values['v8-flag'] ?? [],
-      },
+        stableDeopts: values['stable-deopts'],
+        extraFlags: values['v8-flag'],
+      }),
       runDir,
       timeoutS: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : null,
       stopGraceMs: values['stop-grace'] !== undefined ? positiveNumber('--stop-grace', values['stop-grace']) * 1000 : undefined,
@@ -320,9 +321,9 @@ async function sweepCommand(args: string[]): Promise<number> {
   if (values.values === undefined && flag !== SEMI_SPACE_FLAG) {
     throw new UserError(`--flag ${flag} needs its values: --values, e.g. --values ${sweepFlagInfo(flag).suggested.replace(/ /g, '') || '1,2,4'}`, 2);
   }
-  const flagValues = values.values !== undefined ? valueList('--values', values.values) : values.sizes !== undefined ? sizeList(values.sizes) : SWEEP_DEFAULTS.sizes;
+  const flagValues = values.values !== undefined ? valueList('--values', values.values) : values.sizes !== undefined ? sizeList(values.sizes) : [...SWEEP_DEFAULTS.semiSpaceSizesMB];
 
-  const readyTimeoutMs = (values['ready-timeout'] !== undefined ? positiveNumber('--ready-timeout', values['ready-timeout']) : SWEEP_DEFAULTS.readyTimeout) * 1000;
+  const readyTimeoutMs = (values['ready-timeout'] !== undefined ? positiveNumber('--ready-timeout', values['ready-timeout']) : SWEEP_DEFAULTS.readyTimeoutSeconds) * 1000;
   const readiness: Readiness =
     values['ready-line'] !== undefined
       ? { kind: 'line', text: values['ready-line'], timeoutMs: readyTimeoutMs }
@@ -335,10 +336,10 @@ async function sweepCommand(args: string[]): Promise<number> {
     request: { url: values.url, method: 'GET', headers: {}, body: null },
     load: {
       connections: values.connections !== undefined ? wholeNumber('--connections', values.connections) : SWEEP_DEFAULTS.connections,
-      warmupSeconds: values.warmup !== undefined ? nonNegativeNumber('--warmup', values.warmup) : SWEEP_DEFAULTS.warmup,
-      durationSeconds: values.duration !== undefined ? positiveNumber('--duration', values.duration) : SWEEP_DEFAULTS.duration,
+      warmupSeconds: values.warmup !== undefined ? nonNegativeNumber('--warmup', values.warmup) : SWEEP_DEFAULTS.warmupSeconds,
+      durationSeconds: values.duration !== undefined ? positiveNumber('--duration', values.duration) : SWEEP_DEFAULTS.durationSeconds,
       rate: values.rate !== undefined ? positiveNumber('--rate', values.rate, 'requests per second') : null,
-      timeoutSeconds: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : SWEEP_DEFAULTS.timeout,
+      timeoutSeconds: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : SWEEP_DEFAULTS.requestTimeoutSeconds,
     },
     flag,
     values: flagValues,

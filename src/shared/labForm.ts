@@ -1,5 +1,7 @@
-/** The Semi-space Lab's form: types and defaults only, no Node imports (the webview shares them). */
-import { SWEEP_FLAGS } from './sweepFlags';
+/**
+ * The Semi-space Lab's form and the sweep's defaults: types and values only, no Node imports (the
+ * webview shares them, and `v8-lens sweep` uses the same defaults).
+ */
 import { SEMI_SPACE_FLAG } from './model/sweep';
 
 /** The form as the user filled it in; the host turns it into a SweepConfig and says what is wrong. */
@@ -31,6 +33,20 @@ export interface LabForm {
   onFailure: 'continue' | 'stop';
 }
 
+/** One set of defaults for every front door of a sweep: the lab's form and `v8-lens sweep`. */
+export const SWEEP_DEFAULTS = {
+  /** The semi-space sizes compared when none are given (MB). */
+  semiSpaceSizesMB: [16, 32, 64, 128, 256],
+  rounds: 3,
+  connections: 20,
+  warmupSeconds: 5,
+  durationSeconds: 10,
+  /** Per request: a timed-out request makes the run invalid. */
+  requestTimeoutSeconds: 10,
+  /** How long one run may take to get ready. */
+  readyTimeoutSeconds: 30,
+} as const;
+
 export const DEFAULT_LAB_FORM: LabForm = {
   targetId: '',
   readyKind: 'url',
@@ -39,14 +55,14 @@ export const DEFAULT_LAB_FORM: LabForm = {
   method: 'GET',
   headers: '',
   body: '',
-  connections: 20,
-  warmupSeconds: 5,
-  durationSeconds: 10,
+  connections: SWEEP_DEFAULTS.connections,
+  warmupSeconds: SWEEP_DEFAULTS.warmupSeconds,
+  durationSeconds: SWEEP_DEFAULTS.durationSeconds,
   mode: 'closed',
   rate: 2000,
   flag: SEMI_SPACE_FLAG,
-  values: SWEEP_FLAGS[0]!.suggested,
-  rounds: 3,
+  values: SWEEP_DEFAULTS.semiSpaceSizesMB.join(', '),
+  rounds: SWEEP_DEFAULTS.rounds,
   pinMin: false,
   onFailure: 'continue',
 };

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { planDirectLaunch, planNodeOptionsLaunch, quoteForNodeOptions, type CaptureOptions } from '../../src/core/flags/launchPlan';
+import type { CaptureOptions } from '../../src/core/flags/captureOptions';
+import { planDirectLaunch, planNodeOptionsLaunch, quoteForNodeOptions } from '../../src/core/flags/launchPlan';
 import { probeNodeRuntime, type NodeRuntime } from '../../src/core/flags/nodeRuntime';
 import { PRESETS } from '../../src/core/flags/presets';
 import { validateUserFlag } from '../../src/core/flags/userFlags';

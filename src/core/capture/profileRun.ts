@@ -2,7 +2,8 @@ import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { planDirectLaunch, planNodeOptionsLaunch, type CaptureOptions, type LaunchPlan } from '../flags/launchPlan';
+import type { CaptureOptions } from '../flags/captureOptions';
+import { planDirectLaunch, planNodeOptionsLaunch, type LaunchPlan } from '../flags/launchPlan';
 import { probeNodeRuntime } from '../flags/nodeRuntime';
 import type { PresetId } from '../flags/presets';
 import { GcTraceCollector } from '../gc/gcTraceCollector';

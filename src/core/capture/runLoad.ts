@@ -10,6 +10,14 @@ import { watchReadiness, type ReadinessWatch } from '../load/readiness';
 import type { LoadSummary } from '../../shared/model/summary';
 import { errorMessage } from '../util/errors';
 import { probeOnce, urlCheckFailure } from '../load/loadUrlCheck';
+/** Profile under load's defaults, the same from the palette and `v8-lens profile --url`. */
+export const PROFILE_LOAD_DEFAULTS = {
+  connections: 20,
+  /** Short: a profile run shows the warm-up in its own timeline; the window is measured after it. */
+  warmupSeconds: 1,
+  durationSeconds: 10,
+  readyTimeoutMs: 30_000,
+} as const;
 
 export interface RunLoadOptions {
   /** null: the first http(s) loopback URL the app prints. */

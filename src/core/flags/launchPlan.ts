@@ -1,19 +1,10 @@
+import { SEMI_SPACE_FLAG } from '../../shared/model/sweep';
 import { UserError } from '../util/errors';
 import { AGENT_ENV } from '../preload/agentEnv';
+import { STABLE_DEOPTS_FLAG, type CaptureOptions } from './captureOptions';
 import type { NodeRuntime } from './nodeRuntime';
 import type { CaptureSet } from './presets';
 import { validateUserFlags, type UserFlag } from './userFlags';
-
-export interface CaptureOptions {
-  capture: CaptureSet;
-  samplingIntervalUs: number;
-  /** `--max-semi-space-size` in MB; null leaves V8's default (which differs by Node version and memory). */
-  semiSpaceMB: number | null;
-  /** Adds `--no-concurrent-recompilation`, so the same program deopts the same way every run. */
-  stableDeopts: boolean;
-  /** Further V8/Node flags, validated against the target's Node. */
-  extraFlags: readonly string[];
-}
 
 /**
  * How the target is started. `direct`: we own the Node command line (a script). `node-options`:
@@ -22,12 +13,16 @@ export interface CaptureOptions {
  */
 export type LaunchMode = 'direct' | 'node-options';
 
-export interface LaunchPlan {
-  mode: LaunchMode;
+/** A Node command line (no shell) and what to add to the target's environment. */
+export interface LaunchCommand {
   command: string;
   args: string[];
   /** Variables to add to the target's environment. */
   env: Record<string, string>;
+}
+
+export interface LaunchPlan extends LaunchCommand {
+  mode: LaunchMode;
   flags: UserFlag[];
   /** What this plan really collects: less than asked when the launch mode cannot (see limitations). */
   capture: CaptureSet;
@@ -100,16 +95,53 @@ export function planDirectLaunch(
         ]
       : []),
     // Once, even when the user's own flags (launch.json runtimeArgs) already say it.
-    ...(options.stableDeopts && !flags.some((f) => f.raw === '--no-concurrent-recompilation') ? ['--no-concurrent-recompilation'] : []),
-    '--require',
-    preloadPath,
-    script,
-    ...scriptArgs,
+    ...(options.stableDeopts && !flags.some((f) => f.raw === STABLE_DEOPTS_FLAG) ? [STABLE_DEOPTS_FLAG] : []),
+    ...preloadThenScript(preloadPath, script, scriptArgs),
   ];
   const env: Record<string, string> = { [AGENT_ENV.dir]: layout.agentDir };
   // The code trace is read only with a CPU profile; then every process and thread needs its own file.
   if (capture.deopts && capture.cpu) env[AGENT_ENV.codeTraceDir] = codeTraces.dir;
   return { mode: 'direct', command: runtime.command, args, env, flags, capture: { ...capture }, limitations: [] };
+}
+
+/** How every direct launch ends: our preload first, then the user's script and its arguments. */
+function preloadThenScript(preloadPath: string, script: string, scriptArgs: readonly string[]): string[] {
+  return ['--require', preloadPath, script, ...scriptArgs];
+}
+
+/** One run of a sweep: the user's own Node flags, the swept flag at one value, and the GC trace. */
+export interface SweepRunFlags {
+  /** Already validated against the target's Node (runSweep's prepare). */
+  nodeArgs: readonly string[];
+  /** Without dashes. */
+  flag: string;
+  value: number;
+  /** Semi-space sweeps only: `--min-semi-space-size` equal to the value, so the new space starts full size. */
+  pinMinSemiSpace: boolean;
+}
+
+/**
+ * A lab run's launch: the user's Node flags, `--trace-gc`, `--<flag>=<value>` (after the user's,
+ * so it wins), the preload, the script. The GC trace is on the command line so start-up GCs count.
+ */
+export function planSweepRunLaunch(
+  command: string,
+  run: SweepRunFlags,
+  paths: Pick<CapturePaths, 'agentDir'>,
+  preloadPath: string,
+  script: string,
+  scriptArgs: readonly string[],
+  /** How long the preload lets an app's own SIGINT handler run before it exits for it. */
+  exitGraceMs: number,
+): LaunchCommand {
+  const args = [
+    ...run.nodeArgs,
+    '--trace-gc',
+    `--${run.flag}=${run.value}`,
+    ...(run.pinMinSemiSpace && run.flag === SEMI_SPACE_FLAG ? [`--min-semi-space-size=${run.value}`] : []),
+    ...preloadThenScript(preloadPath, script, scriptArgs),
+  ];
+  return { command, args, env: { [AGENT_ENV.dir]: paths.agentDir, [AGENT_ENV.exitGraceMs]: String(exitGraceMs) } };
 }
 
 export function planNodeOptionsLaunch(

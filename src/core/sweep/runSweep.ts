@@ -42,7 +42,7 @@ export interface RunSweepOptions {
   outDir: string;
   signal?: AbortSignal;
   onProgress?: (p: SweepProgress) => void;
-  /** Path of dist/preload.js (the caller knows where the bundle is; see src/core/capture/preloadPath.ts). */
+  /** Path of dist/preload.js (the caller knows where the bundle is; see src/core/launcher/bundledScripts.ts). */
   preloadPath: string;
   /** Path of dist/load-runner.js. */
   loadRunnerPath: string;

@@ -4,7 +4,7 @@
  * and takes a number is checked against the target's Node when the sweep starts (runSweep).
  */
 import { UserError } from '../util/errors';
-import type { LabForm } from '../../shared/labForm';
+import { SWEEP_DEFAULTS, type LabForm } from '../../shared/labForm';
 import { requireLoopbackUrl } from '../load/loopback';
 import { parseSweepFlagName } from './sweepFlagCheck';
 import { formatSetting, sweepFlagInfo } from '../../shared/sweepFlags';
@@ -75,9 +75,9 @@ export function sweepConfigFromForm(form: LabForm, target: SweepTarget): SweepCo
     form.readyKind === 'line'
       ? (() => {
           if (readyValue === '') throw new UserError('say which line the target prints when it is ready, or wait for a URL instead');
-          return { kind: 'line' as const, text: readyValue, timeoutMs: 30_000 };
+          return { kind: 'line' as const, text: readyValue, timeoutMs: SWEEP_DEFAULTS.readyTimeoutSeconds * 1000 };
         })()
-      : { kind: 'url' as const, url: requireLoopbackUrl(readyValue || url.href, 'the readiness URL').href, timeoutMs: 30_000 };
+      : { kind: 'url' as const, url: requireLoopbackUrl(readyValue || url.href, 'the readiness URL').href, timeoutMs: SWEEP_DEFAULTS.readyTimeoutSeconds * 1000 };
   const flag = (() => {
     try {
       return parseSweepFlagName(form.flag ?? SEMI_SPACE_FLAG);
@@ -97,7 +97,7 @@ export function sweepConfigFromForm(form: LabForm, target: SweepTarget): SweepCo
       warmupSeconds: whole(form.warmupSeconds, 'warm-up seconds', 0, 600),
       durationSeconds: whole(form.durationSeconds, 'measured seconds', 1, 3600),
       rate: form.mode === 'rate' ? whole(form.rate, 'the fixed rate (req/s)', 1, 1_000_000) : null,
-      timeoutSeconds: 10,
+      timeoutSeconds: SWEEP_DEFAULTS.requestTimeoutSeconds,
     },
     flag,
     values,

@@ -15,7 +15,8 @@ import type { AgentRecord } from '../preload/agentRecord';
 import { youngCollectorOf, youngGeneration } from '../gc/youngGeneration';
 import { isMainThreadRecord, readAgentRecords } from '../run/agentRecords';
 import { reachedSemiSpaceMB } from '../../shared/youngGenerationText';
-import { AGENT_ENV } from '../preload/agentEnv';
+import { planSweepRunLaunch, type LaunchCommand } from '../flags/launchPlan';
+import { runLayout } from '../run/runLayout';
 import { errorMessage, oneLine } from '../util/errors';
 import { mean, percentile, round, sum } from '../util/stats';
 import { StdoutDemux } from '../gc/stdoutDemux';
@@ -70,23 +71,16 @@ export function runDirName(slot: RunSlot, totalRuns: number, flag: string = SEMI
   return join('runs', `${String(slot.index).padStart(width, '0')}-${slot.value}${unit}-r${slot.round}`);
 }
 
-/**
- * The Node command line of one run (no shell): the user's Node flags, ours (`--trace-gc`,
- * `--<flag>=<value>`, and `--min-semi-space-size` too when a semi-space sweep pins it), the
- * preload, the script.
- */
+/** The Node command line of one run (no shell), from the launch plans like every other launch. */
+export function runLaunch(ctx: Pick<RunContext, 'config' | 'node' | 'preloadPath' | 'script'>, value: number, runDir: string): LaunchCommand {
+  const { config } = ctx;
+  const run = { nodeArgs: config.target.nodeArgs, flag: sweepFlag(config), value, pinMinSemiSpace: config.pinMinSemiSpace };
+  return planSweepRunLaunch(ctx.node, run, runLayout(runDir), ctx.preloadPath, ctx.script, config.target.args, AGENT_EXIT_GRACE_MS);
+}
+
+/** The arguments of runLaunch(): the user's Node flags, ours, the preload, the script. */
 export function targetArgs(config: SweepConfig, value: number, preloadPath: string, script: string): string[] {
-  const flag = sweepFlag(config);
-  return [
-    ...config.target.nodeArgs,
-    '--trace-gc',
-    `--${flag}=${value}`,
-    ...(config.pinMinSemiSpace && flag === SEMI_SPACE_FLAG ? [`--min-semi-space-size=${value}`] : []),
-    '--require',
-    preloadPath,
-    script,
-    ...config.target.args,
-  ];
+  return runLaunch({ config, node: 'node', preloadPath, script }, value, '.').args;
 }
 
 export async function executeRun(ctx: RunContext, slot: RunSlot): Promise<SweepRun> {
@@ -151,9 +145,8 @@ class RunExecution {
 
   private async measure(): Promise<SweepRun> {
     const { ctx, slot } = this;
-    const agentDir = join(this.dir, 'agent');
-    await mkdir(agentDir, { recursive: true });
-    this.gcLog = createWriteStream(join(this.dir, 'gc-trace.log'));
+    await mkdir(runLayout(this.dir).agentDir, { recursive: true });
+    this.gcLog = createWriteStream(runLayout(this.dir).gcTrace);
     this.gcLog.on('error', () => {}); // the folder was deleted under us: the run goes on without its log
     this.outputLog = new CappedLog(join(this.dir, 'output.log'), OUTPUT_LOG_LIMIT);
     this.setPhase('starting');
@@ -161,13 +154,8 @@ class RunExecution {
 
     let target: TargetProcess;
     try {
-      target = await launchTarget({
-        command: ctx.node,
-        args: targetArgs(ctx.config, slot.value, ctx.preloadPath, ctx.script),
-        cwd: ctx.cwd,
-        env: { ...ctx.env, [AGENT_ENV.dir]: agentDir, [AGENT_ENV.exitGraceMs]: String(AGENT_EXIT_GRACE_MS) },
-        stopGraceMs: STOP_GRACE_MS,
-      });
+      const launch = runLaunch(ctx, slot.value, this.dir);
+      target = await launchTarget({ command: launch.command, args: launch.args, cwd: ctx.cwd, env: { ...ctx.env, ...launch.env }, stopGraceMs: STOP_GRACE_MS });
     } catch (err) {
       return this.finish('invalid', `could not start the target: ${errorMessage(err)}`, null);
     }
@@ -257,7 +245,7 @@ class RunExecution {
   }
 
   private async finish(status: SweepRun['status'], reason: string | null, load: LoadFigures | null): Promise<SweepRun> {
-    const records = (await readAgentRecords(join(this.dir, 'agent'))).filter(isMainThreadRecord);
+    const records = (await readAgentRecords(runLayout(this.dir).agentDir)).filter(isMainThreadRecord);
     const record = records.find((r) => r.pid === this.target?.pid) ?? null;
     const effective = this.effectiveYoungMB(records);
     const window = this.window;

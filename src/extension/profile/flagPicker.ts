@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CaptureOptions } from '../../core/flags/launchPlan';
+import { STABLE_DEOPTS_FLAG, captureOptionsFor, type CaptureOptions } from '../../core/flags/captureOptions';
 import { PRESETS, PRESET_IDS, type PresetId } from '../../core/flags/presets';
 import { presetCaveatThroughNodeOptions } from '../../core/targets/npmLaunch';
 import { readSetting } from '../contract';
@@ -35,11 +35,9 @@ export async function pickFlags(scope: vscode.ConfigurationScope | undefined, ex
 
   const base = {
     samplingIntervalUs: readSetting('samplingIntervalUs', scope),
-    semiSpaceMB: null as number | null,
-    stableDeopts: false,
     extraFlags: [...readSetting('defaultFlags', scope), ...extraFlags],
   };
-  if (!picked.custom) return { preset: picked.preset!, options: { capture: PRESETS[picked.preset!].capture, ...base } };
+  if (!picked.custom) return { preset: picked.preset!, options: captureOptionsFor({ preset: picked.preset!, ...base }) };
 
   const preset = await vscode.window.showQuickPick(
     order.map((id) => ({ label: PRESETS[id].label, description: caveat(id), detail: PRESETS[id].detail, id })),
@@ -61,18 +59,16 @@ export async function pickFlags(scope: vscode.ConfigurationScope | undefined, ex
   const flags = await vscode.window.showInputBox({
     title: 'V8 Lens: Custom run (4/4): extra V8/Node flags (space-separated, optional)',
     value: base.extraFlags.join(' '),
-    placeHolder: '--max-old-space-size=512 --no-concurrent-recompilation',
+    placeHolder: `--max-old-space-size=512 ${STABLE_DEOPTS_FLAG}`,
   });
   if (flags === undefined) return undefined;
-  const extra = flags.split(/\s+/).filter(Boolean);
   return {
     preset: preset.id,
-    options: {
-      capture: PRESETS[preset.id].capture,
+    options: captureOptionsFor({
+      preset: preset.id,
       samplingIntervalUs: Number(interval),
       semiSpaceMB: semi === '' ? null : Number(semi),
-      stableDeopts: extra.includes('--no-concurrent-recompilation'),
-      extraFlags: extra.filter((f) => f !== '--no-concurrent-recompilation'),
-    },
+      extraFlags: flags.split(/\s+/).filter(Boolean),
+    }),
   };
 }

@@ -4,7 +4,7 @@
  */
 import { loadRunnerPath } from '../../core/launcher/bundledScripts';
 import * as vscode from 'vscode';
-import type { RunLoadOptions } from '../../core/capture/runLoad';
+import { PROFILE_LOAD_DEFAULTS, type RunLoadOptions } from '../../core/capture/runLoad';
 import { requireLoopbackUrl } from '../../core/load/loopback';
 import { UserError, errorMessage } from '../../core/util/errors';
 
@@ -55,12 +55,12 @@ export async function pickLoad(state: vscode.Memento): Promise<RunLoadOptions | 
     }
     const how = await vscode.window.showQuickPick(
       [
-        { label: '10 s, 20 connections', seconds: 10, connections: 20 },
+        { label: `${PROFILE_LOAD_DEFAULTS.durationSeconds} s, ${PROFILE_LOAD_DEFAULTS.connections} connections`, seconds: PROFILE_LOAD_DEFAULTS.durationSeconds, connections: PROFILE_LOAD_DEFAULTS.connections },
         { label: '30 s, 20 connections', seconds: 30, connections: 20 },
         { label: '60 s, 50 connections', seconds: 60, connections: 50 },
         { label: '5 s, 10 connections', description: 'a quick look', seconds: 5, connections: 10 },
       ],
-      { title: 'V8 Lens: How much load?', placeHolder: 'The measured window (after 1 s of warm-up); closed loop: as fast as it answers' },
+      { title: 'V8 Lens: How much load?', placeHolder: `The measured window (after ${PROFILE_LOAD_DEFAULTS.warmupSeconds} s of warm-up); closed loop: as fast as it answers` },
     );
     if (!how) return undefined;
     saved = { url, connections: how.connections, durationSeconds: how.seconds, rate: null };
@@ -69,10 +69,10 @@ export async function pickLoad(state: vscode.Memento): Promise<RunLoadOptions | 
   return {
     url: saved.url,
     connections: saved.connections,
-    warmupSeconds: 1,
+    warmupSeconds: PROFILE_LOAD_DEFAULTS.warmupSeconds,
     durationSeconds: saved.durationSeconds,
     rate: saved.rate,
-    readyTimeoutMs: 30_000,
+    readyTimeoutMs: PROFILE_LOAD_DEFAULTS.readyTimeoutMs,
     loadRunnerPath: loadRunnerPath(),
     badUrlHint: 'give the URL of a path it serves (Under load: a URL…)',
   };

@@ -1,0 +1,40 @@
+import { DEFAULT_SAMPLING_INTERVAL_US, PRESETS, type CaptureSet, type PresetId } from './presets';
+
+export interface CaptureOptions {
+  capture: CaptureSet;
+  samplingIntervalUs: number;
+  /** `--max-semi-space-size` in MB; null leaves V8's default (which differs by Node version and memory). */
+  semiSpaceMB: number | null;
+  /** Adds STABLE_DEOPTS_FLAG, so the same program deopts the same way every run (see captureOptionsFor). */
+  stableDeopts: boolean;
+  /** Further V8/Node flags, validated against the target's Node. */
+  extraFlags: readonly string[];
+}
+
+/** What "stable deopts" adds: recompilation on the main thread, so a program deopts the same way every run. */
+export const STABLE_DEOPTS_FLAG = '--no-concurrent-recompilation';
+
+/** What a front door (the CLI's options, the palette's pickers) asked for; anything left out takes the default. */
+export interface CaptureChoice {
+  preset: PresetId;
+  samplingIntervalUs?: number;
+  semiSpaceMB?: number | null;
+  stableDeopts?: boolean;
+  /** The user's V8/Node flags as typed (settings, launch.json runtimeArgs, `--v8-flag`). */
+  extraFlags?: readonly string[];
+}
+
+/**
+ * The one way from a front door's choice to the launch plan's options: the defaults, and stable
+ * deopts whether it was asked for by name or typed as its flag (said once on the command line).
+ */
+export function captureOptionsFor(choice: CaptureChoice): CaptureOptions {
+  const extra = choice.extraFlags ?? [];
+  return {
+    capture: { ...PRESETS[choice.preset].capture },
+    samplingIntervalUs: choice.samplingIntervalUs ?? DEFAULT_SAMPLING_INTERVAL_US,
+    semiSpaceMB: choice.semiSpaceMB ?? null,
+    stableDeopts: (choice.stableDeopts ?? false) || extra.includes(STABLE_DEOPTS_FLAG),
+    extraFlags: extra.filter((f) => f !== STABLE_DEOPTS_FLAG),
+  };
+}
