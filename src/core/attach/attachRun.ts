@@ -5,16 +5,17 @@
  * installed in the target is removed again; the target keeps running.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { analyzeRun } from '../run/analyzeRun';
+import { createRunFolder, requireEmptyRunFolder, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { SessionRecord } from '../../shared/model/session';
-import { emptySummary, type Summary } from '../../shared/model/summary';
 import { isLoopbackHost } from '../load/loopback';
+import { readProcStat } from '../launcher/procStats';
 import { UserError, errorMessage, isErrno, oneLine } from '../util/errors';
+import { round } from '../util/stats';
 import { CdpClosedError, CdpError, CdpSession } from './cdpSession';
 import { inAttachWindow, type AttachWindow } from '../run/attachWindow';
 import { formatGcEventLine, type AttachedGcEvent } from '../run/gcEventsFile';
@@ -99,8 +100,7 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
     throw new UserError(`the sampling interval must be a whole number of microseconds ≥ 1 (got ${options.samplingIntervalUs})`, 2);
   }
   const layout = runLayout(resolve(options.outDir));
-  const existing = await readdir(layout.dir).catch(() => null);
-  if (existing && existing.length > 0) throw new UserError(`run folder ${layout.dir} already exists and is not empty; choose another --out`, 2);
+  const folderExisted = await requireEmptyRunFolder(layout);
 
   const cdp = await CdpSession.connect(webSocketUrl, { timeoutMs: 5000 });
   const viaProxy = options.viaDebugProxy ?? false;
@@ -110,9 +110,7 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
   let profiling = false;
   try {
     const info = await readTargetInfo(cdp, webSocketUrl);
-    await mkdir(layout.cpuDir, { recursive: true }).catch((err: unknown) => {
-      throw new UserError(`cannot create the run folder ${layout.dir}: ${errorMessage(err)}`, 2);
-    });
+    await createRunFolder(layout, [layout.cpuDir]);
     createdFolder = true;
     gcStream = createWriteStream(layout.gcEvents);
 
@@ -156,7 +154,7 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
     if (gcStream) await new Promise<void>((done) => gcStream!.end(done));
     if (createdFolder) {
       // Leave no half-made run behind: the folder if we made it, else only what we put in it.
-      const made = existing === null ? [layout.dir] : [layout.cpuDir, layout.gcEvents];
+      const made = !folderExisted ? [layout.dir] : [layout.cpuDir, layout.gcEvents];
       for (const path of made) await rm(path, { recursive: true, force: true }).catch(() => {});
     }
     if (err instanceof UserError) throw err;
@@ -376,9 +374,9 @@ class AttachRun implements AttachHandle {
       await writeFile(profilePath, JSON.stringify(profile));
     }
     const session = this.sessionRecord(status, reason, endedAtMs);
-    await writeJson(this.layout.session, session);
-    const summary = await analyzeRun(this.layout, session).catch((err: unknown) => failedSummary(this.layout, err, session.launch.limitations));
-    await writeJson(this.layout.summary, summary);
+    await writeRunJson(this.layout.session, session);
+    const summary = await summarizeRunFolder(this.layout, session);
+    await writeRunJson(this.layout.summary, summary);
     const inWindow = this.reported.filter((e) => inAttachWindow(e, this.attachWindow)).length;
     return { runDir: this.layout.dir, status, reason, gcEvents: inWindow, profile: profilePath, openedInspector: this.options.openedInspector ?? false };
   }
@@ -407,7 +405,7 @@ class AttachRun implements AttachHandle {
   }
 
   async writeSession(): Promise<void> {
-    await writeJson(this.layout.session, this.sessionRecord('running', null, null));
+    await writeRunJson(this.layout.session, this.sessionRecord('running', null, null));
   }
 
   private sessionRecord(status: SessionRecord['status'], reason: string | null, endedAtMs: number | null): SessionRecord {
@@ -466,11 +464,6 @@ function quoteArg(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg);
 }
 
-function round(n: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
-}
-
 /** Whether the process is gone (or a zombie waiting for its parent) within the time. */
 async function goneWithin(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
@@ -488,18 +481,7 @@ function isRunning(pid: number): boolean {
     if (!isErrno(err, 'EPERM')) return false;
   }
   if (process.platform !== 'linux') return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+  const stat = readProcStat(pid);
+  return stat !== null && stat.state !== 'Z';
 }
 
-function failedSummary(layout: RunLayout, err: unknown, limitations: readonly string[]): Summary {
-  return emptySummary({ kind: 'run', path: layout.dir }, { warnings: [...limitations, `analysis failed: ${errorMessage(err)}`] });
-}
-
-async function writeJson(path: string, value: unknown): Promise<void> {
-  await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
-}

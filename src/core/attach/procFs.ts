@@ -6,6 +6,7 @@
  */
 import { readFile, readdir, readlink, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { parseProcStat } from '../launcher/procStats';
 
 export interface ListeningSocket {
   /** As printed: "127.0.0.1", "0.0.0.0", "::1", "::". */
@@ -138,10 +139,7 @@ export async function readProcessInfo(pid: number): Promise<ProcessInfo | null> 
     (text) => text.split('\0').filter((part, i, all) => part !== '' || i < all.length - 1),
     () => [],
   );
-  const statLine = await readFile(`${dir}/stat`, 'utf8').catch(() => '');
-  // Fields after the command name (which may contain spaces and parentheses): field 22 is starttime.
-  const afterName = statLine.slice(statLine.lastIndexOf(')') + 2).split(' ');
-  const startTicks = Number(afterName[19] ?? 0) || 0;
+  const startTicks = parseProcStat(await readFile(`${dir}/stat`, 'utf8').catch(() => ''))?.startTicks ?? 0;
   const exeName = exe ? basename(exe.replace(/ \(deleted\)$/, '')) : null;
   const isNode = exeName !== null ? NODE_EXE.test(exeName) : argv[0] !== undefined && NODE_EXE.test(basename(argv[0]));
   return { pid, exe, argv, isNode, sameUser, startTicks };

@@ -1,5 +1,5 @@
 import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node:fs';
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { CaptureOptions } from '../flags/captureOptions';
@@ -8,12 +8,12 @@ import { probeNodeRuntime } from '../flags/nodeRuntime';
 import type { PresetId } from '../flags/presets';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
-import { analyzeRun } from '../run/analyzeRun';
+import { createRunFolder, requireEmptyRunFolder, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { SessionRecord } from '../../shared/model/session';
-import { emptySummary, type Summary } from '../../shared/model/summary';
+import type { Summary } from '../../shared/model/summary';
 import { RunLoad, type RunLoadOptions } from './runLoad';
-import { UserError, errorMessage } from '../util/errors';
+import { UserError } from '../util/errors';
 import { StdoutDemux } from '../gc/stdoutDemux';
 import { TOOL_VERSION } from '../util/version';
 import { preloadAgentPath } from '../launcher/bundledScripts';
@@ -158,11 +158,11 @@ export class ProfileRun {
         stderrTail: [],
         machine: { platform: process.platform, cpus: cpus().length, loadavg: loadavg(), totalMemMB: Math.round(totalmem() / 2 ** 20) },
       };
-      await writeJson(layout.session, session);
+      await writeRunJson(layout.session, session);
 
       const target = await launchTarget({ command: plan.command, args: plan.args, cwd, env: { ...env, ...plan.env }, stopGraceMs: request.stopGraceMs });
       session.pid = target.pid;
-      await writeJson(layout.session, session);
+      await writeRunJson(layout.session, session);
       return new ProfileRun(target, layout, session, createWriteStream(layout.gcTrace), output, codeTrace, request.timeoutS, request.load);
     } catch (err) {
       await codeTrace?.collect(); // a staged trace folder must not outlive a run that never started
@@ -239,7 +239,7 @@ export class ProfileRun {
     await new Promise<void>((done) => this.gcTrace.end(done));
     if (this.load) {
       const why = exit.requested === 'kill' ? 'the run was cancelled before the load finished' : exit.requested === 'stop' ? 'the run was stopped before the load finished' : 'the target exited before the load finished';
-      await writeJson(this.layout.load, await this.load.end(why));
+      await writeRunJson(this.layout.load, await this.load.end(why));
     }
     if (this.stderrPartial.trim() !== '') this.stderrTail.push(this.stderrPartial.slice(0, 500));
     const outcome = outcomeOf(exit);
@@ -251,15 +251,12 @@ export class ProfileRun {
       exit: { code: exit.code, signal: exit.signal, requested: exit.requested, hardKilled: exit.hardKilled },
       stderrTail: this.stderrTail.slice(-STDERR_TAIL_LINES),
     };
-    await writeJson(this.layout.session, this.session);
+    await writeRunJson(this.layout.session, this.session);
     const moveProblem = (await this.codeTrace?.collect()) ?? null;
-    const summary = await analyzeRun(this.layout, this.session, {
-      events: this.collector.events,
-      unparsedLines: this.collector.unparsedLines,
-    }).catch((err: unknown) => failedSummary(this.layout, err, this.session.launch.limitations));
+    const summary = await summarizeRunFolder(this.layout, this.session, { events: this.collector.events, unparsedLines: this.collector.unparsedLines });
     if (moveProblem) summary.warnings.push(moveProblem);
     if (exit.hardKilled) summary.warnings.unshift(`the target did not stop within the grace time and was killed; its CPU profile may be missing`);
-    await writeJson(this.layout.summary, summary);
+    await writeRunJson(this.layout.summary, summary);
     return { layout: this.layout, session: this.session, summary, outcome, problem: problemOf(exit) };
   }
 }
@@ -288,21 +285,9 @@ function problemOf(exit: TargetExit): string | null {
   return exit.signal ? `the target was killed by ${exit.signal} ${after}` : `the target exited with code ${exit.code} ${after}`;
 }
 
-function failedSummary(layout: RunLayout, err: unknown, limitations: readonly string[]): Summary {
-  // The summary's warnings are the one list the reports show: the launch's limitations belong in it too.
-  return emptySummary({ kind: 'run', path: layout.dir }, { warnings: [...limitations, `analysis failed: ${errorMessage(err)}`] });
-}
-
 async function prepareRunFolder(layout: RunLayout): Promise<void> {
-  const existing = await readdir(layout.dir).catch(() => null);
-  if (existing && existing.length > 0) {
-    throw new UserError(`run folder ${layout.dir} already exists and is not empty; choose another --out`, 2);
-  }
-  for (const dir of [layout.dir, layout.cpuDir, layout.v8LogDir, layout.agentDir]) await mkdir(dir, { recursive: true });
-}
-
-async function writeJson(path: string, value: unknown): Promise<void> {
-  await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+  await requireEmptyRunFolder(layout);
+  await createRunFolder(layout, [layout.cpuDir, layout.v8LogDir, layout.agentDir]);
 }
 
 async function isDirectory(path: string): Promise<boolean> {

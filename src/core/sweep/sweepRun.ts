@@ -5,7 +5,7 @@
  * reason; an abort comes back `cancelled` with the target and the load already gone.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { isYoungGenerationGc, type GcEvent } from '../gc/gcEvent';
@@ -22,7 +22,7 @@ import { mean, percentile, round, sum } from '../util/stats';
 import { StdoutDemux } from '../gc/stdoutDemux';
 import { startLoad, type LoadOutcome } from '../load/loadGenerator';
 import type { LoadPhase } from '../load/loadProtocol';
-import { processCpuMs, processGroupStats, processPeakRssMB } from './procStats';
+import { processCpuMs, processGroupStats, processPeakRssMB } from '../launcher/procStats';
 import { watchReadiness, type ReadinessWatch, type ReadyOutcome } from '../load/readiness';
 import { sweepFlagInfo } from '../../shared/sweepFlags';
 import type { LoadFigures } from '../../shared/model/load';

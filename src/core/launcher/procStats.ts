@@ -8,21 +8,48 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** USER_HZ: the unit of utime/stime in /proc/<pid>/stat; 100 on every Linux architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** User + system CPU time of the whole process (all threads, GC helpers included), ms; null when unknown. */
-export function processCpuMs(pid: number): number | null {
+/** The fields of /proc/<pid>/stat that V8 Lens reads. */
+export interface ProcStat {
+  /** R, S, D, Z (zombie), T… */
+  state: string;
+  /** Process group. */
+  pgrp: number;
+  /** User and system CPU time, clock ticks. */
+  utime: number;
+  stime: number;
+  /** Clock ticks since boot when it started: orders processes by age. */
+  startTicks: number;
+}
+
+/**
+ * One line of /proc/<pid>/stat. The command name (field 2) is in parentheses and may contain spaces
+ * or ')', so the fields are split after the last ')'; null when the line is not that.
+ */
+export function parseProcStat(line: string): ProcStat | null {
+  const close = line.lastIndexOf(')');
+  if (close === -1) return null;
+  // fields[0] is field 3 (state): pgrp (5) is at 2, utime (14) and stime (15) at 11 and 12, starttime (22) at 19.
+  const fields = line.slice(close + 2).split(' ');
+  const state = fields[0] ?? '';
+  const [pgrp, utime, stime, startTicks] = [fields[2], fields[11], fields[12], fields[19]].map(Number) as [number, number, number, number];
+  if (state === '' || ![pgrp, utime, stime, startTicks].every(Number.isFinite)) return null;
+  return { state, pgrp, utime, stime, startTicks };
+}
+
+/** /proc/<pid>/stat now; null elsewhere than Linux or when there is no such process. */
+export function readProcStat(pid: number | string): ProcStat | null {
   if (process.platform !== 'linux') return null;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may contain spaces or ')': split after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is field 3 (state), so utime (14) and stime (15) are at 11 and 12.
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    if (!Number.isFinite(utime) || !Number.isFinite(stime)) return null;
-    return ((utime + stime) * 1000) / CLOCK_TICKS_PER_SECOND;
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return null;
   }
+}
+
+/** User + system CPU time of the whole process (all threads, GC helpers included), ms; null when unknown. */
+export function processCpuMs(pid: number): number | null {
+  const stat = readProcStat(pid);
+  return stat === null ? null : ((stat.utime + stat.stime) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Peak resident set size so far (VmHWM), MB; null when unknown. */
@@ -52,14 +79,8 @@ export function processGroupPids(pgid: number): number[] {
   }
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // Field 5 (pgrp): the third field after the command name.
-      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (group === pgid) pids.push(Number(name));
-    } catch {
-      // The process ended between the listing and the read.
-    }
+    // null: the process ended between the listing and the read.
+    if (readProcStat(name)?.pgrp === pgid) pids.push(Number(name));
   }
   return pids.sort((a, b) => a - b);
 }

@@ -1,0 +1,42 @@
+/** The front doors' one options model, and the lab's launch planned beside the profile launches. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { STABLE_DEOPTS_FLAG, captureOptionsFor } from '../../../src/core/flags/captureOptions';
+import { planSweepRunLaunch } from '../../../src/core/flags/launchPlan';
+import { DEFAULT_SAMPLING_INTERVAL_US, PRESETS } from '../../../src/core/flags/presets';
+import { AGENT_ENV } from '../../../src/core/preload/agentEnv';
+
+describe('captureOptionsFor', () => {
+  it('fills the defaults a front door left out', () => {
+    assert.deepEqual(captureOptionsFor({ preset: 'cpu-gc' }), {
+      capture: PRESETS['cpu-gc'].capture,
+      samplingIntervalUs: DEFAULT_SAMPLING_INTERVAL_US,
+      semiSpaceMB: null,
+      stableDeopts: false,
+      extraFlags: [],
+    });
+  });
+
+  it('treats stable deopts the same whether asked by name (--stable-deopts) or typed as its flag', () => {
+    const byName = captureOptionsFor({ preset: 'cpu-gc-deopts', stableDeopts: true, extraFlags: ['--max-old-space-size=512'] });
+    const typed = captureOptionsFor({ preset: 'cpu-gc-deopts', extraFlags: ['--max-old-space-size=512', STABLE_DEOPTS_FLAG] });
+    assert.deepEqual(typed, byName);
+    assert.equal(typed.stableDeopts, true);
+    assert.deepEqual(typed.extraFlags, ['--max-old-space-size=512']);
+  });
+
+  it('does not share the preset table with the caller', () => {
+    const options = captureOptionsFor({ preset: 'gc' });
+    options.capture.cpu = true;
+    assert.equal(PRESETS.gc.capture.cpu, false);
+  });
+});
+
+describe('planSweepRunLaunch', () => {
+  it('puts the swept value after the user flags, the preload before the script, and the agent env', () => {
+    const plan = planSweepRunLaunch('/usr/bin/node', { nodeArgs: ['--max-semi-space-size=8'], flag: 'max-semi-space-size', value: 64, pinMinSemiSpace: true }, { agentDir: '/r/agent' }, '/p.js', '/s.js', ['--port', '0'], 1500);
+    assert.equal(plan.command, '/usr/bin/node');
+    assert.deepEqual(plan.args, ['--max-semi-space-size=8', '--trace-gc', '--max-semi-space-size=64', '--min-semi-space-size=64', '--require', '/p.js', '/s.js', '--port', '0']);
+    assert.deepEqual(plan.env, { [AGENT_ENV.dir]: '/r/agent', [AGENT_ENV.exitGraceMs]: '1500' });
+  });
+});
