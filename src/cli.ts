@@ -36,6 +36,7 @@ import { SWEEP_DEFAULTS } from './shared/labForm';
 import type { Readiness } from './shared/model/load';
 import { SEMI_SPACE_FLAG, type SweepConfig, type SweepProgress, type SweepRun } from './shared/model/sweep';
 import { UserError, errorMessage } from './core/util/errors';
+import { jsonForTerminal, safeForTerminal } from './core/util/terminalText';
 import { TOOL_VERSION } from './core/util/version';
 
 const ATTACH_DEFAULT_DURATION_S = 10;
@@ -229,12 +230,12 @@ async function profileCommand(args: string[]): Promise<number> {
   const result = await run.done;
   stopListening();
 
-  if (values.json) process.stdout.write(`${JSON.stringify(result.summary, null, 2)}\n`);
-  else process.stdout.write(`\n${formatTextReport(result.summary, { cwd })}`);
+  if (values.json) printJson(result.summary);
+  else printText(`\n${formatTextReport(result.summary, { cwd })}`);
 
   if (result.problem) {
     note(result.problem + (result.session.stderrTail.length > 0 ? '; its last stderr lines:' : ''));
-    for (const line of crashLines(result.session.stderrTail)) process.stderr.write(`  | ${line}\n`);
+    for (const line of crashLines(result.session.stderrTail)) process.stderr.write(safeForTerminal(`  | ${line}\n`));
     note(`whatever was collected is kept in ${result.layout.dir}`);
     return 1;
   }
@@ -257,12 +258,12 @@ async function reportCommand(args: string[]): Promise<number> {
     const model = await buildReportModel(positionals[0]!);
     await writeFile(values.html, standaloneReportHtml(model, await readReportAssets()));
     note(`report written to ${values.html}`);
-    if (values.json) process.stdout.write(`${JSON.stringify(model.summary, null, 2)}\n`);
+    if (values.json) printJson(model.summary);
     return 0;
   }
   const summary = await loadReport(positionals[0]!);
-  if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  else process.stdout.write(formatTextReport(summary, { cwd: process.cwd() }));
+  if (values.json) printJson(summary);
+  else printText(formatTextReport(summary, { cwd: process.cwd() }));
   return 0;
 }
 
@@ -275,9 +276,9 @@ async function compareCommand(args: string[]): Promise<number> {
   if (values.json) {
     // The merged call tree is for the flame graph: as large as both profiles, and no use in a terminal.
     const { flame: _flame, ...rest } = model;
-    process.stdout.write(`${JSON.stringify(rest, null, 2)}\n`);
+    printJson(rest);
   } else {
-    process.stdout.write(formatCompareText(model, { cwd: process.cwd() }));
+    printText(formatCompareText(model, { cwd: process.cwd() }));
   }
   return 0;
 }
@@ -387,10 +388,10 @@ async function sweepCommand(args: string[]): Promise<number> {
     stopListening();
   }
 
-  if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (values.json) printJson(result);
   else {
     const table = formatSweepTable(result);
-    process.stdout.write(`\n${table}${table.endsWith('\n') ? '' : '\n'}`);
+    printText(`\n${table}${table.endsWith('\n') ? '' : '\n'}`);
   }
   note(`sweep folder: ${outDir} (${result.status})`);
   if (result.status === 'cancelled') return 130;
@@ -445,8 +446,8 @@ async function attachCommand(args: string[]): Promise<number> {
     const result = await handle.done;
 
     const summary = await loadReport(result.runDir);
-    if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    else process.stdout.write(`\n${formatTextReport(summary, { cwd })}`);
+    if (values.json) printJson(summary);
+    else printText(`\n${formatTextReport(summary, { cwd })}`);
     if (result.openedInspector) note(`the inspector V8 Lens opened in pid ${handle.pid} stays open until the process ends (Node cannot close it from outside)`);
     if (result.status !== 'finished') {
       note(result.reason ?? `attaching ended: ${result.status}`);
@@ -583,8 +584,17 @@ function crashLines(tail: string[]): string[] {
   return tail.filter((line) => !/^\s+at /.test(line)).slice(-5);
 }
 
+/** Our own report text (data from files in it): control characters made visible. */
+function printText(text: string): void {
+  process.stdout.write(safeForTerminal(text));
+}
+
+function printJson(value: unknown): void {
+  process.stdout.write(`${jsonForTerminal(value)}\n`);
+}
+
 function note(message: string): void {
-  process.stderr.write(`v8-lens: ${message}\n`);
+  process.stderr.write(`v8-lens: ${safeForTerminal(message)}\n`);
 }
 
 main(process.argv.slice(2)).then(

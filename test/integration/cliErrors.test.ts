@@ -152,3 +152,27 @@ describe('report: bad and partial files', () => {
     assert.ok(summary.warnings.some((w: string) => w.includes(profile!)), JSON.stringify(summary.warnings));
   });
 });
+
+describe('report: data that tries to drive the terminal', () => {
+  it('prints no control character from a crafted profile, in the text or the JSON', async () => {
+    const dir = tempDir();
+    const frame = (functionName: string, url: string) => ({ functionName, scriptId: '1', url, lineNumber: 3, columnNumber: 1 });
+    const evil = 'evil\u001b]0;pwned\u0007\u001b[2J\rX\u009b31m';
+    const profile = {
+      nodes: [{ id: 1, callFrame: frame('(root)', ''), children: [2] }, { id: 2, callFrame: frame(evil, 'file:///a\u001b[31m.js') }],
+      startTime: 0,
+      endTime: 4000,
+      samples: [2, 2, 2, 2],
+      timeDeltas: [0, 1000, 1000, 1000],
+    };
+    const file = join(dir, 'evil.cpuprofile');
+    writeFileSync(file, JSON.stringify(profile));
+    for (const args of [['report', file], ['report', file, '--json']]) {
+      const r = await runCli(args);
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stdout + r.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${args.join(' ')} printed a control character`);
+    }
+    const text = await runCli(['report', file]);
+    assert.match(text.stdout, /evil\\x1b\]0;pwned\\x07/, 'the name is still there, made visible');
+  });
+});

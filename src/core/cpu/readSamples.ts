@@ -36,9 +36,9 @@ export function readSamples(
   }
   const rawDeltas = value['timeDeltas'];
   const rawTimestamps = value['timestamps'];
-  if (isRawList(rawDeltas)) return fromDeltas(value, rawSamples, rawDeltas, ids, sourceName, warnings);
-  if (isRawList(rawTimestamps)) return fromTimestamps(value, rawSamples, rawTimestamps, ids, sourceName, warnings);
-  if (rawSamples.length === 0) return fromDeltas(value, rawSamples, [], ids, sourceName, warnings);
+  if (isRawList(rawDeltas)) return saneTimeline(fromDeltas(value, rawSamples, rawDeltas, ids, sourceName, warnings), warnings);
+  if (isRawList(rawTimestamps)) return saneTimeline(fromTimestamps(value, rawSamples, rawTimestamps, ids, sourceName, warnings), warnings);
+  if (rawSamples.length === 0) return saneTimeline(fromDeltas(value, rawSamples, [], ids, sourceName, warnings), warnings);
   throw new CpuProfileError(sourceName, 'it has samples but neither timeDeltas nor timestamps, so they cannot be timed.');
 }
 
@@ -124,6 +124,49 @@ function fromTimestamps(
   for (let i = count - 1; i > 0; i--) times[i] = times[i]! - times[i - 1]!;
   times[0] = 0;
   return { samples: samples as NumberList, timeDeltasUs: times, startTimeUs, endTimeUs };
+}
+
+/** Longer than any CPU profile anyone records (30 days, in µs): a span or a gap beyond it is a broken or crafted file. */
+const MAX_SPAN_US = 30 * 24 * 3600 * 1e6;
+/** A clock reading further than this from 0 (about 300 years in µs) is not a clock reading. */
+const MAX_CLOCK_US = 1e16;
+/** A sample this far before the one it follows went back in time (V8's own reorderings are far smaller). */
+const BACKWARDS_US = 1e6;
+
+/**
+ * Numbers no profiler writes (a gap of 1e300 µs, an end at 1e308, a start of −1e308) would turn
+ * every figure into ∞ or NaN. Each kind is put right the way a missing value is, with one warning,
+ * and the rest of the profile is kept. Small negative gaps are left to the clamping of sample times.
+ */
+function saneTimeline(timeline: SampleTimeline, warnings: string[]): SampleTimeline {
+  const deltas = timeline.timeDeltasUs;
+  const writable = deltas as unknown as { [index: number]: number }; // ours alone, rewritten in place as above
+  let impossible = 0;
+  let backwards = 0;
+  let sum = 0;
+  for (let i = 0; i < deltas.length; i++) {
+    const d = deltas[i]!;
+    if (!(Math.abs(d) <= MAX_SPAN_US)) {
+      writable[i] = 0;
+      impossible++;
+    } else {
+      if (d < -BACKWARDS_US) backwards++;
+      sum += d;
+    }
+  }
+  if (impossible > 0) warnings.push(`${impossible} sample time gap${impossible === 1 ? ' is' : 's are'} impossible (beyond ±30 days); counted as 0.`);
+  if (backwards > 0) warnings.push(`${backwards} sample${backwards === 1 ? '' : 's'} went back in time by more than 1 s; sample times are kept from going backwards.`);
+  let { startTimeUs, endTimeUs } = timeline;
+  if (!(Math.abs(startTimeUs) <= MAX_CLOCK_US)) {
+    warnings.push(`startTime (${startTimeUs}) is not a clock reading; times are counted from 0 at the first delta.`);
+    startTimeUs = 0;
+    endTimeUs = Number.NaN; // measured from the old start: recomputed below
+  }
+  if (!(endTimeUs >= startTimeUs && endTimeUs - startTimeUs <= MAX_SPAN_US)) {
+    if (Number.isFinite(endTimeUs)) warnings.push(`endTime (${endTimeUs}) is not within 30 days after startTime; the profile is taken to end at the last sample.`);
+    endTimeUs = startTimeUs + Math.max(0, sum);
+  }
+  return { ...timeline, startTimeUs, endTimeUs };
 }
 
 /** Node ids → node indices. The hot loop of the whole parse for long profiles. */

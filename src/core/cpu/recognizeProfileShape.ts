@@ -29,6 +29,7 @@ export function recognizeProfileShape(value: unknown): ProfileShape {
   const nodes = value['nodes'];
   if (Array.isArray(nodes) && (nodes.length === 0 || isObject(nodes[0]))) return { kind: 'modern', value };
   if (isObject(head)) return { kind: 'legacy', value };
+  if ('nodes' in value) return other(`it has a nodes field, but that is ${describeValue(nodes)}, not a list of call-tree nodes.`);
   const keys = Object.keys(value);
   const found = keys.length === 0 ? 'it is an empty object' : `it has ${listKeys(keys)}`;
   return other(`it is JSON but not a CPU profile: ${found}, not nodes, samples and timeDeltas.`);
@@ -40,6 +41,12 @@ function other(problem: string): ProfileShape {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `a list of ${value.length === 0 ? 'nothing' : value[0] === null ? 'nulls' : `${typeof value[0]}s`}`;
+  return `a ${typeof value}`;
 }
 
 function listKeys(keys: string[]): string {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CpuProfileError } from '../../../src/core/cpu/cpuProfileError';
 import { parseCpuProfile } from '../../../src/core/cpu/parseCpuProfile';
+import { summarizeCpu } from '../../../src/core/cpu/cpuSummary';
 import { UserError } from '../../../src/core/util/errors';
 import { SPEEDSCOPE_DIR, profileText } from './cpuTestHelpers';
 
@@ -133,5 +134,33 @@ describe('parseCpuProfile: oddities that are tolerated with a warning', () => {
     const profile = parseCpuProfile(text, NAME);
     assert.deepEqual(profile.nodes[1]!.positionTicks, [{ line: 3, ticks: 2 }]);
     assert.match(profile.warnings.join(' '), /1 malformed positionTicks/);
+  });
+
+  it('impossible numbers (gaps of ±1e300, an end at 1e308, a start at −1e308) are put right with a warning, the samples kept', () => {
+    const frame = (functionName: string) => ({ functionName, scriptId: '1', url: 'file:///w.js', lineNumber: 0, columnNumber: 0 });
+    const nodes = [{ id: 1, callFrame: frame('(root)'), children: [2] }, { id: 2, callFrame: frame('work') }];
+    const base = { nodes, samples: [2, 2, 2, 2], timeDeltas: [0, 1e300, 100, 100] };
+    const gaps = parseCpuProfile(JSON.stringify({ ...base, startTime: 1000, endTime: 1e308 }), NAME);
+    assert.equal(gaps.samples.length, 4);
+    assert.equal(gaps.startTimeUs, 1000);
+    assert.equal(gaps.endTimeUs, 1200, 'the end at the last sample: the impossible gap counts 0');
+    assert.match(gaps.warnings.join(' '), /1 sample time gap is impossible \(beyond ±30 days\); counted as 0/);
+    assert.match(gaps.warnings.join(' '), /endTime \(1e\+308\) is not within 30 days after startTime/);
+    const summary = summarizeCpu(gaps, { profileFile: NAME });
+    assert.ok(Number.isFinite(summary.durationMs) && summary.durationMs === 0.2, `finite wall time: ${summary.durationMs}`);
+    assert.ok(summary.functions.every((f) => Number.isFinite(f.selfMs) && Number.isFinite(f.totalMs)));
+
+    const start = parseCpuProfile(JSON.stringify({ ...base, timeDeltas: [0, 100], samples: [2, 2], startTime: -1e308, endTime: 1e308 }), NAME);
+    assert.equal(start.startTimeUs, 0);
+    assert.equal(start.endTimeUs, 100);
+    assert.match(start.warnings.join(' '), /startTime \(-1e\+308\) is not a clock reading/);
+
+    const back = parseCpuProfile(JSON.stringify({ ...base, timeDeltas: [0, 100, -5e6, 100], startTime: 0, endTime: 300 }), NAME);
+    assert.match(back.warnings.join(' '), /1 sample went back in time by more than 1 s/);
+    assert.ok(summarizeCpu(back, { profileFile: NAME }).functions.every((f) => f.selfMs >= 0));
+  });
+
+  it('a nodes field that is not a list says so, without contradicting itself', () => {
+    rejects(JSON.stringify({ nodes: 5, samples: [], timeDeltas: [] }), /it has a nodes field, but that is a number, not a list of call-tree nodes/);
   });
 });

@@ -1,0 +1,21 @@
+/** Data printed to a terminal cannot drive it: control characters become visible escapes. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { jsonForTerminal, safeForTerminal } from '../../../src/core/util/terminalText';
+
+describe('safeForTerminal', () => {
+  it('makes ESC, BEL, CR, DEL and the one-byte CSI visible, keeps tabs, newlines and other text', () => {
+    assert.equal(safeForTerminal('evil\u001b]0;pwned\u0007\u001b[2J\rX\u009b31m'), 'evil\\x1b]0;pwned\\x07\\x1b[2J\\rX\\x9b31m');
+    assert.equal(safeForTerminal('a\tb\nc ünïcødé → ✓'), 'a\tb\nc ünïcødé → ✓');
+    assert.equal(safeForTerminal('\u007f\u0000'), '\\x7f\\x00');
+  });
+});
+
+describe('jsonForTerminal', () => {
+  it('escapes DEL and C1 (which JSON.stringify leaves raw) and stays the same JSON value', () => {
+    const value = { name: 'x\u009b31m\u007f\u001b' };
+    const text = jsonForTerminal(value);
+    assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    assert.deepEqual(JSON.parse(text), value);
+  });
+});
