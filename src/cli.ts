@@ -429,7 +429,7 @@ async function attachCommand(args: string[]): Promise<number> {
   );
   try {
     const resolved = await resolveInspector(address, { allowRemote: values['allow-remote'] ?? false, openWithSignal: values['open-inspector'] ?? false });
-    const inspector = new URL(resolved.webSocketUrl).host;
+    const inspector = resolved.listening;
     if (resolved.openedBySignal) note(`opened the inspector of pid ${resolved.pid} with SIGUSR1 (on ${inspector}); it stays open until the process ends`);
     const cwd = process.cwd();
     const label = resolved.pid ?? (address.kind === 'hostPort' ? formatHostPort(address.host, address.port).replace(/[^\w.-]+/g, '_') : 'ws');

@@ -318,6 +318,37 @@ describe('attach: a process without an inspector', () => {
   });
 });
 
+describe('attach: an inspector reachable from other machines', () => {
+  it('refuses to open one that --inspect-port puts on every interface, before signalling it', { timeout: 60_000 }, async () => {
+    const fixture = await startFixture('node', ['--inspect-port=0.0.0.0:0']);
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['attach', String(fixture.pid), '--open-inspector', '--duration', '1', '--out', out]);
+    assert.equal(r.code, 2);
+    assertCleanError(r.stderr, /pid \d+ would open its inspector on 0\.0\.0\.0, not on loopback .*V8 Lens did not signal it.*--allow-remote/);
+    assert.equal(existsSync(out), false, 'nothing is written');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.doesNotMatch(fixture.stderr(), /Debugger listening/, 'no signal was sent: the inspector never opened');
+    fixture.child.kill('SIGKILL');
+  });
+
+  it('refuses one already open on 0.0.0.0 (said as it really listens), by pid and by 127.0.0.1:port; --allow-remote attaches', { timeout: 60_000 }, async () => {
+    const fixture = await startFixture('node', ['--inspect=0.0.0.0:0']);
+    const port = Number(new URL(fixture.inspectorUrl!).port);
+    for (const target of [String(fixture.pid), `127.0.0.1:${port}`]) {
+      const out = join(tempDir(), 'run');
+      const r = await runCli(['attach', target, '--duration', '1', '--out', out]);
+      assert.equal(r.code, 2, `${target}: ${r.stderr}`);
+      assertCleanError(r.stderr, new RegExp(`inspector listens on 0\\.0\\.0\\.0:${port}, not on loopback`));
+      assert.equal(existsSync(out), false);
+    }
+    const out = join(tempDir(), 'run');
+    const allowed = await runCli(['attach', String(fixture.pid), '--allow-remote', '--duration', '1', '--out', out]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.match(allowed.stderr, new RegExp(`attached to pid \\d+ on 0\\.0\\.0\\.0:${port}`), 'the address it really listens on');
+    fixture.child.kill('SIGKILL');
+  });
+});
+
 describe('attach: bad addresses', () => {
   it('one line, exit code 2, no stack trace, no run folder', { timeout: 60_000 }, async () => {
     const closedPort = await new Promise<number>((resolve) => {

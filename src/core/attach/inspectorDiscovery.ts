@@ -8,7 +8,9 @@ import { basename } from 'node:path';
 import { isLoopbackHost } from '../load/loopback';
 import { UserError, errorMessage, isErrno } from '../util/errors';
 import { formatHostPort, type InspectorAddress } from './inspectorAddress';
-import { loopbackListeners, readProcessInfo } from './procFs';
+import { CdpSession } from './cdpSession';
+import { ExposedInspectorError, configuredInspectorHost, isLoopbackBind } from './inspectorExposure';
+import { loopbackListeners, loopbackPortListener, processEnvVar, readProcessInfo, type ListeningSocket } from './procFs';
 
 /** One entry of the inspector's /json/list. */
 export interface InspectorTarget {
@@ -50,17 +52,20 @@ export class NoInspectorError extends UserError {
  * The WebSocket URL of the target's inspector: for a pid, its open inspector port (from /proc net
  * tables of its sockets) or, with openWithSignal, after SIGUSR1 (then waits up to 5 s for it to
  * listen); for host:port, /json/list. Refuses non-loopback hosts unless allowRemote (UserError: "the
- * inspector is full code execution: …").
+ * inspector is full code execution: …"), and an inspector on loopback that is bound to every
+ * interface too (ExposedInspectorError): what counts is where it listens, not how we reach it.
  */
 export async function resolveInspector(
   address: InspectorAddress,
   options: { allowRemote: boolean; openWithSignal: boolean },
-): Promise<{ webSocketUrl: string; pid: number | null; openedBySignal: boolean }> {
+): Promise<ResolvedInspector> {
   switch (address.kind) {
     case 'ws': {
       const url = new URL(address.url);
       if (!options.allowRemote) refuseRemote(url.hostname, address.url);
-      return { webSocketUrl: address.url, pid: null, openedBySignal: false };
+      const port = Number(url.port || (url.protocol === 'wss:' ? 443 : 80));
+      const listening = await listeningAddress(url.hostname.replace(/^\[|\]$/g, ''), port, options.allowRemote, null);
+      return { webSocketUrl: address.url, pid: null, openedBySignal: false, listening };
     }
     case 'hostPort': {
       if (!options.allowRemote) refuseRemote(address.host, formatHostPort(address.host, address.port));
@@ -71,11 +76,31 @@ export async function resolveInspector(
       } catch (err) {
         throw probeUserError(err, shown);
       }
-      return { webSocketUrl: pickTarget(targets, address.host, address.port, shown), pid: null, openedBySignal: false };
+      const listening = await listeningAddress(address.host, address.port, options.allowRemote, null);
+      return { webSocketUrl: pickTarget(targets, address.host, address.port, shown), pid: null, openedBySignal: false, listening };
     }
     case 'pid':
-      return resolvePid(address.pid, options.openWithSignal);
+      return resolvePid(address.pid, options.openWithSignal, options.allowRemote);
   }
+}
+
+export interface ResolvedInspector {
+  webSocketUrl: string;
+  pid: number | null;
+  openedBySignal: boolean;
+  /** host:port the inspector is bound to, as the system reports it (0.0.0.0:9229 for every interface). */
+  listening: string;
+}
+
+/** A loopback address the user gave: how that port is really bound (every interface counts as exposed). */
+async function listeningAddress(host: string, port: number, allowRemote: boolean, pid: number | null): Promise<string> {
+  const shown = formatHostPort(host, port);
+  if (!isLoopbackBind(host)) return shown;
+  const socket = await loopbackPortListener(port);
+  if (socket === null) return shown;
+  const listening = formatHostPort(socket.address, socket.port);
+  if (socket.wildcard && !allowRemote) throw new ExposedInspectorError(pid, listening, 'open');
+  return listening;
 }
 
 function refuseRemote(host: string, shown: string): void {
@@ -87,7 +112,7 @@ function refuseRemote(host: string, shown: string): void {
   );
 }
 
-async function resolvePid(pid: number, openWithSignal: boolean): Promise<{ webSocketUrl: string; pid: number; openedBySignal: boolean }> {
+async function resolvePid(pid: number, openWithSignal: boolean, allowRemote: boolean): Promise<ResolvedInspector & { pid: number }> {
   if (pid === process.pid) throw new UserError(`pid ${pid} is V8 Lens itself`, 2);
   if (process.platform !== 'linux') {
     throw new UserError(
@@ -104,8 +129,14 @@ async function resolvePid(pid: number, openWithSignal: boolean): Promise<{ webSo
   }
 
   const open = await findInspector(pid, 1000);
-  if (open) return { webSocketUrl: open.webSocketUrl, pid, openedBySignal: false };
+  if (open) {
+    if (!allowRemote && !open.socket.loopback) throw new ExposedInspectorError(pid, open.listening, 'open');
+    return { webSocketUrl: open.webSocketUrl, pid, openedBySignal: false, listening: open.listening };
+  }
   if (!openWithSignal) throw new NoInspectorError(pid);
+  // Where SIGUSR1 would open it: refuse before signalling when that is not loopback.
+  const host = configuredInspectorHost(info.argv, await processEnvVar(pid, 'NODE_OPTIONS'));
+  if (!allowRemote && host !== null && !isLoopbackBind(host)) throw new ExposedInspectorError(pid, host, 'configured');
 
   try {
     process.kill(pid, 'SIGUSR1');
@@ -117,7 +148,14 @@ async function resolvePid(pid: number, openWithSignal: boolean): Promise<{ webSo
   for (;;) {
     await new Promise((r) => setTimeout(r, 100));
     const found = await findInspector(pid, 500).catch(() => null);
-    if (found) return { webSocketUrl: found.webSocketUrl, pid, openedBySignal: true };
+    if (found) {
+      if (!allowRemote && !found.socket.loopback) {
+        // Bound to every interface by something the command line did not show: close it again at once.
+        await closeInspector(found.webSocketUrl);
+        throw new ExposedInspectorError(pid, found.listening, 'opened');
+      }
+      return { webSocketUrl: found.webSocketUrl, pid, openedBySignal: true, listening: found.listening };
+    }
     if (!isAlive(pid)) throw new UserError(`pid ${pid} ended after SIGUSR1 (was it started with a handler that exits on SIGUSR1?)`, 1);
     if (Date.now() > deadline) {
       throw new UserError(
@@ -132,14 +170,14 @@ async function resolvePid(pid: number, openWithSignal: boolean): Promise<{ webSo
  * The open inspector of a local process (Linux): the first of its loopback-reachable listening
  * sockets that answers /json/list like a Node inspector. Null when none does.
  */
-export async function findInspector(pid: number, timeoutMs: number): Promise<{ port: number; webSocketUrl: string } | null> {
+export async function findInspector(pid: number, timeoutMs: number): Promise<{ port: number; webSocketUrl: string; socket: ListeningSocket; listening: string } | null> {
   const listeners = await loopbackListeners(pid);
   for (const socket of listeners) {
     const host = socket.loopback ? socket.address.replace(/^::ffff:/, '') : socket.address === '::' ? '::1' : '127.0.0.1';
     try {
       const targets = await fetchInspectorTargets(host, socket.port, timeoutMs);
       const shown = formatHostPort(host, socket.port);
-      return { port: socket.port, webSocketUrl: pickTarget(targets, host, socket.port, shown) };
+      return { port: socket.port, webSocketUrl: pickTarget(targets, host, socket.port, shown), socket, listening: formatHostPort(socket.address, socket.port) };
     } catch {
       // Not the inspector (the app's own server, say): try the next.
     }
@@ -207,6 +245,14 @@ function probeUserError(err: unknown, shown: string): UserError {
     case 'unreachable':
       return new UserError(`cannot reach ${shown}: ${err.message}`, 2);
   }
+}
+
+/** Closes an inspector (Node's own process._debugEnd, what inspector.close() does); best effort. */
+async function closeInspector(webSocketUrl: string): Promise<void> {
+  const cdp = await CdpSession.connect(webSocketUrl, { timeoutMs: 2000 }).catch(() => null);
+  if (!cdp) return;
+  await cdp.send('Runtime.evaluate', { expression: 'process._debugEnd()', silent: true }, 2000).catch(() => {});
+  await cdp.close().catch(() => {});
 }
 
 function isAlive(pid: number): boolean {

@@ -144,3 +144,22 @@ export async function readProcessInfo(pid: number): Promise<ProcessInfo | null> 
   const isNode = exeName !== null ? NODE_EXE.test(exeName) : argv[0] !== undefined && NODE_EXE.test(basename(argv[0]));
   return { pid, exe, argv, isNode, sameUser, startTicks };
 }
+
+/**
+ * How this machine's loopback port is bound, from /proc/net/tcp{,6} of our own network namespace:
+ * the listener that a connection to 127.0.0.1:<port> or [::1]:<port> reaches. Null when none is
+ * found (another namespace, not Linux).
+ */
+export async function loopbackPortListener(port: number): Promise<ListeningSocket | null> {
+  if (process.platform !== 'linux') return null;
+  const tables = await Promise.all(['tcp', 'tcp6'].map((t) => readFile(`/proc/net/${t}`, 'utf8').catch(() => '')));
+  const listening = tables.flatMap(parseProcNetTcp).filter((s) => s.port === port && (s.loopback || s.wildcard));
+  return listening.find((s) => s.wildcard) ?? listening[0] ?? null;
+}
+
+/** One variable of a process's environment (/proc/<pid>/environ); null when unset or unreadable. */
+export async function processEnvVar(pid: number, name: string): Promise<string | null> {
+  const text = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
+  const entry = text.split('\0').find((e) => e.startsWith(`${name}=`));
+  return entry === undefined ? null : entry.slice(name.length + 1);
+}

@@ -7,7 +7,8 @@ import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { attachAndProfile, type AttachHandle, type AttachedGcEvent } from '../../core/attach/attachRun';
 import { parseInspectorAddress, type InspectorAddress } from '../../core/attach/inspectorAddress';
-import { resolveInspector } from '../../core/attach/inspectorDiscovery';
+import { resolveInspector, type ResolvedInspector } from '../../core/attach/inspectorDiscovery';
+import { ExposedInspectorError } from '../../core/attach/inspectorExposure';
 import { listLocalNodeProcesses, type LocalNodeProcess } from '../../core/attach/localNodeProcesses';
 import { liveAttachModel, liveAttachStatus } from '../../core/report/liveAttachModel';
 import { UserError, errorMessage } from '../../core/util/errors';
@@ -77,7 +78,8 @@ export class AttachController implements vscode.Disposable {
         openWithSignal = await confirmSignal(source.process);
         if (!openWithSignal) return;
       }
-      const resolved = await resolveInspector(address, { allowRemote, openWithSignal });
+      const resolved = await resolveWithConsent(address, { allowRemote, openWithSignal });
+      if (!resolved) return;
       webSocketUrl = resolved.webSocketUrl;
       pid = resolved.pid;
       openedBySignal = resolved.openedBySignal;
@@ -207,6 +209,26 @@ async function pickDuration(): Promise<number | null | undefined> {
 }
 
 /** SIGUSR1 opens Node's inspector, as VS Code's debugger does; it cannot be closed again from outside. */
+/**
+ * resolveInspector, and when the inspector is (or would be) reachable from other machines, the
+ * user's explicit consent instead of the setting; undefined when they decline.
+ */
+async function resolveWithConsent(address: InspectorAddress, options: { allowRemote: boolean; openWithSignal: boolean }): Promise<ResolvedInspector | undefined> {
+  try {
+    return await resolveInspector(address, options);
+  } catch (err) {
+    if (!(err instanceof ExposedInspectorError) || err.when === 'opened') throw err;
+    const anyway = 'Attach anyway';
+    const where = err.when === 'configured' ? `would open its inspector on ${err.listening}` : `has its inspector on ${err.listening}`;
+    const answer = await vscode.window.showWarningMessage(
+      `${err.pid === null ? 'The target' : `pid ${err.pid}`} ${where}, not on loopback: every machine that can reach this one could run code in it.`,
+      { modal: true, detail: 'The inspector has no authentication. Safer: restart it with --inspect=127.0.0.1:<port>.' },
+      anyway,
+    );
+    return answer === anyway ? resolveInspector(address, { ...options, allowRemote: true }) : undefined;
+  }
+}
+
 async function confirmSignal(p: LocalNodeProcess): Promise<boolean> {
   const open = { label: '$(debug-start) Open its inspector (SIGUSR1) and attach', description: `pid ${p.pid}` };
   const cancel = { label: '$(close) Cancel' };
