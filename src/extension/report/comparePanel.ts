@@ -11,6 +11,7 @@ import { parseFromCompareWebview, type FromCompareWebview, type ToCompareWebview
 import { Commands, type SessionItemArg } from '../contract';
 import { describeRun, listWorkspaceRuns } from '../sessions/sessionsView';
 import { createBundlePanel } from '../webviewPage';
+import { namedSourceUrls } from '../../core/report/namedSources';
 import { openSourceLocation } from './openSource';
 
 export const COMPARE_VIEW_TYPE = 'v8Lens.compare';
@@ -76,7 +77,7 @@ export class ComparePanel {
           this.post({ type: 'model', model: this.model });
           return;
         case 'openSource':
-          await openSourceLocation(message.url, message.line, message.column, message.side === 'base' ? this.baseDir : this.otherDir);
+          await openSourceLocation(message.url, message.line, message.column, message.side === 'base' ? this.baseDir : this.otherDir, namedSourceUrls(this.model));
           return;
         case 'openReport':
           await vscode.commands.executeCommand(Commands.OpenSession, { runDir: message.side === 'base' ? this.baseDir : this.otherDir } satisfies SessionItemArg);

@@ -8,6 +8,7 @@ import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromReportWebview, type FromReportWebview, type LiveAttachStatus, type ToReportWebview } from '../../shared/reportProtocol';
 import { REPORT_VIEW_TYPE } from '../contract';
 import { createBundlePanel } from '../webviewPage';
+import { namedSourceUrls } from '../../core/report/namedSources';
 import { openSourceLocation } from './openSource';
 
 /** One report panel per run folder or file; opening the same source again reveals its panel. */
@@ -146,7 +147,7 @@ export class ReportPanel {
           this.post(this.live ? { type: 'live', ...this.live } : { type: 'model', model: this.model });
           return;
         case 'openSource':
-          await openSourceLocation(message.url, message.line, message.column, this.model.source);
+          await openSourceLocation(message.url, message.line, message.column, this.model.source, namedSourceUrls(this.model));
           return;
         case 'exportHtml':
           await exportReport(this.extensionUri, this.model);
