@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { DeoptFunctionLens } from '../core/annotations/annotationTypes';
-import { Commands, type ContextKey, type Settings } from './contractIds';
+import { Commands, SETTINGS_SECTION, type ContextKey, type Settings } from './contractIds';
 
 export * from './contractIds';
 
@@ -43,5 +43,5 @@ export function setContext(key: ContextKey, value: unknown): Thenable<unknown> {
 }
 
 export function readSetting<K extends keyof Settings>(key: K, scope?: vscode.ConfigurationScope): Settings[K] {
-  return vscode.workspace.getConfiguration('v8Lens', scope).get<Settings[K]>(key) as Settings[K];
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION, scope).get<Settings[K]>(key) as Settings[K];
 }

@@ -8,12 +8,10 @@ import * as vscode from 'vscode';
 import { buildCompareModel, type CompareModel } from '../../core/report/compareModel';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromCompareWebview, type FromCompareWebview, type ToCompareWebview } from '../../shared/compareProtocol';
-import { Commands, type SessionItemArg } from '../contract';
+import { Commands, WebviewPanelTypes, type SessionItemArg } from '../contract';
 import { describeRun, listWorkspaceRuns } from '../sessions/sessionsView';
 import { createBundlePanel } from '../webviewPage';
 import { openSourceLocation } from './openSource';
-
-export const COMPARE_VIEW_TYPE = 'v8Lens.compare';
 
 const panels = new Map<string, ComparePanel>();
 const pairKey = (base: string, other: string) => `${base}\n${other}`;
@@ -50,7 +48,7 @@ export class ComparePanel {
     private otherDir: string,
     private model: CompareModel,
   ) {
-    this.panel = createBundlePanel(extensionUri, COMPARE_VIEW_TYPE, panelTitle(model), 'compare', { title: 'V8 Lens compare' });
+    this.panel = createBundlePanel(extensionUri, WebviewPanelTypes.Compare, panelTitle(model), 'compare', { title: 'V8 Lens compare' });
     const webview = this.panel.webview;
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {

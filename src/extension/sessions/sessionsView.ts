@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { SessionRecord } from '../../shared/model/session';
 import { withSummaryDefaults, type Summary } from '../../shared/model/summary';
 import { deoptCountText } from '../../shared/deoptText';
-import { Commands, type SessionItemArg } from '../contract';
+import { Commands, TreeItemContexts, type SessionItemArg } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
 
 export interface RunEntry extends SessionItemArg {
@@ -29,7 +29,7 @@ export class SessionsView implements vscode.TreeDataProvider<RunEntry> {
     const { session, summary } = entry;
     const item = new vscode.TreeItem(session ? basename(session.target.program) : basename(entry.runDir));
     item.id = entry.runDir;
-    item.contextValue = 'v8Lens.run';
+    item.contextValue = TreeItemContexts.Run;
     item.resourceUri = vscode.Uri.file(entry.runDir);
     item.iconPath = new vscode.ThemeIcon(iconFor(session));
     item.description = describe(session, summary);
