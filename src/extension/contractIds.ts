@@ -1,10 +1,22 @@
 /**
  * The string contracts between package.json and the code, without a `vscode` import so a unit test
- * can hold them against the manifest: command IDs, context keys, view IDs, webview panel types, tree
- * item context values, settings, the workspace state keys, status bar item IDs and the output
- * channel's name. No other file in src/extension spells a `v8Lens.` string.
+ * can hold them against the manifest: command IDs, context keys (with their value types), view IDs,
+ * webview panel types, tree item context values, settings (with their types), the workspace state
+ * keys, status bar item IDs and the output channel's name. No other file in src/extension spells a
+ * `v8Lens.` string; test/unit/extension/stringContracts.test.ts keeps it that way.
  */
-import type { PresetId } from '../core/flags/presets';
+import { PRESET_IDS, type PresetId } from '../core/flags/presets';
+
+/** What a contract's value is in JSON Schema terms: the `type` package.json declares for it. */
+export type SchemaType<T> = [T] extends [boolean]
+  ? 'boolean'
+  : [T] extends [number]
+    ? 'number' | 'integer'
+    : [T] extends [string]
+      ? 'string'
+      : [T] extends [readonly unknown[]]
+        ? 'array'
+        : 'object';
 
 export const Commands = {
   Profile: 'v8Lens.profile',
@@ -33,6 +45,18 @@ export const ContextKeys = {
   AnnotationsShown: 'v8Lens.annotationsShown',
 } as const;
 export type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
+
+/** The value each context key holds: what `setContext` accepts and `when` clauses compare. */
+export interface ContextKeyTypes {
+  [ContextKeys.Running]: boolean;
+  [ContextKeys.AnnotationsShown]: boolean;
+}
+
+/** The same at runtime, for the manifest test; the mapped type keeps it in step with ContextKeyTypes. */
+export const CONTEXT_KEY_TYPES: { readonly [K in ContextKey]: SchemaType<ContextKeyTypes[K]> } = {
+  [ContextKeys.Running]: 'boolean',
+  [ContextKeys.AnnotationsShown]: 'boolean',
+};
 
 /** The activity bar container package.json puts the views in. */
 export const VIEW_CONTAINER_ID = 'v8-lens';
@@ -110,10 +134,30 @@ export interface Settings {
   'attach.allowRemote': boolean;
 }
 
+/** Each setting's declared `type`, at runtime for the manifest test; the mapped type keeps it in step with Settings. */
+export const SETTING_TYPES: { readonly [K in keyof Settings]: SchemaType<Settings[K]> } = {
+  nodePath: 'string',
+  defaultPreset: 'string',
+  samplingIntervalUs: 'integer',
+  defaultFlags: 'array',
+  runsFolder: 'string',
+  retention: 'integer',
+  stopGraceSeconds: 'number',
+  'annotations.heatMinMs': 'number',
+  'annotations.heatMinPercent': 'number',
+  'annotations.hotFunctionMinPercent': 'number',
+  'annotations.showOptimized': 'boolean',
+  'attach.allowRemote': 'boolean',
+};
+
+/** The settings whose type is a union of string literals: each needs its values as the setting's `enum`. */
+type EnumSettingKey = { [K in keyof Settings]: Settings[K] extends string ? (string extends Settings[K] ? never : K) : never }[keyof Settings];
+export const SETTING_ENUMS: { readonly [K in EnumSettingKey]: readonly Settings[K][] } = {
+  defaultPreset: PRESET_IDS,
+};
+
 /** Runtime list of the setting names, for the manifest test. */
-export const SETTING_KEYS: readonly (keyof Settings)[] = ['nodePath', 'defaultPreset', 'samplingIntervalUs', 'defaultFlags', 'runsFolder', 'retention', 'stopGraceSeconds',
-  'annotations.heatMinMs', 'annotations.heatMinPercent', 'annotations.hotFunctionMinPercent', 'annotations.showOptimized',
-  'attach.allowRemote'];
+export const SETTING_KEYS = Object.keys(SETTING_TYPES) as readonly (keyof Settings)[];
 
 /** A group of settings: `annotations` for every `v8Lens.annotations.*`. */
 export type SettingGroup = keyof Settings extends infer K ? (K extends `${infer G}.${string}` ? G : never) : never;

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { buildCompareModel, type CompareModel } from '../../core/report/compareModel';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromCompareWebview, type FromCompareWebview, type ToCompareWebview } from '../../shared/compareProtocol';
-import { Commands, WebviewPanelTypes, type SessionItemArg } from '../contract';
+import { Commands, WebviewPanelTypes, runCommand, type SessionItemArg } from '../contract';
 import { describeRun, listWorkspaceRuns } from '../sessions/sessionsView';
 import { createBundlePanel } from '../webviewPage';
 import { openSourceLocation } from './openSource';
@@ -77,7 +77,7 @@ export class ComparePanel {
           await openSourceLocation(message.url, message.line, message.column, message.side === 'base' ? this.baseDir : this.otherDir);
           return;
         case 'openReport':
-          await vscode.commands.executeCommand(Commands.OpenSession, { runDir: message.side === 'base' ? this.baseDir : this.otherDir } satisfies SessionItemArg);
+          await runCommand(Commands.OpenSession, { runDir: message.side === 'base' ? this.baseDir : this.otherDir });
           return;
         case 'swap':
           await this.swap();

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { SessionRecord } from '../../shared/model/session';
 import { withSummaryDefaults, type Summary } from '../../shared/model/summary';
 import { deoptCountText } from '../../shared/deoptText';
-import { Commands, TreeItemContexts, type SessionItemArg } from '../contract';
+import { Commands, TreeItemContexts, asCommand, type SessionItemArg } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
 
 export interface RunEntry extends SessionItemArg {
@@ -34,7 +34,7 @@ export class SessionsView implements vscode.TreeDataProvider<RunEntry> {
     item.iconPath = new vscode.ThemeIcon(iconFor(session));
     item.description = describe(session, summary);
     item.tooltip = tooltip(entry);
-    item.command = { command: Commands.OpenSession, title: 'Open Report', arguments: [{ runDir: entry.runDir }] };
+    item.command = asCommand(Commands.OpenSession, 'Open Report', { runDir: entry.runDir });
     return item;
   }
 }
