@@ -1,11 +1,12 @@
 /**
  * Every string contract between package.json and the code, typed in one place: command IDs with
- * their arguments, settings with their types, context keys. A renamed command that package.json
- * still lists fails the type check or the manifest test, not a user's click.
+ * their arguments, settings with their types, context keys with their values. A renamed command
+ * that package.json still lists fails the type check or the manifest test, not a user's click.
+ * Our own commands are registered, run and attached to items only through the helpers here.
  */
 import * as vscode from 'vscode';
 import type { DeoptFunctionLens } from '../core/annotations/annotationTypes';
-import { Commands, type ContextKey, type Settings } from './contractIds';
+import { Commands, SETTINGS_SECTION, type CommandId, type ContextKey, type ContextKeyTypes, type Settings } from './contractIds';
 
 export * from './contractIds';
 
@@ -34,14 +35,24 @@ export interface CommandTypes {
   [Commands.ShowStaleAnnotations](uri?: vscode.Uri): void;
 }
 
-export function registerCommand<K extends keyof CommandTypes>(id: K, handler: CommandTypes[K]): vscode.Disposable {
+export function registerCommand<K extends CommandId>(id: K, handler: CommandTypes[K]): vscode.Disposable {
   return vscode.commands.registerCommand(id, handler as (...args: unknown[]) => unknown);
 }
 
-export function setContext(key: ContextKey, value: unknown): Thenable<unknown> {
+/** Runs one of our commands with the arguments its handler takes. */
+export function runCommand<K extends CommandId>(id: K, ...args: Parameters<CommandTypes[K]>): Thenable<Awaited<ReturnType<CommandTypes[K]>>> {
+  return vscode.commands.executeCommand<Awaited<ReturnType<CommandTypes[K]>>>(id, ...args);
+}
+
+/** One of our commands with its arguments, for a TreeItem's or a CodeLens's click. */
+export function asCommand<K extends CommandId>(id: K, title: string, ...args: Parameters<CommandTypes[K]>): vscode.Command {
+  return args.length > 0 ? { command: id, title, arguments: args } : { command: id, title };
+}
+
+export function setContext<K extends ContextKey>(key: K, value: ContextKeyTypes[K]): Thenable<unknown> {
   return vscode.commands.executeCommand('setContext', key, value);
 }
 
 export function readSetting<K extends keyof Settings>(key: K, scope?: vscode.ConfigurationScope): Settings[K] {
-  return vscode.workspace.getConfiguration('v8Lens', scope).get<Settings[K]>(key) as Settings[K];
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION, scope).get<Settings[K]>(key) as Settings[K];
 }

@@ -7,13 +7,13 @@ import * as vscode from 'vscode';
 import type { DeoptFunctionLens } from '../../core/annotations/annotationTypes';
 import { siteWhen } from '../../core/annotations/annotationText';
 import { deoptEventsText } from '../../shared/deoptText';
-import { Commands } from '../contract';
+import { Commands, StatusBarIds, runCommand } from '../contract';
 import { describeRun, listWorkspaceRuns } from '../sessions/sessionsView';
 import type { AnnotationStore } from './annotationStore';
 import { runLabel } from './runLabel';
 
 export class AnnotationStatus implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('v8Lens.annotations', vscode.StatusBarAlignment.Right, 90);
+  private readonly item = vscode.window.createStatusBarItem(StatusBarIds.Annotations, vscode.StatusBarAlignment.Right, 90);
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly store: AnnotationStore) {
@@ -81,7 +81,7 @@ export async function pickAnnotatedRun(store: AnnotationStore, openReport: (sour
   }
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, {
     label: '$(folder-opened) Open a run folder or .cpuprofile…',
-    run: () => vscode.commands.executeCommand(Commands.OpenReport),
+    run: () => runCommand(Commands.OpenReport),
   });
   const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: annotations', placeHolder: 'Which run the source lines show, and what' });
   await picked?.run?.();

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { deoptLensTitle, hotLensTitle, optimizedLensTitle } from '../../core/annotations/annotationText';
-import { Commands, readSetting } from '../contract';
+import { Commands, asCommand, readSetting } from '../contract';
 import type { AnnotationStore } from './annotationStore';
 import { runLabel } from './runLabel';
 
@@ -25,11 +25,10 @@ export class AnnotationLenses implements vscode.CodeLensProvider {
       const when = new Date(shown.fileChangedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
       return [
         new vscode.CodeLens(top, {
-          title: `$(history) V8 Lens: this file changed at ${when}, after ${runLabel(run)}; annotations hidden so they do not land on wrong lines`,
-          command: Commands.PickAnnotatedRun,
+          ...asCommand(Commands.PickAnnotatedRun, `$(history) V8 Lens: this file changed at ${when}, after ${runLabel(run)}; annotations hidden so they do not land on wrong lines`),
           tooltip: 'Profile again, or pick another run',
         }),
-        new vscode.CodeLens(top, { title: 'Show anyway', command: Commands.ShowStaleAnnotations, arguments: [document.uri] }),
+        new vscode.CodeLens(top, asCommand(Commands.ShowStaleAnnotations, 'Show anyway', document.uri)),
       ];
     }
     const { file, line } = shown;
@@ -45,9 +44,7 @@ export class AnnotationLenses implements vscode.CodeLensProvider {
       if (file.hiddenDeoptSites > 0 || file.hiddenDeoptLenses > 0) {
         const total = file.deoptSites.length + file.hiddenDeoptSites;
         lenses.push(new vscode.CodeLens(top, {
-          title: `$(info) V8 Lens: ${total.toLocaleString('en-US')} deopt sites in this file; the ${file.deoptSites.length.toLocaleString('en-US')} most frequent are drawn`,
-          command: Commands.OpenReport,
-          arguments: [vscode.Uri.file(run.source)],
+          ...asCommand(Commands.OpenReport, `$(info) V8 Lens: ${total.toLocaleString('en-US')} deopt sites in this file; the ${file.deoptSites.length.toLocaleString('en-US')} most frequent are drawn`, vscode.Uri.file(run.source)),
           tooltip: 'The report lists them all',
         }));
       }
@@ -55,9 +52,7 @@ export class AnnotationLenses implements vscode.CodeLensProvider {
         const range = at(fn.line, fn.column);
         if (range) {
           lenses.push(new vscode.CodeLens(range, {
-            title: deoptLensTitle(fn),
-            command: Commands.ShowDeoptSites,
-            arguments: [document.uri, fn],
+            ...asCommand(Commands.ShowDeoptSites, deoptLensTitle(fn), document.uri, fn),
             tooltip: `Where ${fn.name} deoptimized and why: pick one to go there`,
           }));
         }
@@ -68,9 +63,7 @@ export class AnnotationLenses implements vscode.CodeLensProvider {
         const range = at(fn.line, fn.column);
         if (range) {
           lenses.push(new vscode.CodeLens(range, {
-            title: hotLensTitle(fn),
-            command: Commands.OpenReport,
-            arguments: [vscode.Uri.file(run.source)],
+            ...asCommand(Commands.OpenReport, hotLensTitle(fn), vscode.Uri.file(run.source)),
             tooltip: `${fn.name}: self time is spent in its own code, total includes what it calls (recursion counted once). Click for the report.`,
           }));
         }

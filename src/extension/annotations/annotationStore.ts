@@ -16,10 +16,7 @@ import type { SessionRecord } from '../../shared/model/session';
 import { SourceMapResolver } from '../../core/sourcemap/sourceMapResolver';
 import type { Summary } from '../../shared/model/summary';
 import { errorMessage } from '../../core/util/errors';
-import { ContextKeys, readSetting, setContext } from '../contract';
-
-const RUN_KEY = 'v8Lens.annotations.run';
-const TOGGLES_KEY = 'v8Lens.annotations.toggles';
+import { ContextKeys, StateKeys, readSetting, setContext, settingName } from '../contract';
 
 export interface AnnotationToggles {
   /** All annotations; the status bar's "turn off". */
@@ -52,13 +49,13 @@ export class AnnotationStore implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly state: vscode.Memento) {
-    this.source = state.get<string>(RUN_KEY) ?? null;
-    this.toggles = { enabled: true, deopts: true, heat: true, ...state.get<Partial<AnnotationToggles>>(TOGGLES_KEY) };
+    this.source = state.get<string>(StateKeys.AnnotatedRun) ?? null;
+    this.toggles = { enabled: true, deopts: true, heat: true, ...state.get<Partial<AnnotationToggles>>(StateKeys.AnnotationToggles) };
     this.disposables.push(
       vscode.workspace.onDidChangeTextDocument((e) => this.recordEdits(e)),
       vscode.workspace.onDidCloseTextDocument((d) => this.documents.delete(documentKey(d) ?? '')),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('v8Lens.annotations')) this.reload();
+        if (e.affectsConfiguration(settingName('annotations'))) this.reload();
       }),
     );
     void this.updateContext();
@@ -80,15 +77,15 @@ export class AnnotationStore implements vscode.Disposable {
   async show(source: string): Promise<void> {
     this.source = source;
     this.toggles.enabled = true;
-    await this.state.update(RUN_KEY, source);
-    await this.state.update(TOGGLES_KEY, this.toggles);
+    await this.state.update(StateKeys.AnnotatedRun, source);
+    await this.state.update(StateKeys.AnnotationToggles, this.toggles);
     this.reload();
     await this.load();
   }
 
   async setToggles(next: Partial<AnnotationToggles>): Promise<void> {
     this.toggles = { ...this.toggles, ...next };
-    await this.state.update(TOGGLES_KEY, this.toggles);
+    await this.state.update(StateKeys.AnnotationToggles, this.toggles);
     void this.updateContext();
     this.changed.fire();
   }

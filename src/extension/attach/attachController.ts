@@ -13,7 +13,7 @@ import { listLocalNodeProcesses, type LocalNodeProcess } from '../../core/attach
 import { liveAttachModel, liveAttachStatus } from '../../core/report/liveAttachModel';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { TOOL_VERSION } from '../../core/util/version';
-import { ContextKeys, readSetting, setContext } from '../contract';
+import { Commands, ContextKeys, StatusBarIds, readSetting, setContext } from '../contract';
 import { newRunDir, runsFolderFor } from '../profile/runsFolder';
 import type { ReportPanels } from '../report/reportPanel';
 
@@ -26,7 +26,7 @@ const NODE_DEBUG_TYPES = new Set(['pwa-node', 'node', 'node-terminal', 'pwa-exte
 
 export class AttachController implements vscode.Disposable {
   private current: { handle: AttachHandle; timer: NodeJS.Timeout } | null = null;
-  private readonly status = vscode.window.createStatusBarItem('v8Lens.attach', vscode.StatusBarAlignment.Left, 100);
+  private readonly status = vscode.window.createStatusBarItem(StatusBarIds.Attach, vscode.StatusBarAlignment.Left, 100);
   private readonly sessions = new Set<vscode.DebugSession>();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -114,7 +114,7 @@ export class AttachController implements vscode.Disposable {
     const timer = setInterval(tick, 1000);
     tick();
     this.current = { handle, timer };
-    this.status.command = 'v8Lens.stopRun';
+    this.status.command = Commands.StopRun;
     this.status.tooltip = 'Stop profiling the attached process and open its report (the process keeps running)';
     this.status.show();
     await setContext(ContextKeys.Running, true);

@@ -16,15 +16,15 @@ import { sweepFlag, sweepValues, type SweepResult } from '../../shared/model/swe
 import { UserError, errorMessage } from '../../core/util/errors';
 import { TOOL_VERSION } from '../../core/util/version';
 import { parseFromLab, type FromLab, type ToLab } from '../../shared/labProtocol';
-import { OUTPUT_CHANNEL_NAME, ViewIds } from '../contract';
+import { OUTPUT_CHANNEL_NAME, StateKeys, ViewIds, WebviewPanelTypes } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
 import { setWebviewPage } from '../webviewPage';
 import { targetEnvironment } from '../profile/targetPicker';
 import { proposeFlagValue, writeSemiSpace, type SemiSpaceProposal } from './applySemiSpace';
 import { listLabTargets, type ResolvableLabTarget } from './labTargets';
 
-const FORM_KEY = 'v8Lens.lab.form';
-const LAST_SWEEP_KEY = 'v8Lens.lab.lastSweep';
+const FORM_KEY = StateKeys.LabForm;
+const LAST_SWEEP_KEY = StateKeys.LastSweep;
 
 export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | null = null;
@@ -173,7 +173,7 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
   /** The results in an editor panel: the same webview, wider, without the form. */
   private openResultsPanel(): void {
     const flag = this.last ? sweepFlag(this.last.result.config) : 'max-semi-space-size';
-    const panel = vscode.window.createWebviewPanel('v8Lens.sweepResults', `V8 Lens: --${flag} sweep`, vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true });
+    const panel = vscode.window.createWebviewPanel(WebviewPanelTypes.SweepResults, `V8 Lens: --${flag} sweep`, vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true });
     this.panels.add(panel);
     panel.onDidDispose(() => this.panels.delete(panel));
     this.setupWebview(panel.webview, 'results');

@@ -7,8 +7,9 @@ import * as vscode from 'vscode';
 import { PROFILE_LOAD_DEFAULTS, type RunLoadOptions } from '../../core/capture/runLoad';
 import { requireLoopbackUrl } from '../../core/load/loopback';
 import { UserError, errorMessage } from '../../core/util/errors';
+import { StateKeys } from '../contract';
 
-const LAST_LOAD_KEY = 'v8Lens.lastLoad';
+const LAST_LOAD_KEY = StateKeys.LastLoad;
 
 interface SavedLoad {
   url: string | null;

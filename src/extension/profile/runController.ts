@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { RunLoadOptions } from '../../core/capture/runLoad';
 import { ProfileRun, type RunResult } from '../../core/capture/profileRun';
 import { UserError, errorMessage } from '../../core/util/errors';
-import { Commands, ContextKeys, readSetting, setContext } from '../contract';
+import { Commands, ContextKeys, StatusBarIds, readSetting, setContext } from '../contract';
 import type { PickedFlags } from './flagPicker';
 import { applyRetention, newRunDir, runsFolderFor } from './runsFolder';
 import type { PickedTarget } from './targetPicker';
@@ -15,7 +15,7 @@ export class RunController implements vscode.Disposable {
   private current: ProfileRun | null = null;
   /** The user stopped or cancelled the current run (then a load cut short is no surprise). */
   private stopAsked = false;
-  private readonly status = vscode.window.createStatusBarItem('v8Lens.run', vscode.StatusBarAlignment.Left, 100);
+  private readonly status = vscode.window.createStatusBarItem(StatusBarIds.Run, vscode.StatusBarAlignment.Left, 100);
   private readonly changed = new vscode.EventEmitter<void>();
   /** A run started or ended (the Sessions view shows running runs too). */
   readonly onDidChangeRuns = this.changed.event;

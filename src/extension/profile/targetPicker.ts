@@ -6,6 +6,7 @@ import { isNodeLaunchConfig, resolveLaunchConfig, type NodeLaunchConfig } from '
 import { splitCommandLine } from '../../core/targets/commandLine';
 import { directLaunchOf } from '../../core/targets/npmLaunch';
 import { readNpmScripts, type NpmScript } from '../../core/targets/npmScripts';
+import { StateKeys } from '../contract';
 
 /** What the user chose to profile, resolved to what the engine starts. */
 export interface PickedTarget {
@@ -29,7 +30,6 @@ interface TargetItem extends vscode.QuickPickItem {
   memento?: TargetMemento;
 }
 
-const LAST_TARGET_KEY = 'v8Lens.lastTarget';
 const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']);
 
 /** "What to profile": the active file, npm scripts, Node launch configurations, or a command line. */
@@ -66,7 +66,7 @@ export async function pickTarget(state: vscode.Memento): Promise<PickedTarget | 
   items.push({ label: '$(terminal) Command line…', description: 'a script and its arguments, or any command that starts Node', resolve: () => commandLineTarget(folders[0]?.uri.fsPath) });
 
   // The last choice first, so profiling the same thing again is two Enters.
-  const last = state.get<TargetMemento>(LAST_TARGET_KEY);
+  const last = state.get<TargetMemento>(StateKeys.LastTarget);
   const lastIndex = last ? items.findIndex((i) => i.memento && JSON.stringify(i.memento) === JSON.stringify(last)) : -1;
   if (lastIndex > 0) items.unshift(...items.splice(lastIndex, 1));
   if (lastIndex >= 0) items[0]!.detail = 'last used';
@@ -74,7 +74,7 @@ export async function pickTarget(state: vscode.Memento): Promise<PickedTarget | 
   const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: What to profile', placeHolder: 'Pick a file, an npm script, a launch configuration or a command', matchOnDescription: true });
   if (!picked) return undefined;
   const resolved = await picked.resolve();
-  if (resolved) await state.update(LAST_TARGET_KEY, resolved.memento);
+  if (resolved) await state.update(StateKeys.LastTarget, resolved.memento);
   return resolved;
 }
 

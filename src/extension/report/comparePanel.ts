@@ -8,13 +8,11 @@ import * as vscode from 'vscode';
 import { buildCompareModel, type CompareModel } from '../../core/report/compareModel';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromCompareWebview, type FromCompareWebview, type ToCompareWebview } from '../../shared/compareProtocol';
-import { Commands, type SessionItemArg } from '../contract';
+import { Commands, WebviewPanelTypes, runCommand, type SessionItemArg } from '../contract';
 import { describeRun, listWorkspaceRuns } from '../sessions/sessionsView';
 import { createBundlePanel } from '../webviewPage';
 import { namedSourceUrls } from '../../core/report/namedSources';
 import { openSourceLocation } from './openSource';
-
-export const COMPARE_VIEW_TYPE = 'v8Lens.compare';
 
 const panels = new Map<string, ComparePanel>();
 const pairKey = (base: string, other: string) => `${base}\n${other}`;
@@ -51,7 +49,7 @@ export class ComparePanel {
     private otherDir: string,
     private model: CompareModel,
   ) {
-    this.panel = createBundlePanel(extensionUri, COMPARE_VIEW_TYPE, panelTitle(model), 'compare', { title: 'V8 Lens compare' });
+    this.panel = createBundlePanel(extensionUri, WebviewPanelTypes.Compare, panelTitle(model), 'compare', { title: 'V8 Lens compare' });
     const webview = this.panel.webview;
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
@@ -80,7 +78,7 @@ export class ComparePanel {
           await openSourceLocation(message.url, message.line, message.column, message.side === 'base' ? this.baseDir : this.otherDir, namedSourceUrls(this.model));
           return;
         case 'openReport':
-          await vscode.commands.executeCommand(Commands.OpenSession, { runDir: message.side === 'base' ? this.baseDir : this.otherDir } satisfies SessionItemArg);
+          await runCommand(Commands.OpenSession, { runDir: message.side === 'base' ? this.baseDir : this.otherDir });
           return;
         case 'swap':
           await this.swap();

@@ -6,7 +6,7 @@ import { buildReportModel, type ReportModel } from '../../core/report/reportMode
 import { emptySummary } from '../../shared/model/summary';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromReportWebview, type FromReportWebview, type LiveAttachStatus, type ToReportWebview } from '../../shared/reportProtocol';
-import { REPORT_VIEW_TYPE } from '../contract';
+import { WebviewPanelTypes } from '../contract';
 import { createBundlePanel } from '../webviewPage';
 import { namedSourceUrls } from '../../core/report/namedSources';
 import { openSourceLocation } from './openSource';
@@ -102,7 +102,7 @@ export class ReportPanel {
     onClosed: () => void,
     onFocused: () => void,
   ) {
-    this.panel = createBundlePanel(extensionUri, REPORT_VIEW_TYPE, `V8 Lens: ${model.title}`, 'report');
+    this.panel = createBundlePanel(extensionUri, WebviewPanelTypes.Report, `V8 Lens: ${model.title}`, 'report');
     const webview = this.panel.webview;
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { SessionRecord } from '../../shared/model/session';
 import { withSummaryDefaults, type Summary } from '../../shared/model/summary';
 import { deoptCountText } from '../../shared/deoptText';
-import { Commands, type SessionItemArg } from '../contract';
+import { Commands, TreeItemContexts, asCommand, type SessionItemArg } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
 
 export interface RunEntry extends SessionItemArg {
@@ -29,12 +29,12 @@ export class SessionsView implements vscode.TreeDataProvider<RunEntry> {
     const { session, summary } = entry;
     const item = new vscode.TreeItem(session ? basename(session.target.program) : basename(entry.runDir));
     item.id = entry.runDir;
-    item.contextValue = 'v8Lens.run';
+    item.contextValue = TreeItemContexts.Run;
     item.resourceUri = vscode.Uri.file(entry.runDir);
     item.iconPath = new vscode.ThemeIcon(iconFor(session));
     item.description = describe(session, summary);
     item.tooltip = tooltip(entry);
-    item.command = { command: Commands.OpenSession, title: 'Open Report', arguments: [{ runDir: entry.runDir }] };
+    item.command = asCommand(Commands.OpenSession, 'Open Report', { runDir: entry.runDir });
     return item;
   }
 }
