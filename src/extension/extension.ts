@@ -30,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const annotations = new AnnotationStore(context.workspaceState);
   const lab = new SemiSpaceLab(context.extensionUri, context.workspaceState, output);
   const attach = new AttachController(panels, output);
+  attachForDeactivate = attach;
   const sourceFiles: vscode.DocumentSelector = ['javascript', 'typescript', 'javascriptreact', 'typescriptreact'].flatMap((language) =>
     ['file', 'vscode-remote'].map((scheme) => ({ language, scheme })),
   );
@@ -149,6 +150,10 @@ export function activate(context: vscode.ExtensionContext): void {
   if (annotations.runSource && vscode.window.activeTextEditor) void annotations.load();
 }
 
-export function deactivate(): void {
-  // Disposables (the run controller cancels a running target) are released by VS Code.
+let attachForDeactivate: AttachController | null = null;
+
+export async function deactivate(): Promise<void> {
+  // Disposables (the run controller cancels a running target) are released by VS Code; an attached
+  // target must also lose what attach installed in it, before the host goes.
+  await attachForDeactivate?.detach(3000);
 }

@@ -349,6 +349,33 @@ describe('attach: an inspector reachable from other machines', () => {
   });
 });
 
+describe('attach: V8 Lens killed while attached', () => {
+  it('the observer removes itself from the target within 15 s; the report says V8 Lens stopped, not the target', { timeout: 60_000 }, async () => {
+    const fixture = await startFixture('node', ['--inspect=127.0.0.1:0']);
+    const out = join(tempDir(), 'run');
+    const cli = startCli(['attach', String(fixture.pid), '--duration', '60', '--out', out]);
+    await waitForOutput(cli, /attached to pid \d+/, 30_000);
+    const ours = () => evaluateInTarget(fixture.inspectorUrl!, `Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith('__v8lens_gc_'))`);
+    assert.ok(((await ours()) as string[]).length > 0, 'the observer is installed while attached');
+    cli.kill('SIGKILL');
+    const deadline = Date.now() + 15_000;
+    let left = (await ours()) as string[];
+    while (left.length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      left = (await ours()) as string[];
+    }
+    assert.deepEqual(left, [], 'nothing of V8 Lens is left in the target');
+    assert.equal(processAlive(fixture.pid), true, 'the target runs on');
+
+    const r = await runCli(['report', out, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const warnings = (JSON.parse(r.stdout) as { warnings: string[] }).warnings.join('\n');
+    assert.match(warnings, /V8 Lens stopped \(killed or crashed\) before this run ended/);
+    assert.doesNotMatch(warnings, /the target ended before profiling stopped/);
+    fixture.child.kill('SIGKILL');
+  });
+});
+
 describe('attach: bad addresses', () => {
   it('one line, exit code 2, no stack trace, no run folder', { timeout: 60_000 }, async () => {
     const closedPort = await new Promise<number>((resolve) => {
@@ -422,3 +449,21 @@ describe('attach: the target ends mid-profile', () => {
     assert.match(summary.warnings[0] ?? '', /ended after .* the CPU profile is lost/);
   });
 });
+
+/** Evaluates an expression in the target over a fresh inspector session of our own; its value. */
+async function evaluateInTarget(inspectorUrl: string, expression: string): Promise<unknown> {
+  const ws = new WebSocket(inspectorUrl);
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  try {
+    ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }));
+    const answer = await new Promise<{ result?: { result?: { value?: unknown } } }>((resolve) => {
+      ws.on('message', (data) => {
+        const m = JSON.parse(String(data)) as { id?: number };
+        if (m.id === 1) resolve(m as never);
+      });
+    });
+    return answer.result?.result?.value;
+  } finally {
+    ws.close();
+  }
+}

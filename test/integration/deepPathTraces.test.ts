@@ -6,11 +6,11 @@
  * now switches tracing on itself: every process gets its own trace, and the deopts their process.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { AgentRecord } from '../../src/core/preload/agentRecord';
-import { NODES, PROGRAMS, readSummary, runCli, tempDir } from './cliHarness';
+import { NODES, PROGRAMS, readSession, readSummary, runCli, startCli, tempDir, waitForOutput, waitUntilGone } from './cliHarness';
 
 describe('a project with a long path: every process still writes its own code trace', () => {
   for (const node of NODES) {
@@ -32,4 +32,33 @@ describe('a project with a long path: every process still writes its own code tr
       assert.deepEqual(lengthOf?.processes?.map(roleOf), ['child'], JSON.stringify(summary.deopts));
     });
   }
+});
+
+describe('a long path and V8 Lens killed mid-run: the staged code traces are recovered by the next report', () => {
+  it('SIGKILL of the CLI, then v8-lens report: the deopt is found and the temporary folder is gone', { timeout: 60_000 }, async () => {
+    const project = join(tempDir(), 'checkouts', 'some-team', 'a-service-with-a-long-name'.repeat(3), 'src');
+    mkdirSync(project, { recursive: true });
+    copyFileSync(join(PROGRAMS, 'deopt-then-wait.js'), join(project, 'deopt-then-wait.js'));
+    const out = join(project, '..', '.v8-lens', 'run');
+    const cli = startCli(['profile', '--stable-deopts', '--out', out, '--', 'deopt-then-wait.js'], { cwd: project });
+    await waitForOutput(cli, /^deopted/m);
+    const session = readSession(out);
+    const staged = session.launch.env.V8_LENS_CODE_TRACE_DIR!;
+    assert.notEqual(staged, join(out, 'v8'), 'the run folder is too deep for V8: its traces are staged');
+    cli.kill('SIGKILL');
+    // The preload sees its owner gone and stops the target, which writes its CPU profile.
+    assert.deepEqual(await waitUntilGone([session.pid!], 15_000), [], 'the target stopped after V8 Lens was killed');
+    assert.equal(readSession(out).status, 'running', 'nobody wrote the end of the run');
+    assert.ok(readdirSync(staged).some((f) => /^code-\d+-0\.asm$/.test(f)), 'the traces are still in the staging folder');
+
+    const r = await runCli(['report', out, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const summary = JSON.parse(r.stdout) as ReturnType<typeof readSummary>;
+    assert.ok(summary.warnings.some((w) => w.includes(`file(s) recovered from ${staged}`)), summary.warnings.join('\n'));
+    const deopt = summary.deopts.find((d) => d.function === 'lengthOf' && d.reason === 'wrong map');
+    assert.ok(deopt, `the deopt from the staged trace: ${JSON.stringify(summary.deopts)}`);
+    assert.equal(deopt.line, 6);
+    assert.equal(existsSync(staged), false, 'the staging folder is removed once its traces are in the run folder');
+    assert.ok(readdirSync(join(out, 'v8')).some((f) => /^code-\d+-0\.asm$/.test(f)));
+  });
 });

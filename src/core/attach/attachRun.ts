@@ -19,7 +19,7 @@ import { round } from '../util/stats';
 import { CdpClosedError, CdpError, CdpSession } from './cdpSession';
 import { inAttachWindow, type AttachWindow } from '../run/attachWindow';
 import { formatGcEventLine, type AttachedGcEvent } from '../run/gcEventsFile';
-import { gcKindName, installObserverExpression, observerNames, parseObservedGc, uninstallObserverExpression, type ObserverNames } from './gcObserverSource';
+import { HEARTBEAT_MS, ORPHAN_AFTER_MS, gcKindName, heartbeatExpression, installObserverExpression, observerNames, parseObservedGc, uninstallObserverExpression, type ObserverNames } from './gcObserverSource';
 
 export type { AttachedGcEvent } from '../run/gcEventsFile';
 export type { AttachWindow } from '../run/attachWindow';
@@ -209,6 +209,8 @@ class AttachRun implements AttachHandle {
   /** Our Date.now() when the window opened, to tell its length without asking the target. */
   private windowOpenedAtMs = Date.now();
   private timer: NodeJS.Timeout | undefined;
+  /** "Still here" to the observer, which removes itself when these stop (V8 Lens killed). */
+  private heartbeat: NodeJS.Timeout | undefined;
   private gcCount = 0;
   private readonly reported: AttachedGcEvent[] = [];
   private readonly limitations: string[] = [];
@@ -273,6 +275,10 @@ class AttachRun implements AttachHandle {
       }
     }
     this.unsubscribe.push(this.cdp.on('NodeRuntime.waitingForDisconnect', () => this.trigger('target-exiting')));
+    this.heartbeat = setInterval(() => {
+      if (this.cdp.isOpen) void this.cdp.send('Runtime.evaluate', { expression: heartbeatExpression(this.names), silent: true }, 5000).catch(() => {});
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
     void this.cdp.closed.then(() => this.trigger('closed'));
   }
 
@@ -351,7 +357,7 @@ class AttachRun implements AttachHandle {
       } catch (err) {
         if (this.cdp.isOpen && !exiting) {
           this.limitations.push(
-            oneLine(`could not remove the GC observer from the target (${errorMessage(err)}): it stays until the process ends, reporting to nobody`),
+            oneLine(`could not remove the GC observer from the target (${errorMessage(err)}): it removes itself ${ORPHAN_AFTER_MS / 1000} s after V8 Lens stops calling`),
           );
         }
       }
@@ -364,6 +370,7 @@ class AttachRun implements AttachHandle {
       status = 'target-exited';
       reason = await this.closedReason();
     }
+    clearInterval(this.heartbeat);
     for (const off of this.unsubscribe.splice(0)) off();
     await this.cdp.close();
     await new Promise<void>((done) => this.gcStream.end(done));

@@ -46,6 +46,20 @@ export interface ObservedGc {
 }
 
 /**
+ * How long the observer goes on without a heartbeat from V8 Lens before it removes itself: V8 Lens
+ * was killed (no chance to uninstall), or the connection is gone. Well above the heartbeat period,
+ * so a busy V8 Lens (parsing a large profile) is not mistaken for a dead one.
+ */
+export const ORPHAN_AFTER_MS = 10_000;
+export const HEARTBEAT_MS = 2_000;
+
+/** The expression V8 Lens sends every HEARTBEAT_MS while attached: "still here". */
+export function heartbeatExpression(names: ObserverNames): string {
+  const s = JSON.stringify(names.state);
+  return `(() => { const state = globalThis[${s}]; if (state) state.lastSeen = performance.now(); return !!state; })()`;
+}
+
+/**
  * The expression that installs the observer. It runs with `includeCommandLineAPI` so `require`
  * exists in Node's inspector; `process.getBuiltinModule` is preferred where present. Returns
  * `{ ok: true, since }` (the target's performance.now() when it started watching) or
@@ -76,9 +90,18 @@ export function installObserverExpression(names: ObserverNames): string {
       report(list.getEntries());
     });
     // Read before observe(): every collection the window counts began after this.
-    const state = { observer, report, installedAt: performance.now() };
+    const state = { observer, report, installedAt: performance.now(), lastSeen: performance.now(), watchdog: null };
     Object.defineProperty(g, ${s}, { value: state, configurable: true, enumerable: false, writable: true });
     observer.observe({ entryTypes: ['gc'] });
+    // No heartbeat for a while: V8 Lens is gone without uninstalling (killed). Leave nothing behind.
+    state.watchdog = setInterval(() => {
+      if (performance.now() - state.lastSeen <= ${ORPHAN_AFTER_MS}) return;
+      clearInterval(state.watchdog);
+      try { observer.disconnect(); } catch {}
+      if (g[${s}] === state) delete g[${s}];
+      delete g[${b}];
+    }, 1000);
+    if (typeof state.watchdog.unref === 'function') state.watchdog.unref();
     return { ok: true, since: state.installedAt };
   } catch (err) {
     return { ok: false, error: String(err && err.message || err) };
@@ -100,6 +123,7 @@ export function uninstallObserverExpression(names: ObserverNames): string {
   if (state) {
     try { const rest = state.observer.takeRecords(); flushed = rest.length; if (rest.length > 0 && typeof g[${b}] === 'function') state.report(rest); } catch {}
     try { state.observer.disconnect(); } catch {}
+    try { clearInterval(state.watchdog); } catch {}
     delete g[${s}];
   }
   delete g[${b}];

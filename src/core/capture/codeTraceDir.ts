@@ -10,9 +10,9 @@
  * Run folders sit deep inside real projects (and CI checkouts), so a folder whose files would not fit
  * is replaced by a short temporary one, and its files are moved into the run folder when the target ends.
  */
-import { copyFile, mkdtemp, readdir, rename, rm, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { defaultTempRoots, moveFile } from '../run/stagedCodeTraces';
 import { errorMessage } from '../util/errors';
 
 /** Longest path V8 keeps whole: 127 bytes and the terminating NUL. */
@@ -66,23 +66,13 @@ export async function prepareCodeTraceDir(finalDir: string, tempRoots: readonly 
   );
 }
 
-function defaultTempRoots(): string[] {
-  const roots = [tmpdir()];
-  if (process.platform !== 'win32' && !roots.includes('/tmp')) roots.push('/tmp');
-  return roots;
-}
-
 async function moveAll(from: string, to: string): Promise<string | null> {
   // No trace at all is not a failure here: the analysis says what that means for the deopts.
   const names = await readdir(from).catch(() => [] as string[]);
   const failed: string[] = [];
   for (const name of names) {
     try {
-      await rename(join(from, name), join(to, name)).catch(async (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EXDEV') throw err;
-        await copyFile(join(from, name), join(to, name)); // another file system: rename cannot cross it
-        await unlink(join(from, name));
-      });
+      await moveFile(join(from, name), join(to, name));
     } catch (err) {
       failed.push(`${name} (${errorMessage(err)})`);
     }

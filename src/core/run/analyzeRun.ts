@@ -21,6 +21,7 @@ import {
 } from '../../shared/model/summary';
 import { windowTotals } from '../gc/gcWindow';
 import { AGENT_ENV } from '../preload/agentEnv';
+import { recoverStagedCodeTraces } from './stagedCodeTraces';
 import { errorMessage } from '../util/errors';
 import { round } from '../util/stats';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
@@ -51,6 +52,11 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const warnings: string[] = [...(session?.launch.limitations ?? [])];
   if (session && sessionMode(session) === 'attach') return analyzeAttachedRun(layout, session, liveGc, warnings);
   const capture = session?.flags.capture ?? { cpu: true, gc: true, deopts: true };
+  // V8 Lens was killed before it collected the run: its staged code traces are still outside the folder.
+  if (session?.status === 'running') {
+    const recovered = await recoverStagedCodeTraces(layout, session);
+    if (recovered) warnings.push(recovered);
+  }
   const [records, profiles, logs, codeTraces, load] = await Promise.all([
     readAgentRecords(layout.agentDir),
     listCpuProfiles(layout),
@@ -198,7 +204,7 @@ async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liv
   const profiles = await listCpuProfiles(layout);
   const parts = await readCpuParts(profiles, warnings);
   const cpu = parts.length > 0 ? mergeCpuSummaries(parts, parts[0]!, parts.map(profileFile)) : null;
-  if (!cpu && session.flags.capture.cpu) warnings.push(ATTACH_NOTES.noProfile);
+  if (!cpu && session.flags.capture.cpu) warnings.push(session.status === 'running' ? ATTACH_NOTES.interrupted : ATTACH_NOTES.noProfile);
   if (cpu) warnings.push(ATTACH_NOTES.inlining);
 
   let gc: GcSummary | null = null;

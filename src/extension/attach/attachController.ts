@@ -178,6 +178,17 @@ export class AttachController implements vscode.Disposable {
     return { kind: 'address', address: parseInspectorAddress(text), label: text.trim() };
   }
 
+  /**
+   * Stops an attached run and waits (at most `timeoutMs`) until the observer is out of the target:
+   * the extension host is going away. What it cannot finish, the observer's own watchdog does.
+   */
+  async detach(timeoutMs: number): Promise<void> {
+    const current = this.current;
+    if (!current) return;
+    current.handle.stop();
+    await Promise.race([current.handle.done.catch(() => undefined), new Promise((r) => setTimeout(r, timeoutMs))]);
+  }
+
   dispose(): void {
     this.current?.handle.stop();
     for (const d of this.disposables.splice(0)) d.dispose();
