@@ -38,6 +38,7 @@ import { SEMI_SPACE_FLAG, type SweepConfig, type SweepProgress, type SweepRun } 
 import { UserError, errorMessage } from './core/util/errors';
 import { jsonForTerminal, safeForTerminal } from './core/util/terminalText';
 import { TOOL_VERSION } from './core/util/version';
+import { EXIT } from './core/util/exitCodes';
 
 const ATTACH_DEFAULT_DURATION_S = 10;
 
@@ -119,10 +120,39 @@ with the flags in NODE_OPTIONS. Ctrl-C stops the target and keeps its profile; t
 A sweep starts node <flags> --trace-gc --<flag>=V <script> itself and load-tests only loopback
 URLs; failed requests (errors, timeouts, non-2xx) make a run invalid, and a value that loses any
 is never recommended. Ctrl-C cancels it and keeps the finished runs.
+
+Exit codes (every command):
+  0    done (warnings say what is partial)
+  1    the target failed (crashed, never ready, lost requests) or the input is bad
+  2    usage: an unknown option, a missing argument, a bad value
+  70   internal error in V8 Lens (V8_LENS_DEBUG=1 prints the stack)
+  130  cancelled (Ctrl-C); what was collected is kept
 `;
+
+const COMMANDS = ['profile', 'report', 'compare', 'sweep', 'attach'] as const;
+
+/** `v8-lens <command> --help`: that command's usage line and options, and the exit codes. */
+function commandHelp(command: (typeof COMMANDS)[number]): string {
+  const paragraphs = USAGE.split('\n\n');
+  const usage = USAGE.split('\n').filter((line) => line.startsWith(`  v8-lens ${command} `));
+  const options = paragraphs.find((p) => p.startsWith(`${command} options`)) ?? '';
+  const exits = paragraphs.find((p) => p.startsWith('Exit codes')) ?? '';
+  return `Usage:\n${usage.join('\n')}\n\n${options.trimEnd()}\n\n${exits.trimEnd()}\n`;
+}
+
+/** --help or -h among a command's own options (not among the target's, after --). */
+function asksForHelp(args: readonly string[]): boolean {
+  const own = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  return own.includes('--help') || own.includes('-h');
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const known = COMMANDS.find((c) => c === command);
+  if (known && asksForHelp(rest)) {
+    process.stdout.write(commandHelp(known));
+    return EXIT.ok;
+  }
   switch (command) {
     case 'profile':
       return profileCommand(rest);
@@ -137,15 +167,15 @@ async function main(argv: string[]): Promise<number> {
     case '--version':
     case '-v':
       process.stdout.write(`${TOOL_VERSION}\n`);
-      return 0;
+      return EXIT.ok;
     case undefined:
     case '--help':
     case '-h':
     case 'help':
       process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
+      return command === undefined ? EXIT.usage : EXIT.ok;
     default:
-      throw new UserError(`unknown command '${command}' (try: v8-lens --help)`, 2);
+      throw new UserError(`unknown command '${command}' (try: v8-lens --help)`, EXIT.usage);
   }
 }
 
@@ -170,9 +200,9 @@ async function profileCommand(args: string[]): Promise<number> {
     rate: { type: 'string' },
     warmup: { type: 'string' },
   });
-  if (targetArgv.length === 0) throw new UserError('nothing to profile: give the script after --, e.g. v8-lens profile -- app.js', 2);
+  if (targetArgv.length === 0) throw new UserError('nothing to profile: give the script after --, e.g. v8-lens profile -- app.js', EXIT.usage);
   const loadOnly = (['duration', 'connections', 'rate', 'warmup'] as const).find((k) => values[k] !== undefined && values.url === undefined);
-  if (loadOnly) throw new UserError(`--${loadOnly} is for profiling under load: give --url too (a loopback URL, or auto)`, 2);
+  if (loadOnly) throw new UserError(`--${loadOnly} is for profiling under load: give --url too (a loopback URL, or auto)`, EXIT.usage);
   const load = values.url === undefined ? undefined : {
     url: values.url === 'auto' ? null : requireLoopbackUrl(values.url, '--url').href,
     connections: values.connections !== undefined ? wholeNumber('--connections', values.connections) : PROFILE_LOAD_DEFAULTS.connections,
@@ -185,7 +215,7 @@ async function profileCommand(args: string[]): Promise<number> {
   };
 
   const preset = values.preset ?? DEFAULT_PRESET;
-  if (!isPresetId(preset)) throw new UserError(`unknown preset '${preset}' (choose one of ${PRESET_IDS.join(', ')})`, 2);
+  if (!isPresetId(preset)) throw new UserError(`unknown preset '${preset}' (choose one of ${PRESET_IDS.join(', ')})`, EXIT.usage);
   const target = classifyTarget(targetArgv);
   const cwd = process.cwd();
   const runDir = values.out ?? defaultRunDir(cwd, target);
@@ -216,6 +246,8 @@ async function profileCommand(args: string[]): Promise<number> {
     },
   );
   note(`profiling pid ${run.pid} into ${run.runDir} (Ctrl-C stops it and keeps the profile)`);
+  const inherited = process.env.NODE_OPTIONS?.trim();
+  if (inherited) note(`the target inherits NODE_OPTIONS=${inherited} (recorded in session.json)`);
   if (load) note(`under load: ${load.url ?? 'the first loopback URL it prints'}, ${load.connections} connections, ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s measured, then stop and collect`);
 
   let interrupted = false;
@@ -237,39 +269,39 @@ async function profileCommand(args: string[]): Promise<number> {
     note(result.problem + (result.session.stderrTail.length > 0 ? '; its last stderr lines:' : ''));
     for (const line of crashLines(result.session.stderrTail)) process.stderr.write(safeForTerminal(`  | ${line}\n`));
     note(`whatever was collected is kept in ${result.layout.dir}`);
-    return 1;
+    return EXIT.failed;
   }
   // Load was asked for and none was measured (a URL that fails every request, none printed, …): say why, fail.
   const loaded = result.summary.load;
   if (load && loaded && !loaded.figures && !interrupted) {
     note(`load: ${loaded.error ?? 'nothing was measured'}`);
     note(`whatever was collected is kept in ${result.layout.dir}`);
-    return 1;
+    return EXIT.failed;
   }
   note(`run folder: ${result.layout.dir} (${result.outcome})`);
-  return 0;
+  return EXIT.ok;
 }
 
 async function reportCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' }, html: { type: 'string' } }, true);
-  if (positionals.length !== 1) throw new UserError('report needs one run folder or file, e.g. v8-lens report .v8-lens/runs/…', 2);
+  if (positionals.length !== 1) throw new UserError('report needs one run folder or file, e.g. v8-lens report .v8-lens/runs/…', EXIT.usage);
   if (values.html !== undefined) {
-    if (values.html === '') throw new UserError('--html needs a file name, e.g. --html report.html', 2);
+    if (values.html === '') throw new UserError('--html needs a file name, e.g. --html report.html', EXIT.usage);
     const model = await buildReportModel(positionals[0]!);
     await writeFile(values.html, standaloneReportHtml(model, await readReportAssets()));
     note(`report written to ${values.html}`);
     if (values.json) printJson(model.summary);
-    return 0;
+    return EXIT.ok;
   }
   const summary = await loadReport(positionals[0]!);
   if (values.json) printJson(summary);
   else printText(formatTextReport(summary, { cwd: process.cwd() }));
-  return 0;
+  return EXIT.ok;
 }
 
 async function compareCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true);
-  if (positionals.length !== 2) throw new UserError('compare needs two runs, A (the base) and B, e.g. v8-lens compare .v8-lens/runs/<A> .v8-lens/runs/<B>', 2);
+  if (positionals.length !== 2) throw new UserError('compare needs two runs, A (the base) and B, e.g. v8-lens compare .v8-lens/runs/<A> .v8-lens/runs/<B>', EXIT.usage);
   const [base, other] = positionals as [string, string];
   await requireComparablePair(base, other);
   const model = await buildCompareModel(base, other);
@@ -280,7 +312,7 @@ async function compareCommand(args: string[]): Promise<number> {
   } else {
     printText(formatCompareText(model, { cwd: process.cwd() }));
   }
-  return 0;
+  return EXIT.ok;
 }
 
 async function sweepCommand(args: string[]): Promise<number> {
@@ -307,20 +339,20 @@ async function sweepCommand(args: string[]): Promise<number> {
     out: { type: 'string' },
     json: { type: 'boolean' },
   });
-  if (values.url === undefined) throw new UserError('sweep needs --url: the loopback URL to load, e.g. --url http://127.0.0.1:3000/', 2);
+  if (values.url === undefined) throw new UserError('sweep needs --url: the loopback URL to load, e.g. --url http://127.0.0.1:3000/', EXIT.usage);
   const [script, ...scriptArgs] = targetArgv;
-  if (script === undefined) throw new UserError('nothing to sweep: give the script after --, e.g. v8-lens sweep --url http://127.0.0.1:3000/ -- server.js', 2);
+  if (script === undefined) throw new UserError('nothing to sweep: give the script after --, e.g. v8-lens sweep --url http://127.0.0.1:3000/ -- server.js', EXIT.usage);
   if (!SCRIPT_EXTENSIONS.has(extname(script)) && !(existsSync(script) && statSync(script).isFile())) {
-    throw new UserError(`a sweep starts node <flags> <script> itself: give the script file after -- (got '${script}')`, 2);
+    throw new UserError(`a sweep starts node <flags> <script> itself: give the script file after -- (got '${script}')`, EXIT.usage);
   }
-  if (values['ready-url'] !== undefined && values['ready-line'] !== undefined) throw new UserError('give --ready-url or --ready-line, not both', 2);
+  if (values['ready-url'] !== undefined && values['ready-line'] !== undefined) throw new UserError('give --ready-url or --ready-line, not both', EXIT.usage);
   const onFailure = values['on-failure'] ?? 'continue';
-  if (onFailure !== 'continue' && onFailure !== 'stop') throw new UserError(`--on-failure is continue or stop (got '${onFailure}')`, 2);
+  if (onFailure !== 'continue' && onFailure !== 'stop') throw new UserError(`--on-failure is continue or stop (got '${onFailure}')`, EXIT.usage);
   const flag = values.flag !== undefined ? parseSweepFlagName(values.flag) : SEMI_SPACE_FLAG;
-  if (values.sizes !== undefined && values.values !== undefined) throw new UserError('give --values or --sizes, not both (--sizes is the semi-space shorthand)', 2);
-  if (values.sizes !== undefined && flag !== SEMI_SPACE_FLAG) throw new UserError(`--sizes is for the semi-space: give the values of --${flag} with --values`, 2);
+  if (values.sizes !== undefined && values.values !== undefined) throw new UserError('give --values or --sizes, not both (--sizes is the semi-space shorthand)', EXIT.usage);
+  if (values.sizes !== undefined && flag !== SEMI_SPACE_FLAG) throw new UserError(`--sizes is for the semi-space: give the values of --${flag} with --values`, EXIT.usage);
   if (values.values === undefined && flag !== SEMI_SPACE_FLAG) {
-    throw new UserError(`--flag ${flag} needs its values: --values, e.g. --values ${sweepFlagInfo(flag).suggested.replace(/ /g, '') || '1,2,4'}`, 2);
+    throw new UserError(`--flag ${flag} needs its values: --values, e.g. --values ${sweepFlagInfo(flag).suggested.replace(/ /g, '') || '1,2,4'}`, EXIT.usage);
   }
   const flagValues = values.values !== undefined ? valueList('--values', values.values) : values.sizes !== undefined ? sizeList(values.sizes) : [...SWEEP_DEFAULTS.semiSpaceSizesMB];
 
@@ -357,7 +389,7 @@ async function sweepCommand(args: string[]): Promise<number> {
       note('cancelling: stopping the target and the load, keeping the finished runs… (Ctrl-C again to quit at once)');
       abort.abort();
     },
-    () => process.exit(130), // the exit hook kills the target's group; the load runner exits with its IPC channel
+    () => process.exit(EXIT.cancelled), // the exit hook kills the target's group; the load runner exits with its IPC channel
   );
   const total = flagValues.length * config.rounds;
   let announced = false;
@@ -394,9 +426,9 @@ async function sweepCommand(args: string[]): Promise<number> {
     printText(`\n${table}${table.endsWith('\n') ? '' : '\n'}`);
   }
   note(`sweep folder: ${outDir} (${result.status})`);
-  if (result.status === 'cancelled') return 130;
-  if (result.status !== 'finished') return 1;
-  return result.results.some((r) => r.validRuns > 0) ? 0 : 1;
+  if (result.status === 'cancelled') return EXIT.cancelled;
+  if (result.status !== 'finished') return EXIT.failed;
+  return result.results.some((r) => r.validRuns > 0) ? EXIT.ok : EXIT.failed;
 }
 
 async function attachCommand(args: string[]): Promise<number> {
@@ -412,11 +444,11 @@ async function attachCommand(args: string[]): Promise<number> {
     },
     true,
   );
-  if (positionals.length !== 1) throw new UserError('attach needs one target: a pid, host:port or ws:// URL, e.g. v8-lens attach 1234', 2);
+  if (positionals.length !== 1) throw new UserError('attach needs one target: a pid, host:port or ws:// URL, e.g. v8-lens attach 1234', EXIT.usage);
   const address = parseInspectorAddress(positionals[0]!);
   const durationS = values.duration !== undefined ? positiveNumber('--duration', values.duration) : ATTACH_DEFAULT_DURATION_S;
   const samplingIntervalUs = values.interval !== undefined ? wholeNumber('--interval', values.interval) : DEFAULT_SAMPLING_INTERVAL_US;
-  if (samplingIntervalUs < 1) throw new UserError('--interval needs a whole number of microseconds ≥ 1', 2);
+  if (samplingIntervalUs < 1) throw new UserError('--interval needs a whole number of microseconds ≥ 1', EXIT.usage);
 
   // Ctrl-C from here on stops early and keeps what was collected; a second one quits at once.
   const abort = new AbortController();
@@ -425,7 +457,7 @@ async function attachCommand(args: string[]): Promise<number> {
       note('stopping: saving the profile and detaching… (Ctrl-C again to quit without cleaning up the target)');
       abort.abort();
     },
-    () => process.exit(130),
+    () => process.exit(EXIT.cancelled),
   );
   try {
     const resolved = await resolveInspector(address, { allowRemote: values['allow-remote'] ?? false, openWithSignal: values['open-inspector'] ?? false });
@@ -452,10 +484,10 @@ async function attachCommand(args: string[]): Promise<number> {
     if (result.status !== 'finished') {
       note(result.reason ?? `attaching ended: ${result.status}`);
       note(`whatever was collected is kept in ${result.runDir}`);
-      return 1;
+      return EXIT.failed;
     }
     note(`detached; pid ${handle.pid} keeps running. Run folder: ${result.runDir} (${result.gcEvents} GC events)`);
-    return 0;
+    return EXIT.ok;
   } finally {
     stopListening();
   }
@@ -489,25 +521,25 @@ function runLine(run: SweepRun, total: number): string {
 /** "256,512" → [256, 512]: numbers as the flag takes them (its unit and type are checked by the sweep). */
 function valueList(option: string, text: string): number[] {
   const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
-  if (parts.length === 0) throw new UserError(`${option} needs a comma-separated list of numbers, e.g. 256,512 (got '${text}')`, 2);
+  if (parts.length === 0) throw new UserError(`${option} needs a comma-separated list of numbers, e.g. 256,512 (got '${text}')`, EXIT.usage);
   return parts.map((p) => {
-    if (!/^-?(\d+\.?\d*|\.\d+)$/.test(p)) throw new UserError(`${option}: '${p}' is not a number (e.g. ${option} 256,512)`, 2);
+    if (!/^-?(\d+\.?\d*|\.\d+)$/.test(p)) throw new UserError(`${option}: '${p}' is not a number (e.g. ${option} 256,512)`, EXIT.usage);
     return Number(p);
   });
 }
 
 function sizeList(text: string): number[] {
   const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
-  if (parts.length === 0) throw new UserError(`--sizes needs a list of MB, e.g. 16,32,64 (got '${text}')`, 2);
+  if (parts.length === 0) throw new UserError(`--sizes needs a list of MB, e.g. 16,32,64 (got '${text}')`, EXIT.usage);
   return parts.map((p) => {
-    if (!/^\d+$/.test(p) || Number(p) < 1) throw new UserError(`--sizes: '${p}' is not a whole number of MB ≥ 1 (e.g. --sizes 16,32,64)`, 2);
+    if (!/^\d+$/.test(p) || Number(p) < 1) throw new UserError(`--sizes: '${p}' is not a whole number of MB ≥ 1 (e.g. --sizes 16,32,64)`, EXIT.usage);
     return Number(p);
   });
 }
 
 function nonNegativeNumber(option: string, text: string): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw new UserError(`${option} needs a number of seconds ≥ 0 (got '${text}')`, 2);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw new UserError(`${option} needs a number of seconds ≥ 0 (got '${text}')`, EXIT.usage);
   return n;
 }
 
@@ -533,7 +565,7 @@ function parseOptions<T extends OptionSpec>(args: string[], options: T, allowPos
   try {
     return parseArgs({ args: joined, options, allowPositionals, strict: true });
   } catch (err) {
-    throw new UserError(`${errorMessage(err).replace(/\. To specify.*$/, '')} (try: v8-lens --help)`, 2);
+    throw new UserError(`${errorMessage(err).replace(/\. To specify.*$/, '')} (try: v8-lens --help)`, EXIT.usage);
   }
 }
 
@@ -569,13 +601,13 @@ function defaultRunDir(cwd: string, target: ProfileTarget): string {
 }
 
 function wholeNumber(option: string, text: string): number {
-  if (!/^\d+$/.test(text)) throw new UserError(`${option} needs a whole number (got '${text}')`, 2);
+  if (!/^\d+$/.test(text)) throw new UserError(`${option} needs a whole number (got '${text}')`, EXIT.usage);
   return Number(text);
 }
 
 function positiveNumber(option: string, text: string, unit = 'seconds'): number {
   const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0) throw new UserError(`${option} needs a positive number of ${unit} (got '${text}')`, 2);
+  if (!Number.isFinite(n) || n <= 0) throw new UserError(`${option} needs a positive number of ${unit} (got '${text}')`, EXIT.usage);
   return n;
 }
 
@@ -608,7 +640,7 @@ main(process.argv.slice(2)).then(
     } else {
       note(`internal error: ${errorMessage(err)}${process.env.V8_LENS_DEBUG ? '' : ' (set V8_LENS_DEBUG=1 for the stack trace)'}`);
       if (process.env.V8_LENS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-      process.exitCode = 70;
+      process.exitCode = EXIT.internal;
     }
   },
 );

@@ -132,3 +132,30 @@ describe('targets started through NODE_OPTIONS (npm scripts)', () => {
     assert.equal(summary.gc!.semiSpaceRequestedMB, 32);
   });
 });
+
+describe('the environment the target inherits', () => {
+  it('an inherited NODE_OPTIONS is said at the start and recorded in session.json', { timeout: 60_000 }, async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['profile', '--preset', 'gc', '--out', out, '--', join(PROGRAMS, 'cpu-burn.js')], { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=123' } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /the target inherits NODE_OPTIONS=--max-old-space-size=123 \(recorded in session\.json\)/);
+    assert.equal(readSession(out).flags.inheritedNodeOptions, '--max-old-space-size=123');
+    const without = join(tempDir(), 'run');
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    assert.equal((await runCli(['profile', '--preset', 'gc', '--out', without, '--', join(PROGRAMS, 'cpu-burn.js')], { env })).code, 0);
+    assert.equal(readSession(without).flags.inheritedNodeOptions, null);
+  });
+});
+
+describe('--help after each command', () => {
+  for (const command of ['profile', 'report', 'compare', 'sweep', 'attach']) {
+    it(`v8-lens ${command} --help: its usage and options, the exit codes, exit 0`, async () => {
+      const r = await runCli([command, '--help']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`^Usage:\\n  v8-lens ${command} `));
+      assert.match(r.stdout, new RegExp(`\\n${command} options`));
+      assert.match(r.stdout, /Exit codes \(every command\):\n  0 .*\n  1 .*\n  2 .*\n  70 .*\n  130 /);
+    });
+  }
+});

@@ -74,6 +74,7 @@ function describeFlags(s: SessionRecord): string {
   parts.push(f.semiSpaceMB !== null ? `--max-semi-space-size=${f.semiSpaceMB}` : 'semi-space: V8 default');
   if (f.stableDeopts && !f.extra.includes('--no-concurrent-recompilation')) parts.push('--no-concurrent-recompilation');
   parts.push(...f.extra);
+  if (f.inheritedNodeOptions) parts.push(`NODE_OPTIONS=${f.inheritedNodeOptions}`);
   if (f.timeoutS !== null) parts.push(`timeout ${f.timeoutS} s`);
   return parts.join(' · ');
 }

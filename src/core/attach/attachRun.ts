@@ -20,6 +20,7 @@ import { CdpClosedError, CdpError, CdpSession } from './cdpSession';
 import { inAttachWindow, type AttachWindow } from '../run/attachWindow';
 import { formatGcEventLine, type AttachedGcEvent } from '../run/gcEventsFile';
 import { HEARTBEAT_MS, ORPHAN_AFTER_MS, gcKindName, heartbeatExpression, installObserverExpression, observerNames, parseObservedGc, uninstallObserverExpression, type ObserverNames } from './gcObserverSource';
+import { EXIT } from '../util/exitCodes';
 
 export type { AttachedGcEvent } from '../run/gcEventsFile';
 export type { AttachWindow } from '../run/attachWindow';
@@ -95,9 +96,9 @@ const INFO_EXPRESSION = `(() => {
  * is left installed then, and no run folder is created).
  */
 export async function attachAndProfile(webSocketUrl: string, options: AttachOptions): Promise<AttachHandle> {
-  if (options.durationMs !== null && !(options.durationMs > 0)) throw new UserError(`the profiling time must be positive (got ${options.durationMs} ms)`, 2);
+  if (options.durationMs !== null && !(options.durationMs > 0)) throw new UserError(`the profiling time must be positive (got ${options.durationMs} ms)`, EXIT.usage);
   if (!Number.isInteger(options.samplingIntervalUs) || options.samplingIntervalUs < 1) {
-    throw new UserError(`the sampling interval must be a whole number of microseconds ≥ 1 (got ${options.samplingIntervalUs})`, 2);
+    throw new UserError(`the sampling interval must be a whole number of microseconds ≥ 1 (got ${options.samplingIntervalUs})`, EXIT.usage);
   }
   const layout = runLayout(resolve(options.outDir));
   const folderExisted = await requireEmptyRunFolder(layout);
@@ -133,7 +134,7 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
     });
     const value = installed.result?.value;
     if (!value?.ok || typeof value.since !== 'number') {
-      throw new UserError(`could not install the GC observer in the target: ${value?.error ?? installed.exceptionDetails?.text ?? 'no answer'}`, 1);
+      throw new UserError(`could not install the GC observer in the target: ${value?.error ?? installed.exceptionDetails?.text ?? 'no answer'}`, EXIT.failed);
     }
     run.openWindow(value.since);
     if (!viaProxy) {
@@ -158,8 +159,8 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
       for (const path of made) await rm(path, { recursive: true, force: true }).catch(() => {});
     }
     if (err instanceof UserError) throw err;
-    if (err instanceof CdpClosedError) throw new UserError(`the target closed the connection while V8 Lens was attaching (${err.message})`, 1);
-    if (err instanceof CdpError) throw new UserError(`the target refused ${err.message}`, 1);
+    if (err instanceof CdpClosedError) throw new UserError(`the target closed the connection while V8 Lens was attaching (${err.message})`, EXIT.failed);
+    if (err instanceof CdpError) throw new UserError(`the target refused ${err.message}`, EXIT.failed);
     throw err;
   }
 }
@@ -169,12 +170,12 @@ async function readTargetInfo(cdp: CdpSession, url: string): Promise<TargetInfo>
   try {
     answer = await cdp.send('Runtime.evaluate', { expression: INFO_EXPRESSION, returnByValue: true, silent: true }, 10_000);
   } catch (err) {
-    if (err instanceof CdpError) throw new UserError(`${inspectorHost(url)} is not a Node inspector (${err.message})`, 2);
+    if (err instanceof CdpError) throw new UserError(`${inspectorHost(url)} is not a Node inspector (${err.message})`, EXIT.usage);
     throw err;
   }
   const v = answer.result?.value as Partial<TargetInfo> | null | undefined;
   if (!v || typeof v.pid !== 'number') {
-    throw new UserError(`${inspectorHost(url)} is not a Node inspector: the target has no Node 'process' (a browser page?)`, 2);
+    throw new UserError(`${inspectorHost(url)} is not a Node inspector: the target has no Node 'process' (a browser page?)`, EXIT.usage);
   }
   return {
     pid: v.pid,

@@ -4,6 +4,7 @@
  */
 import WebSocket from 'ws';
 import { UserError, errorMessage } from '../util/errors';
+import { EXIT } from '../util/exitCodes';
 
 /** The target answered a command with a protocol error. */
 export class CdpError extends Error {
@@ -78,7 +79,7 @@ export class CdpSession {
       try {
         socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: MAX_MESSAGE_BYTES, handshakeTimeout: timeoutMs, followRedirects: false });
       } catch (err) {
-        reject(new UserError(`'${url}' is not a WebSocket URL: ${errorMessage(err)}`, 2));
+        reject(new UserError(`'${url}' is not a WebSocket URL: ${errorMessage(err)}`, EXIT.usage));
         return;
       }
       const fail = (err: Error) => {
@@ -173,19 +174,19 @@ function connectError(url: string, err: Error, timeoutMs: number): UserError {
     // keep the text as given
   }
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ECONNREFUSED') return new UserError(`nothing is listening on ${shown}: is the process running with its inspector open?`, 2);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new UserError(`cannot resolve the host of ${url}`, 2);
+  if (code === 'ECONNREFUSED') return new UserError(`nothing is listening on ${shown}: is the process running with its inspector open?`, EXIT.usage);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new UserError(`cannot resolve the host of ${url}`, EXIT.usage);
   if (/handshake has timed out/i.test(err.message) || code === 'ETIMEDOUT') {
-    return new UserError(`${shown} did not answer within ${timeoutMs / 1000} s: is it a Node inspector?`, 2);
+    return new UserError(`${shown} did not answer within ${timeoutMs / 1000} s: is it a Node inspector?`, EXIT.usage);
   }
   const status = /Unexpected server response: (\d+)/.exec(err.message);
   if (status && (status[1] === '400' || status[1] === '404')) {
     // Node's inspector answers an unknown target id with 400.
     return new UserError(
       `${shown} has no inspector target with that id (HTTP ${status[1]}): the id in a ws:// URL changes each time the process starts, so give host:port instead`,
-      2,
+      EXIT.usage,
     );
   }
-  if (status) return new UserError(`${shown} is not a Node inspector: it answered HTTP ${status[1]} instead of opening a WebSocket`, 2);
-  return new UserError(`cannot connect to ${shown}: ${errorMessage(err)}`, 2);
+  if (status) return new UserError(`${shown} is not a Node inspector: it answered HTTP ${status[1]} instead of opening a WebSocket`, EXIT.usage);
+  return new UserError(`cannot connect to ${shown}: ${errorMessage(err)}`, EXIT.usage);
 }

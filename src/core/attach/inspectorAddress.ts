@@ -1,4 +1,5 @@
 import { UserError } from '../util/errors';
+import { EXIT } from '../util/exitCodes';
 
 /** Where to find a running Node's inspector, as the user gave it. */
 export type InspectorAddress = { kind: 'pid'; pid: number } | { kind: 'hostPort'; host: string; port: number } | { kind: 'ws'; url: string };
@@ -12,10 +13,10 @@ const EXAMPLES = 'give a pid (1234), host:port (127.0.0.1:9229) or the ws:// URL
  */
 export function parseInspectorAddress(text: string): InspectorAddress {
   const input = text.trim();
-  if (input === '') throw new UserError(`no inspector address: ${EXAMPLES}`, 2);
+  if (input === '') throw new UserError(`no inspector address: ${EXAMPLES}`, EXIT.usage);
   if (/^\d+$/.test(input)) {
     const pid = Number(input);
-    if (!Number.isSafeInteger(pid) || pid < 1 || pid > 0x7fffffff) throw new UserError(`'${input}' is not a process id`, 2);
+    if (!Number.isSafeInteger(pid) || pid < 1 || pid > 0x7fffffff) throw new UserError(`'${input}' is not a process id`, EXIT.usage);
     return { kind: 'pid', pid };
   }
   if (/^wss?:\/\//i.test(input)) {
@@ -23,9 +24,9 @@ export function parseInspectorAddress(text: string): InspectorAddress {
     try {
       url = new URL(input);
     } catch {
-      throw new UserError(`'${input}' is not a valid ws:// URL: ${EXAMPLES}`, 2);
+      throw new UserError(`'${input}' is not a valid ws:// URL: ${EXAMPLES}`, EXIT.usage);
     }
-    if (url.hostname === '') throw new UserError(`'${input}' has no host: ${EXAMPLES}`, 2);
+    if (url.hostname === '') throw new UserError(`'${input}' has no host: ${EXAMPLES}`, EXIT.usage);
     return { kind: 'ws', url: url.href };
   }
   if (/^https?:\/\//i.test(input)) {
@@ -33,15 +34,15 @@ export function parseInspectorAddress(text: string): InspectorAddress {
     try {
       url = new URL(input);
     } catch {
-      throw new UserError(`'${input}' is not a valid URL: ${EXAMPLES}`, 2);
+      throw new UserError(`'${input}' is not a valid URL: ${EXAMPLES}`, EXIT.usage);
     }
-    if (url.port === '') throw new UserError(`'${input}' has no port; the inspector's is usually 9229 (e.g. 127.0.0.1:9229)`, 2);
+    if (url.port === '') throw new UserError(`'${input}' has no port; the inspector's is usually 9229 (e.g. 127.0.0.1:9229)`, EXIT.usage);
     return { kind: 'hostPort', host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) };
   }
   const m = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(input);
-  if (!m) throw new UserError(`'${input}' is not an inspector address: ${EXAMPLES}`, 2);
+  if (!m) throw new UserError(`'${input}' is not an inspector address: ${EXAMPLES}`, EXIT.usage);
   const port = Number(m[3]);
-  if (port < 1 || port > 65535) throw new UserError(`port ${m[3]} is out of range (1–65535)`, 2);
+  if (port < 1 || port > 65535) throw new UserError(`port ${m[3]} is out of range (1–65535)`, EXIT.usage);
   const host = (m[1] ?? m[2])!;
   return { kind: 'hostPort', host, port };
 }

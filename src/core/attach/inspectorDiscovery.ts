@@ -11,6 +11,7 @@ import { formatHostPort, type InspectorAddress } from './inspectorAddress';
 import { CdpSession } from './cdpSession';
 import { ExposedInspectorError, configuredInspectorHost, isLoopbackBind } from './inspectorExposure';
 import { loopbackListeners, loopbackPortListener, processEnvVar, readProcessInfo, type ListeningSocket } from './procFs';
+import { EXIT } from '../util/exitCodes';
 
 /** One entry of the inspector's /json/list. */
 export interface InspectorTarget {
@@ -42,7 +43,7 @@ export class NoInspectorError extends UserError {
   constructor(readonly pid: number) {
     super(
       `process ${pid} has no inspector open; run again with --open-inspector to open one with SIGUSR1 (as VS Code's debugger does; it listens on loopback and stays open until the process ends), or start it with --inspect`,
-      2,
+      EXIT.usage,
     );
     this.name = 'NoInspectorError';
   }
@@ -108,24 +109,24 @@ function refuseRemote(host: string, shown: string): void {
   throw new UserError(
     `the inspector is full code execution: ${shown} is not on this machine, and the inspector protocol has no authentication or encryption; ` +
       'pass --allow-remote if you mean it, or better tunnel it (ssh -L 9229:127.0.0.1:9229 host) and attach to 127.0.0.1:9229',
-    2,
+    EXIT.usage,
   );
 }
 
 async function resolvePid(pid: number, openWithSignal: boolean, allowRemote: boolean): Promise<ResolvedInspector & { pid: number }> {
-  if (pid === process.pid) throw new UserError(`pid ${pid} is V8 Lens itself`, 2);
+  if (pid === process.pid) throw new UserError(`pid ${pid} is V8 Lens itself`, EXIT.usage);
   if (process.platform !== 'linux') {
     throw new UserError(
       `attaching by pid needs Linux's /proc to find the inspector; give its host:port instead (start Node with --inspect, or open it with kill -USR1 ${pid}: it listens on 127.0.0.1:9229 unless --inspect-port says otherwise)`,
-      2,
+      EXIT.usage,
     );
   }
   const info = await readProcessInfo(pid);
-  if (info === null) throw new UserError(`no process with pid ${pid}`, 2);
-  if (!info.sameUser) throw new UserError(`pid ${pid} belongs to another user: attach as that user`, 2);
+  if (info === null) throw new UserError(`no process with pid ${pid}`, EXIT.usage);
+  if (!info.sameUser) throw new UserError(`pid ${pid} belongs to another user: attach as that user`, EXIT.usage);
   if (!info.isNode) {
     // SIGUSR1's default action ends a process: never send it to one that is not Node.
-    throw new UserError(`pid ${pid} is not a Node process (it runs ${info.exe ? basename(info.exe) : 'an unknown program'})`, 2);
+    throw new UserError(`pid ${pid} is not a Node process (it runs ${info.exe ? basename(info.exe) : 'an unknown program'})`, EXIT.usage);
   }
 
   const open = await findInspector(pid, 1000);
@@ -141,8 +142,8 @@ async function resolvePid(pid: number, openWithSignal: boolean, allowRemote: boo
   try {
     process.kill(pid, 'SIGUSR1');
   } catch (err) {
-    if (isErrno(err, 'ESRCH')) throw new UserError(`pid ${pid} ended before its inspector could be opened`, 1);
-    throw new UserError(`cannot signal pid ${pid}: ${errorMessage(err)}`, 1);
+    if (isErrno(err, 'ESRCH')) throw new UserError(`pid ${pid} ended before its inspector could be opened`, EXIT.failed);
+    throw new UserError(`cannot signal pid ${pid}: ${errorMessage(err)}`, EXIT.failed);
   }
   const deadline = Date.now() + SIGNAL_WAIT_MS;
   for (;;) {
@@ -156,11 +157,11 @@ async function resolvePid(pid: number, openWithSignal: boolean, allowRemote: boo
       }
       return { webSocketUrl: found.webSocketUrl, pid, openedBySignal: true, listening: found.listening };
     }
-    if (!isAlive(pid)) throw new UserError(`pid ${pid} ended after SIGUSR1 (was it started with a handler that exits on SIGUSR1?)`, 1);
+    if (!isAlive(pid)) throw new UserError(`pid ${pid} ended after SIGUSR1 (was it started with a handler that exits on SIGUSR1?)`, EXIT.failed);
     if (Date.now() > deadline) {
       throw new UserError(
         `pid ${pid} did not open an inspector within ${SIGNAL_WAIT_MS / 1000} s of SIGUSR1: its port (process.debugPort, 9229 unless --inspect-port says otherwise) may be taken by another process (see its stderr), or it was started with --disable-sigusr1`,
-        1,
+        EXIT.failed,
       );
     }
   }
@@ -226,7 +227,7 @@ export function fetchInspectorTargets(host: string, port: number, timeoutMs: num
 
 function pickTarget(targets: InspectorTarget[], host: string, port: number, shown: string): string {
   const target = targets.find((t) => t.type === 'node') ?? targets[0];
-  if (!target) throw new UserError(`${shown} is an inspector with no target to attach to`, 2);
+  if (!target) throw new UserError(`${shown} is an inspector with no target to attach to`, EXIT.usage);
   // Node prints the address it bound (ws://0.0.0.0:9229/… for --inspect=0.0.0.0): use the one we reached.
   const url = new URL(target.webSocketDebuggerUrl);
   url.host = formatHostPort(host, port);
@@ -234,16 +235,16 @@ function pickTarget(targets: InspectorTarget[], host: string, port: number, show
 }
 
 function probeUserError(err: unknown, shown: string): UserError {
-  if (!(err instanceof InspectorProbeError)) return new UserError(`cannot reach ${shown}: ${errorMessage(err)}`, 2);
+  if (!(err instanceof InspectorProbeError)) return new UserError(`cannot reach ${shown}: ${errorMessage(err)}`, EXIT.usage);
   switch (err.kind) {
     case 'refused':
-      return new UserError(`nothing is listening on ${shown}: is the process running with its inspector open (--inspect, or attach by pid with --open-inspector)?`, 2);
+      return new UserError(`nothing is listening on ${shown}: is the process running with its inspector open (--inspect, or attach by pid with --open-inspector)?`, EXIT.usage);
     case 'timeout':
-      return new UserError(`${shown} did not answer within 3 s: is it a Node inspector, and is the process paused or stuck?`, 2);
+      return new UserError(`${shown} did not answer within 3 s: is it a Node inspector, and is the process paused or stuck?`, EXIT.usage);
     case 'not-inspector':
-      return new UserError(`${shown} is not a Node inspector: ${err.message}`, 2);
+      return new UserError(`${shown} is not a Node inspector: ${err.message}`, EXIT.usage);
     case 'unreachable':
-      return new UserError(`cannot reach ${shown}: ${err.message}`, 2);
+      return new UserError(`cannot reach ${shown}: ${err.message}`, EXIT.usage);
   }
 }
 

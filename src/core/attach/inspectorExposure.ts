@@ -6,6 +6,7 @@
  * editor's question).
  */
 import { UserError } from '../util/errors';
+import { EXIT } from '../util/exitCodes';
 
 /** The options that set the inspector's address: `--inspect-port=[host:]port`, `--inspect[-brk|-wait]=[host:]port`. */
 const ADDRESS_FLAGS = ['--inspect-port', '--debug-port', '--inspect', '--inspect-brk', '--inspect-wait'];
@@ -69,7 +70,7 @@ export class ExposedInspectorError extends UserError {
     readonly listening: string,
     readonly when: 'configured' | 'open' | 'opened',
   ) {
-    super(exposedMessage(pid, listening, when), 2);
+    super(exposedMessage(pid, listening, when), EXIT.usage);
     this.name = 'ExposedInspectorError';
   }
 }

@@ -19,6 +19,7 @@ import { TOOL_VERSION } from '../util/version';
 import { preloadAgentPath } from '../launcher/bundledScripts';
 import type { ProfileTarget } from '../targets/profileTarget';
 import { prepareCodeTraceDir, type CodeTraceDir } from './codeTraceDir';
+import { EXIT } from '../util/exitCodes';
 
 export interface ProfileRequest {
   target: ProfileTarget;
@@ -107,8 +108,8 @@ export class ProfileRun {
 
   static async start(request: ProfileRequest, output: AppOutput): Promise<ProfileRun> {
     const cwd = resolve(request.cwd);
-    if (!(await isDirectory(cwd))) throw new UserError(`working directory not found: ${cwd}`, 2);
-    if (request.timeoutS !== null && !(request.timeoutS > 0)) throw new UserError(`timeout must be a positive number of seconds (got ${request.timeoutS})`, 2);
+    if (!(await isDirectory(cwd))) throw new UserError(`working directory not found: ${cwd}`, EXIT.usage);
+    if (request.timeoutS !== null && !(request.timeoutS > 0)) throw new UserError(`timeout must be a positive number of seconds (got ${request.timeoutS})`, EXIT.usage);
     const env = { ...(request.env ?? process.env) };
     const runtime = await probeNodeRuntime(request.node, env);
     const layout = runLayout(resolve(cwd, request.runDir));
@@ -116,7 +117,7 @@ export class ProfileRun {
 
     const spec = request.target;
     if (spec.kind === 'script' && !(await isFile(resolve(cwd, spec.script)))) {
-      throw new UserError(`script not found: ${spec.script}${isAbsolute(spec.script) ? '' : ` (in ${cwd})`}`, 2);
+      throw new UserError(`script not found: ${spec.script}${isAbsolute(spec.script) ? '' : ` (in ${cwd})`}`, EXIT.usage);
     }
     // Only a direct launch writes a code trace (NODE_OPTIONS refuses the deopt flags).
     const codeTrace = spec.kind === 'script' && request.options.capture.deopts ? await prepareCodeTraceDir(layout.v8LogDir) : null;
@@ -148,6 +149,8 @@ export class ProfileRun {
           semiSpaceMB: request.options.semiSpaceMB,
           stableDeopts: request.options.stableDeopts,
           extra: [...request.options.extraFlags],
+          // The environment's own NODE_OPTIONS changes the run as much as our flags do.
+          inheritedNodeOptions: env.NODE_OPTIONS?.trim() || null,
           timeoutS: request.timeoutS,
         },
         pid: null,

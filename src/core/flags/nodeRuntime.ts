@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { UserError, isErrno } from '../util/errors';
 import { parseNodeHelp, parseV8Options, type V8FlagInfo } from './optionLists';
+import { EXIT } from '../util/exitCodes';
 
 /** What we know about the Node binary that will run the target (never the editor's own Node). */
 export interface NodeRuntime {
@@ -64,10 +65,10 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<s
   return new Promise((resolve, reject) => {
     execFile(command, args, { env, timeout: 20_000, maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (err, stdout) => {
       if (!err) return resolve(stdout);
-      if (isErrno(err, 'ENOENT')) reject(new UserError(`Node.js not found: '${command}' (install Node, or give its path: --node in the CLI, the v8Lens.nodePath setting in the editor)`, 2));
-      else if (isErrno(err, 'EACCES')) reject(new UserError(`'${command}' is not executable`, 2));
-      else if ((err as { killed?: boolean }).killed) reject(new UserError(`'${command}' did not answer within 20 s`, 2));
-      else reject(new UserError(`'${command} ${args[0]}' failed: ${err.message.split('\n')[0]}`, 2));
+      if (isErrno(err, 'ENOENT')) reject(new UserError(`Node.js not found: '${command}' (install Node, or give its path: --node in the CLI, the v8Lens.nodePath setting in the editor)`, EXIT.usage));
+      else if (isErrno(err, 'EACCES')) reject(new UserError(`'${command}' is not executable`, EXIT.usage));
+      else if ((err as { killed?: boolean }).killed) reject(new UserError(`'${command}' did not answer within 20 s`, EXIT.usage));
+      else reject(new UserError(`'${command} ${args[0]}' failed: ${err.message.split('\n')[0]}`, EXIT.usage));
     });
   });
 }

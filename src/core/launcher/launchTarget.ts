@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { UserError } from '../util/errors';
 import { groupAlive, signalGroup, trackGroup, untrackGroup } from './processGroup';
+import { EXIT } from '../util/exitCodes';
 
 export interface LaunchRequest {
   command: string;
@@ -68,9 +69,9 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
 
     child.once('error', (err: NodeJS.ErrnoException) => {
       if (child.pid !== undefined) return; // errors after spawn surface through 'exit'
-      if (err.code === 'ENOENT') reject(new UserError(`cannot start '${request.command}': not found`, 2));
-      else if (err.code === 'EACCES') reject(new UserError(`cannot start '${request.command}': permission denied`, 2));
-      else reject(new UserError(`cannot start '${request.command}': ${err.message}`, 2));
+      if (err.code === 'ENOENT') reject(new UserError(`cannot start '${request.command}': not found`, EXIT.usage));
+      else if (err.code === 'EACCES') reject(new UserError(`cannot start '${request.command}': permission denied`, EXIT.usage));
+      else reject(new UserError(`cannot start '${request.command}': ${err.message}`, EXIT.usage));
     });
 
     child.once('spawn', () => {

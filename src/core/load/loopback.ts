@@ -1,4 +1,5 @@
 import { UserError } from '../util/errors';
+import { EXIT } from '../util/exitCodes';
 
 /**
  * Load tests never leave the machine: the request URL and the readiness URL must name this host by
@@ -25,13 +26,13 @@ export function requireLoopbackUrl(text: string, what: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UserError(`${what} '${text}' is not a URL (e.g. http://127.0.0.1:3000/)`, 2);
+    throw new UserError(`${what} '${text}' is not a URL (e.g. http://127.0.0.1:3000/)`, EXIT.usage);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UserError(`${what} '${text}' must be http:// or https://`, 2);
+    throw new UserError(`${what} '${text}' must be http:// or https://`, EXIT.usage);
   }
   if (!isLoopbackHost(url.hostname)) {
-    throw new UserError(`${what} '${text}' is not on this machine: load tests only target loopback (127.0.0.1, ::1, localhost)`, 2);
+    throw new UserError(`${what} '${text}' is not on this machine: load tests only target loopback (127.0.0.1, ::1, localhost)`, EXIT.usage);
   }
   return url;
 }

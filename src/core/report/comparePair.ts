@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { sniffArtifact, type ArtifactKind } from './loadReport';
 import { UserError, errorMessage, isErrno } from '../util/errors';
+import { EXIT } from '../util/exitCodes';
 
 type SourceKind = 'run' | ArtifactKind;
 
@@ -29,8 +30,8 @@ export async function requireComparablePair(base: string, other: string): Promis
 /** Missing paths are usage errors (exit 2) as for `report`; unknown content is bad input (exit 1). */
 async function sourceKind(path: string): Promise<SourceKind> {
   const info = await stat(path).catch((err: unknown) => {
-    if (isErrno(err, 'ENOENT')) throw new UserError(`no such file or folder: ${path}`, 2);
-    throw new UserError(`cannot read ${path}: ${errorMessage(err)}`, 2);
+    if (isErrno(err, 'ENOENT')) throw new UserError(`no such file or folder: ${path}`, EXIT.usage);
+    throw new UserError(`cannot read ${path}: ${errorMessage(err)}`, EXIT.usage);
   });
   if (info.isDirectory()) return 'run';
   if (info.size === 0) throw new UserError(`${path} is empty`);

@@ -12,6 +12,7 @@ import { emptySummary, withSummaryDefaults, type Summary } from '../../shared/mo
 import { UserError, errorMessage, isErrno } from '../util/errors';
 import { readV8LogFiles } from '../v8log/v8LogReader';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
+import { EXIT } from '../util/exitCodes';
 
 export type ArtifactKind = 'cpuprofile' | 'gc-trace' | 'v8-log';
 
@@ -23,8 +24,8 @@ export type ArtifactKind = 'cpuprofile' | 'gc-trace' | 'v8-log';
 export async function loadReport(target: string): Promise<Summary> {
   const path = resolve(target);
   const info = await stat(path).catch((err: unknown) => {
-    if (isErrno(err, 'ENOENT')) throw new UserError(`no such file or folder: ${target}`, 2);
-    throw new UserError(`cannot read ${target}: ${errorMessage(err)}`, 2);
+    if (isErrno(err, 'ENOENT')) throw new UserError(`no such file or folder: ${target}`, EXIT.usage);
+    throw new UserError(`cannot read ${target}: ${errorMessage(err)}`, EXIT.usage);
   });
   if (info.isDirectory()) return loadRunFolder(path, target);
   if (info.size === 0) throw new UserError(`${target} is empty`);

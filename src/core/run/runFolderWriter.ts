@@ -8,6 +8,7 @@ import { emptySummary, type Summary } from '../../shared/model/summary';
 import { UserError, errorMessage } from '../util/errors';
 import { analyzeRun, type LiveGcData } from './analyzeRun';
 import type { RunLayout } from './runLayout';
+import { EXIT } from '../util/exitCodes';
 
 /**
  * A run never writes into a folder that holds something: `--out` naming an old run must not mix
@@ -15,7 +16,7 @@ import type { RunLayout } from './runLayout';
  */
 export async function requireEmptyRunFolder(layout: RunLayout): Promise<boolean> {
   const existing = await readdir(layout.dir).catch(() => null);
-  if (existing && existing.length > 0) throw new UserError(`run folder ${layout.dir} already exists and is not empty; choose another --out`, 2);
+  if (existing && existing.length > 0) throw new UserError(`run folder ${layout.dir} already exists and is not empty; choose another --out`, EXIT.usage);
   return existing !== null;
 }
 
@@ -23,7 +24,7 @@ export async function requireEmptyRunFolder(layout: RunLayout): Promise<boolean>
 export async function createRunFolder(layout: RunLayout, subfolders: readonly string[]): Promise<void> {
   for (const dir of [layout.dir, ...subfolders]) {
     await mkdir(dir, { recursive: true }).catch((err: unknown) => {
-      throw new UserError(`cannot create the run folder ${layout.dir}: ${errorMessage(err)}`, 2);
+      throw new UserError(`cannot create the run folder ${layout.dir}: ${errorMessage(err)}`, EXIT.usage);
     });
   }
 }

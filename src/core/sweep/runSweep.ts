@@ -25,6 +25,7 @@ import { flagValueText, parseSweepFlagName, validateSweepFlag } from './sweepFla
 import { formatSetting, sweepFlagInfo } from '../../shared/sweepFlags';
 import { executeRun, type RunContext } from './sweepRun';
 import { sweepSchedule } from './sweepSchedule';
+import { EXIT } from '../util/exitCodes';
 import {
   SEMI_SPACE_FLAG,
   SWEEP_SCHEMA_VERSION,
@@ -181,20 +182,20 @@ async function prepare(config: SweepConfig, options: RunSweepOptions): Promise<P
   validateNumbers(config);
   requireLoopbackUrl(config.request.url, 'the load URL');
   if (config.readiness.kind === 'url') requireLoopbackUrl(config.readiness.url, 'the readiness URL');
-  else if (config.readiness.text.trim() === '') throw new UserError('the readiness line is empty: give the text the target prints once it listens', 2);
-  if (!/^[A-Za-z]+$/.test(config.request.method)) throw new UserError(`'${config.request.method}' is not an HTTP method`, 2);
+  else if (config.readiness.text.trim() === '') throw new UserError('the readiness line is empty: give the text the target prints once it listens', EXIT.usage);
+  if (!/^[A-Za-z]+$/.test(config.request.method)) throw new UserError(`'${config.request.method}' is not an HTTP method`, EXIT.usage);
 
   const { target } = config;
   const cwd = resolve(target.cwd);
-  if (!(await isDirectory(cwd))) throw new UserError(`working directory not found: ${cwd}`, 2);
+  if (!(await isDirectory(cwd))) throw new UserError(`working directory not found: ${cwd}`, EXIT.usage);
   const script = resolve(cwd, target.script);
-  if (!(await isFile(script))) throw new UserError(`script not found: ${target.script}${isAbsolute(target.script) ? '' : ` (in ${cwd})`}`, 2);
-  if (!(await isFile(options.preloadPath))) throw new UserError(`the preload agent is missing: ${options.preloadPath} (run npm run build)`, 2);
-  if (!(await isFile(options.loadRunnerPath))) throw new UserError(`the load generator is missing: ${options.loadRunnerPath} (run npm run build)`, 2);
+  if (!(await isFile(script))) throw new UserError(`script not found: ${target.script}${isAbsolute(target.script) ? '' : ` (in ${cwd})`}`, EXIT.usage);
+  if (!(await isFile(options.preloadPath))) throw new UserError(`the preload agent is missing: ${options.preloadPath} (run npm run build)`, EXIT.usage);
+  if (!(await isFile(options.loadRunnerPath))) throw new UserError(`the load generator is missing: ${options.loadRunnerPath} (run npm run build)`, EXIT.usage);
 
   const outDir = resolve(options.outDir);
   const existing = await readdir(outDir).catch(() => null);
-  if (existing && existing.length > 0) throw new UserError(`sweep folder ${outDir} already exists and is not empty; choose another --out`, 2);
+  if (existing && existing.length > 0) throw new UserError(`sweep folder ${outDir} already exists and is not empty; choose another --out`, EXIT.usage);
 
   const env: NodeJS.ProcessEnv = { ...(options.baseEnv ?? process.env), ...target.env };
   const [runtime, defaultSemiSpaceMB] = await Promise.all([probeNodeRuntime(target.node, env), measureDefaultSemiSpace(target.node, env)]);
@@ -204,7 +205,7 @@ async function prepare(config: SweepConfig, options: RunSweepOptions): Promise<P
   for (const userFlag of validateUserFlags(target.nodeArgs, runtime)) {
     if (owned.has(userFlag.name)) {
       const what = flag === SEMI_SPACE_FLAG ? 'the semi-space' : `--${flag}`;
-      throw new UserError(`${userFlag.raw} is in the target's Node arguments, but the sweep sets ${what} itself; remove it there`, 2);
+      throw new UserError(`${userFlag.raw} is in the target's Node arguments, but the sweep sets ${what} itself; remove it there`, EXIT.usage);
     }
   }
   return {
@@ -230,34 +231,34 @@ function validateNumbers(config: SweepConfig): void {
   const values = sweepValues(config);
   const semi = flag === SEMI_SPACE_FLAG;
   if (values.length === 0) {
-    throw new UserError(semi ? 'no semi-space sizes to compare: give at least one, e.g. 16,32,64' : `no values of --${flag} to compare: give at least one, e.g. 256,512`, 2);
+    throw new UserError(semi ? 'no semi-space sizes to compare: give at least one, e.g. 16,32,64' : `no values of --${flag} to compare: give at least one, e.g. 256,512`, EXIT.usage);
   }
   const info = sweepFlagInfo(flag);
   for (const value of values) {
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new UserError(`--${flag}: '${String(value)}' is not a number`, 2);
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new UserError(`--${flag}: '${String(value)}' is not a number`, EXIT.usage);
     if (info.unit === 'MB' && (!Number.isInteger(value) || value < 1 || value > MAX_SIZE_MB)) {
       throw new UserError(
         semi ? `semi-space size ${value} is not a whole number of MB from 1 to ${MAX_SIZE_MB}` : `--${flag}=${flagValueText(value)}: a whole number of MB from 1 to ${MAX_SIZE_MB} is expected`,
-        2,
+        EXIT.usage,
       );
     }
   }
   const duplicate = values.find((v, i) => values.indexOf(v) !== i);
-  if (duplicate !== undefined) throw new UserError(semi ? `semi-space size ${duplicate} MB is listed twice` : `${formatSetting(flag, duplicate)} is listed twice`, 2);
+  if (duplicate !== undefined) throw new UserError(semi ? `semi-space size ${duplicate} MB is listed twice` : `${formatSetting(flag, duplicate)} is listed twice`, EXIT.usage);
   if (config.pinMinSemiSpace && !semi) {
     throw new UserError(
       `pinning the minimum semi-space (--pin-min) only applies to a --max-semi-space-size sweep (it sets --min-semi-space-size to each size); this sweep is of --${flag}: leave it off`,
-      2,
+      EXIT.usage,
     );
   }
-  if (!Number.isInteger(rounds) || rounds < 1) throw new UserError(`rounds must be a whole number ≥ 1 (got ${rounds})`, 2);
-  if (!Number.isInteger(load.connections) || load.connections < 1) throw new UserError(`connections must be a whole number ≥ 1 (got ${load.connections})`, 2);
-  if (!(load.warmupSeconds >= 0) || !Number.isFinite(load.warmupSeconds)) throw new UserError(`warm-up must be 0 or more seconds (got ${load.warmupSeconds})`, 2);
-  if (!(load.durationSeconds > 0) || !Number.isFinite(load.durationSeconds)) throw new UserError(`duration must be a positive number of seconds (got ${load.durationSeconds})`, 2);
-  if (load.rate !== null && !(load.rate >= 1 && Number.isFinite(load.rate))) throw new UserError(`rate must be at least 1 request per second (got ${load.rate})`, 2);
-  if (!(load.timeoutSeconds > 0) || !Number.isFinite(load.timeoutSeconds)) throw new UserError(`request timeout must be a positive number of seconds (got ${load.timeoutSeconds})`, 2);
-  if (!(readiness.timeoutMs > 0) || !Number.isFinite(readiness.timeoutMs)) throw new UserError(`readiness timeout must be a positive time (got ${readiness.timeoutMs} ms)`, 2);
-  if (config.onRunFailure !== 'continue' && config.onRunFailure !== 'stop') throw new UserError(`on run failure must be 'continue' or 'stop' (got '${String(config.onRunFailure)}')`, 2);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new UserError(`rounds must be a whole number ≥ 1 (got ${rounds})`, EXIT.usage);
+  if (!Number.isInteger(load.connections) || load.connections < 1) throw new UserError(`connections must be a whole number ≥ 1 (got ${load.connections})`, EXIT.usage);
+  if (!(load.warmupSeconds >= 0) || !Number.isFinite(load.warmupSeconds)) throw new UserError(`warm-up must be 0 or more seconds (got ${load.warmupSeconds})`, EXIT.usage);
+  if (!(load.durationSeconds > 0) || !Number.isFinite(load.durationSeconds)) throw new UserError(`duration must be a positive number of seconds (got ${load.durationSeconds})`, EXIT.usage);
+  if (load.rate !== null && !(load.rate >= 1 && Number.isFinite(load.rate))) throw new UserError(`rate must be at least 1 request per second (got ${load.rate})`, EXIT.usage);
+  if (!(load.timeoutSeconds > 0) || !Number.isFinite(load.timeoutSeconds)) throw new UserError(`request timeout must be a positive number of seconds (got ${load.timeoutSeconds})`, EXIT.usage);
+  if (!(readiness.timeoutMs > 0) || !Number.isFinite(readiness.timeoutMs)) throw new UserError(`readiness timeout must be a positive time (got ${readiness.timeoutMs} ms)`, EXIT.usage);
+  if (config.onRunFailure !== 'continue' && config.onRunFailure !== 'stop') throw new UserError(`on run failure must be 'continue' or 'stop' (got '${String(config.onRunFailure)}')`, EXIT.usage);
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { NodeRuntime } from '../flags/nodeRuntime';
 import { validateUserFlag } from '../flags/userFlags';
 import { UserError } from '../util/errors';
+import { EXIT } from '../util/exitCodes';
 
 /** V8's numeric flag types (`node --v8-options`). */
 const NUMERIC_V8_TYPES = new Set(['int', 'uint', 'uint64', 'size_t', 'float']);
@@ -31,13 +32,13 @@ export const NUMERIC_NODE_FLAGS: ReadonlySet<string> = new Set([
  */
 export function parseSweepFlagName(text: string): string {
   const trimmed = text.trim();
-  if (trimmed === '') throw new UserError('give the flag to sweep, e.g. max-old-space-size', 2);
+  if (trimmed === '') throw new UserError('give the flag to sweep, e.g. max-old-space-size', EXIT.usage);
   const name = trimmed.replace(/^-+/, '').replace(/_/g, '-');
   if (name.includes('=')) {
-    throw new UserError(`give the flag without a value (${trimmed.slice(0, trimmed.indexOf('='))}) and its values apart, e.g. flag max-old-space-size, values 256, 512`, 2);
+    throw new UserError(`give the flag without a value (${trimmed.slice(0, trimmed.indexOf('='))}) and its values apart, e.g. flag max-old-space-size, values 256, 512`, EXIT.usage);
   }
-  if (!/^[a-z0-9][a-z0-9-]*$/i.test(name)) throw new UserError(`'${trimmed}' is not a flag name: letters, digits and dashes, e.g. max-old-space-size`, 2);
-  if (/^no-/.test(name)) throw new UserError(`--${name} is the "off" form of an on/off flag; a sweep compares values of a flag that takes a number`, 2);
+  if (!/^[a-z0-9][a-z0-9-]*$/i.test(name)) throw new UserError(`'${trimmed}' is not a flag name: letters, digits and dashes, e.g. max-old-space-size`, EXIT.usage);
+  if (/^no-/.test(name)) throw new UserError(`--${name} is the "off" form of an on/off flag; a sweep compares values of a flag that takes a number`, EXIT.usage);
   return name.toLowerCase();
 }
 
@@ -56,15 +57,15 @@ export function validateSweepFlag(flag: string, values: readonly number[], runti
   const v8 = runtime.v8Flags.get(name);
   if (v8 && !NUMERIC_V8_TYPES.has(v8.type)) {
     const what = v8.type === 'bool' || v8.type === 'maybe_bool' ? 'an on/off flag' : `a flag that takes ${v8.type === 'string' ? 'text' : `a ${v8.type}`}`;
-    throw new UserError(`--${name} is ${what} in Node ${runtime.version}: a sweep compares values of a flag that takes a number`, 2);
+    throw new UserError(`--${name} is ${what} in Node ${runtime.version}: a sweep compares values of a flag that takes a number`, EXIT.usage);
   }
   let origin: 'v8' | 'node' = 'v8';
   for (const value of values) {
-    if (!Number.isFinite(value)) throw new UserError(`--${name}: ${String(value)} is not a number`, 2);
+    if (!Number.isFinite(value)) throw new UserError(`--${name}: ${String(value)} is not a number`, EXIT.usage);
     try {
       origin = validateUserFlag(`--${name}=${flagValueText(value)}`, runtime).origin;
     } catch (err) {
-      if (err instanceof UserError) throw new UserError(err.message, 2);
+      if (err instanceof UserError) throw new UserError(err.message, EXIT.usage);
       throw err;
     }
   }
@@ -74,7 +75,7 @@ export function validateSweepFlag(flag: string, values: readonly number[], runti
       try {
         validateUserFlag(`--${name}=1`, runtime);
       } catch (err) {
-        if (err instanceof UserError) throw new UserError(err.message, 2);
+        if (err instanceof UserError) throw new UserError(err.message, EXIT.usage);
         throw err;
       }
     }
@@ -84,11 +85,11 @@ export function validateSweepFlag(flag: string, values: readonly number[], runti
     if (!NUMERIC_NODE_FLAGS.has(name)) {
       throw new UserError(
         `--${name} is a Node option that V8 Lens does not know to take a number; a sweep compares values of a numeric flag (node --v8-options lists V8's with their types)`,
-        2,
+        EXIT.usage,
       );
     }
     const bad = values.find((v) => !Number.isInteger(v) || v < 0);
-    if (bad !== undefined) throw new UserError(`--${name}=${flagValueText(bad)}: a whole number ≥ 0 is expected`, 2);
+    if (bad !== undefined) throw new UserError(`--${name}=${flagValueText(bad)}: a whole number ≥ 0 is expected`, EXIT.usage);
   }
   return origin;
 }

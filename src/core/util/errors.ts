@@ -1,3 +1,5 @@
+import { EXIT } from './exitCodes';
+
 /**
  * An error whose message is meant for the user as it is: one line, no stack trace, says what went
  * wrong and, where it helps, what to do. Everything else that escapes is a bug in V8 Lens.
@@ -5,8 +7,8 @@
 export class UserError extends Error {
   constructor(
     message: string,
-    /** Process exit code the CLI uses for this error. */
-    readonly exitCode = 1,
+    /** Process exit code the CLI uses for this error (util/exitCodes.ts). */
+    readonly exitCode: number = EXIT.failed,
   ) {
     super(oneLine(message));
     this.name = 'UserError';

@@ -93,6 +93,7 @@ function tooltip({ runDir, session, summary }: RunEntry): vscode.MarkdownString 
   if (session) {
     md.appendText(`${session.target.program} ${session.target.args.join(' ')}\n`);
     md.appendText(`Node ${session.node.version} · ${session.flags.preset ?? 'custom'} · ${session.status}\n`);
+    if (session.flags.inheritedNodeOptions) md.appendText(`NODE_OPTIONS=${session.flags.inheritedNodeOptions}\n`);
   }
   const top = summary?.cpu?.functions.find((f) => f.url !== '');
   if (top) md.appendText(`Hottest: ${top.name} (${top.selfMs.toFixed(1)} ms self)\n`);

@@ -32,6 +32,8 @@ export interface SessionRecord {
     semiSpaceMB: number | null;
     stableDeopts: boolean;
     extra: string[];
+    /** NODE_OPTIONS the target inherited from its environment (absent in runs before it was recorded). */
+    inheritedNodeOptions?: string | null;
     timeoutS: number | null;
   };
   pid: number | null;
