@@ -8,6 +8,7 @@
  * differential convention (`delta` > 0 is drawn red: more time in B; < 0 blue: less time in B).
  */
 import type { FrameCategory } from '../frameCategory';
+import { inclusiveTotals, preOrder } from '../treeTotals';
 
 /** Which run a figure belongs to: A is the base, B the run compared with it. */
 export type CompareSide = 'base' | 'other';
@@ -250,25 +251,6 @@ export function compareTotals(
   baseOf: (n: CompareNode) => number = (n) => n.baseMs,
   otherOf: (n: CompareNode) => number = (n) => n.otherMs,
 ): { order: CompareNode[]; base: Map<CompareNode, number>; other: Map<CompareNode, number> } {
-  const order: CompareNode[] = [];
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    order.push(node);
-    for (const child of node.children) stack.push(child);
-  }
-  const base = new Map<CompareNode, number>();
-  const other = new Map<CompareNode, number>();
-  for (let i = order.length - 1; i >= 0; i--) {
-    const node = order[i]!;
-    let b = baseOf(node);
-    let o = otherOf(node);
-    for (const child of node.children) {
-      b += base.get(child)!;
-      o += other.get(child)!;
-    }
-    base.set(node, b);
-    other.set(node, o);
-  }
-  return { order, base, other };
+  const order = preOrder(root);
+  return { order, base: inclusiveTotals(order, baseOf), other: inclusiveTotals(order, otherOf) };
 }
