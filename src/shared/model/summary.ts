@@ -345,6 +345,39 @@ export interface OptimizedFunctionSummary extends SourcePosition {
 }
 
 /** A summary with nothing in it yet: no CPU, no GC, deopts not collected. `parts` fills in what is known. */
+/**
+ * What the run allocated, from V8's sampling heap profiler with the garbage kept
+ * (includeObjectsCollectedByMinorGC/MajorGC): which functions make what the GC pays for. Bytes are
+ * V8's estimates from samples every `samplingIntervalBytes`.
+ */
+export interface AllocSummary {
+  samplingIntervalBytes: number;
+  totalBytes: number;
+  /** null when the time the profile covers is unknown. */
+  bytesPerSecond: number | null;
+  /** Under load only. */
+  bytesPerRequest: number | null;
+  /** Heap in use when sampling stopped; null when not recorded. */
+  liveAtEndBytes: number | null;
+  sampleCount: number;
+  /** Sorted by selfBytes, at most 200. */
+  functions: AllocFunctionSummary[];
+}
+
+export interface AllocFunctionSummary {
+  name: string;
+  url: string;
+  /** 1-based start of the function (heap profiles have no lines inside it); 0 = none. */
+  line: number;
+  column: number;
+  /** Allocated in the function's own body. */
+  selfBytes: number;
+  /** With what it calls; a recursive function counted once per call path. */
+  totalBytes: number;
+  /** selfBytes over everything allocated, 0–1. */
+  share: number;
+}
+
 export function emptySummary(source: SummarySource, parts: Partial<Summary> = {}): Summary {
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
