@@ -211,8 +211,11 @@ async function profileCommand(args: string[]): Promise<number> {
     },
     {
       stdout: (text) => process.stdout.write(text),
+      // The app's bytes as they came: its output may be binary, or not UTF-8.
+      stdoutBytes: (bytes) => process.stdout.write(bytes),
       whenDrained: () => new Promise((r) => process.stdout.once('drain', () => r())),
       stderr: (text) => void process.stderr.write(text),
+      stderrBytes: (bytes) => void process.stderr.write(bytes),
     },
   );
   note(`profiling pid ${run.pid} into ${run.runDir} (Ctrl-C stops it and keeps the profile)`);
