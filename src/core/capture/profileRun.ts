@@ -9,6 +9,7 @@ import { probeNodeRuntime } from '../flags/nodeRuntime';
 import type { PresetId } from '../flags/presets';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
+import type { StrayProcess } from '../launcher/strayProcesses';
 import { createRunFolder, requireEmptyRunFolder, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { SessionRecord } from '../../shared/model/session';
@@ -288,9 +289,14 @@ export class ProfileRun {
     const summary = await summarizeRunFolder(this.layout, this.session, { events: this.collector.events, unparsedLines: this.collector.unparsedLines });
     if (moveProblem) summary.warnings.push(moveProblem);
     if (exit.hardKilled) summary.warnings.unshift(`the target did not stop within the grace time and was killed; its CPU profile may be missing`);
+    for (const stray of exit.strays) summary.warnings.push(strayWarning(stray));
     await writeRunJson(this.layout.summary, summary);
     return { layout: this.layout, session: this.session, summary, outcome, problem: problemOf(exit) };
   }
+}
+
+function strayWarning({ pid, command }: StrayProcess): string {
+  return `process ${pid} (${command}) left the target's process group (detached), so it was not stopped with the run and is still running; end it yourself if it should not (kill ${pid})`;
 }
 
 /** The size of each code trace in the folder now (a missing folder: none). */
