@@ -36,6 +36,7 @@ import { SWEEP_DEFAULTS } from './shared/labForm';
 import type { Readiness } from './shared/model/load';
 import { SEMI_SPACE_FLAG, type SweepConfig, type SweepProgress, type SweepRun } from './shared/model/sweep';
 import { UserError, errorMessage } from './core/util/errors';
+import { OutputPipe } from './core/util/outputPipe';
 import { jsonForTerminal, safeForTerminal } from './core/util/terminalText';
 import { TOOL_VERSION } from './core/util/version';
 import { EXIT } from './core/util/exitCodes';
@@ -240,9 +241,13 @@ async function profileCommand(args: string[]): Promise<number> {
       load,
     },
     {
-      stdout: (text) => process.stdout.write(text),
-      whenDrained: () => new Promise((r) => process.stdout.once('drain', () => r())),
+      stdout: (text) => stdout.write(text),
+      // The app's bytes as they came: its output may be binary, or not UTF-8.
+      stdoutBytes: (bytes) => stdout.write(bytes),
+      // A reader that went away (| head) lets the app go on: its output is dropped, the run is not.
+      whenDrained: () => stdout.whenDrained(),
       stderr: (text) => void process.stderr.write(text),
+      stderrBytes: (bytes) => void process.stderr.write(bytes),
     },
   );
   note(`profiling pid ${run.pid} into ${run.runDir} (Ctrl-C stops it and keeps the profile)`);
@@ -628,6 +633,10 @@ function printJson(value: unknown): void {
 function note(message: string): void {
   process.stderr.write(`v8-lens: ${safeForTerminal(message)}\n`);
 }
+
+// Our reader may leave early (`v8-lens profile … | head`): a closed stdout or stderr must not end a run.
+const stdout = new OutputPipe(process.stdout, (why) => note(`stdout was closed (${why}): what goes there is dropped from here on; a run goes on and keeps its folder`));
+new OutputPipe(process.stderr);
 
 main(process.argv.slice(2)).then(
   (code) => {

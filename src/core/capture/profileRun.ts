@@ -2,12 +2,14 @@ import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node
 import { stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import type { CaptureOptions } from '../flags/captureOptions';
 import { planDirectLaunch, planNodeOptionsLaunch, type LaunchPlan } from '../flags/launchPlan';
 import { probeNodeRuntime } from '../flags/nodeRuntime';
 import type { PresetId } from '../flags/presets';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
+import type { StrayProcess } from '../launcher/strayProcesses';
 import { createRunFolder, requireEmptyRunFolder, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { SessionRecord } from '../../shared/model/session';
@@ -15,6 +17,7 @@ import type { Summary } from '../../shared/model/summary';
 import { RunLoad, type RunLoadOptions } from './runLoad';
 import { UserError } from '../util/errors';
 import { StdoutDemux } from '../gc/stdoutDemux';
+import { RunProcesses } from '../run/runProcesses';
 import { TOOL_VERSION } from '../util/version';
 import { preloadAgentPath } from '../launcher/bundledScripts';
 import type { ProfileTarget } from '../targets/profileTarget';
@@ -40,10 +43,18 @@ export interface ProfileRequest {
 
 /** Where the app's own output goes, unchanged (a terminal, an output channel). */
 export interface AppOutput {
-  /** Returns false when the consumer is full; the target's output is paused until `whenDrained`. */
+  /**
+   * The app's stdout as text (UTF-8, a character cut between chunks kept whole), for a consumer that
+   * shows text; not called when `stdoutBytes` is given. Returns false when the consumer is full;
+   * the target's output is paused until `whenDrained`.
+   */
   stdout(text: string): boolean;
+  /** The app's stdout byte for byte (a terminal, a pipe); used instead of `stdout` when given. Same backpressure. */
+  stdoutBytes?(bytes: Buffer): boolean;
   whenDrained(): Promise<void>;
+  /** The app's stderr as text; not called when `stderrBytes` is given. */
   stderr(text: string): void;
+  stderrBytes?(bytes: Buffer): void;
 }
 
 export interface RunProgress {
@@ -198,30 +209,52 @@ export class ProfileRun {
 
   private pipeOutput(): void {
     const { stdout, stderr } = this.target;
-    const demux = new StdoutDemux({
-      v8Line: (line, _terminated, kind) => {
-        // A deopt tail belongs to a line whose head V8 wrote to the code-trace file: not the app's.
-        if (kind === 'deopt-tail') return;
-        this.collector.addLine(line);
-        this.gcTrace.write(`${line}\n`);
-      },
-      app: (text) => {
-        this.load?.output(text);
-        this.forwardStdout(text);
-      },
-    });
-    stdout.on('data', (chunk: Buffer) => demux.write(chunk));
-    stdout.on('end', () => demux.end());
-    stderr.setEncoding('utf8');
-    stderr.on('data', (text: string) => {
+    const { output } = this;
+    // The bytes go on as they came; text is made only for who reads text (the load's "listening on
+    // <url>" watch, an output channel).
+    const stdoutText = new StringDecoder('utf8');
+    const appStdout = (text: string) => {
+      if (text === '') return;
       this.load?.output(text);
-      this.output.stderr(text);
-      this.rememberStderr(text);
+      if (!output.stdoutBytes) this.forwardStdout(output.stdout(text));
+    };
+    // Only the run's processes print V8's lines: an app line that looks like one stays the app's.
+    const processes = new RunProcesses(this.target.pid, this.layout.agentDir);
+    const demux = new StdoutDemux(
+      {
+        v8Line: (line, _terminated, kind) => {
+          // A deopt tail belongs to a line whose head V8 wrote to the code-trace file: not the app's.
+          if (kind === 'deopt-tail') return;
+          this.collector.addLine(line);
+          this.gcTrace.write(`${line}\n`);
+        },
+        app: (bytes) => {
+          if (this.load || !output.stdoutBytes) appStdout(stdoutText.write(bytes));
+          if (output.stdoutBytes) this.forwardStdout(output.stdoutBytes(bytes));
+        },
+      },
+      { isRunProcess: (pid) => processes.has(pid) },
+    );
+    stdout.on('data', (chunk: Buffer) => demux.write(chunk));
+    stdout.on('end', () => {
+      demux.end();
+      appStdout(stdoutText.end());
     });
+    const stderrText = new StringDecoder('utf8');
+    const appStderr = (chunk: Buffer | null) => {
+      const text = chunk === null ? stderrText.end() : stderrText.write(chunk);
+      if (chunk !== null && output.stderrBytes) output.stderrBytes(chunk);
+      if (text === '') return;
+      this.load?.output(text);
+      if (!output.stderrBytes) output.stderr(text);
+      this.rememberStderr(text);
+    };
+    stderr.on('data', (chunk: Buffer) => appStderr(chunk));
+    stderr.on('end', () => appStderr(null));
   }
 
-  private forwardStdout(text: string): void {
-    if (this.output.stdout(text) || this.stdoutPaused) return;
+  private forwardStdout(accepted: boolean): void {
+    if (accepted || this.stdoutPaused) return;
     // Backpressure: the app waits for us rather than us buffering its output without bound.
     this.stdoutPaused = true;
     this.target.stdout.pause();
@@ -259,9 +292,14 @@ export class ProfileRun {
     const summary = await summarizeRunFolder(this.layout, this.session, { events: this.collector.events, unparsedLines: this.collector.unparsedLines });
     if (moveProblem) summary.warnings.push(moveProblem);
     if (exit.hardKilled) summary.warnings.unshift(`the target did not stop within the grace time and was killed; its CPU profile may be missing`);
+    for (const stray of exit.strays) summary.warnings.push(strayWarning(stray));
     await writeRunJson(this.layout.summary, summary);
     return { layout: this.layout, session: this.session, summary, outcome, problem: problemOf(exit) };
   }
+}
+
+function strayWarning({ pid, command }: StrayProcess): string {
+  return `process ${pid} (${command}) left the target's process group (detached), so it was not stopped with the run and is still running; end it yourself if it should not (kill ${pid})`;
 }
 
 /** The size of each code trace in the folder now (a missing folder: none). */

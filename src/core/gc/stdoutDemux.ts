@@ -1,4 +1,3 @@
-import { StringDecoder } from 'node:string_decoder';
 import { ISOLATE_PREFIX_SOURCE } from './isolatePrefix';
 
 /**
@@ -7,8 +6,10 @@ import { ISOLATE_PREFIX_SOURCE } from './isolatePrefix';
  * V8 prints a trace line wherever the app's output happens to be, even in the middle of an app line
  * (`progress: #` + `[4242:0x3a]   41 ms: Scavenge …\n` + `#\n`), so lines are not the unit here:
  * a V8 line is the text from a `[pid:isolate(:n)]   N ms: ` prefix through the next newline, and
- * everything else is the app's, passed on at once and byte for byte. Memory stays bounded: a
- * partial V8 line longer than `maxV8LineChars` is given back to the app's output.
+ * everything else is the app's, passed on at once and byte for byte (bytes, not text: output that
+ * is not UTF-8 arrives unchanged). A prefix counts only when its pid is one of the run's processes
+ * (`isRunProcess`): an app line that merely looks like a GC line stays the app's. Memory stays
+ * bounded: a partial V8 line longer than `maxV8LineChars` is given back to the app's output.
  */
 export type V8LineKind =
   /** `--trace-gc` / `--trace-gc-nvp` output. */
@@ -23,13 +24,24 @@ export type V8LineKind =
 export interface StdoutDemuxSink {
   /** A V8 line without its `\n` (`terminated` is false only for a last line cut short). */
   v8Line(text: string, terminated: boolean, kind: V8LineKind): void;
-  /** The app's output, exactly as it arrived. */
-  app(text: string): void;
+  /** The app's output, exactly the bytes that arrived (a view: copy it to keep it past the call). */
+  app(bytes: Buffer): void;
+}
+
+export interface StdoutDemuxOptions {
+  /** A held V8 line longer than this is given back to the app's output. */
+  maxV8LineChars?: number;
+  /**
+   * Whether a pid printed in a V8 prefix is one of the run's processes (the target, its forked
+   * children, cluster workers: all print GC lines through the same pipe). Default: any pid.
+   */
+  isRunProcess?: (pid: number) => boolean;
 }
 
 /**
  * The start of every timed V8 trace line (`--trace-gc`, `--trace-gc-nvp`, Node 18–24): the isolate
  * prefix the GC parser also uses (Windows prints the address without `0x`), then `   N ms: `.
+ * Captures: [1] pid.
  */
 const V8_LINE_START = new RegExp(`${ISOLATE_PREFIX_SOURCE.replace(/^\^/, '')} +\\d+ ms: `, 'y');
 /** What a V8 line start cut at the end of a chunk can look like so far; held until the next chunk. */
@@ -38,78 +50,96 @@ const DEOPT_TAIL_START = /\) \(opt id \d+\) for deoptimization, reason: /y;
 const DEOPT_TAIL_TEMPLATE = ') (opt id 0) for deoptimization, reason: ';
 /** Where a V8 line can begin: `[` for traces, `)` for the deopt tail. */
 const CANDIDATE = /[[)]/g;
+const NEWLINE = 0x0a;
+const EMPTY = Buffer.alloc(0);
 
+/**
+ * Works on bytes: each chunk is read as latin1, one character per byte, so an index into the text
+ * is an index into the bytes, and the app's parts are handed on as slices of the chunk itself. V8's
+ * lines are ASCII; they are decoded as UTF-8 all the same.
+ */
 export class StdoutDemux {
-  private readonly decoder = new StringDecoder('utf8');
-  /** Text held back: an unfinished V8 line, or what may be the start of one. */
-  private held = '';
+  /** Bytes held back: an unfinished V8 line, or what may be the start of one. */
+  private held: Buffer = EMPTY;
   /** Set when `held` is an unfinished V8 line (rather than what may become one). */
   private heldKind: V8LineKind | null = null;
+  private readonly maxV8LineChars: number;
+  private readonly isRunProcess: (pid: number) => boolean;
 
   constructor(
     private readonly sink: StdoutDemuxSink,
-    private readonly maxV8LineChars = 64 * 1024,
-  ) {}
+    options: StdoutDemuxOptions = {},
+  ) {
+    this.maxV8LineChars = options.maxV8LineChars ?? 64 * 1024;
+    this.isRunProcess = options.isRunProcess ?? (() => true);
+  }
 
   write(chunk: Buffer | string): void {
-    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
-    if (text.length > 0) this.consume(this.held + text);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    if (bytes.length === 0) return;
+    this.consume(this.held.length > 0 ? Buffer.concat([this.held, bytes]) : bytes);
   }
 
   end(): void {
-    const rest = this.held + this.decoder.end();
-    this.held = '';
-    if (rest.length === 0) return;
-    const kind = this.heldKind ?? v8LineKindAt(rest, 0);
-    if (kind !== null) this.sink.v8Line(rest, false, kind);
-    else this.sink.app(rest);
+    const rest = this.held;
+    this.held = EMPTY;
+    const heldKind = this.heldKind;
     this.heldKind = null;
+    if (rest.length === 0) return;
+    const kind = heldKind ?? this.v8LineKindAt(rest.toString('latin1'), 0);
+    if (kind !== null) this.sink.v8Line(rest.toString('utf8'), false, kind);
+    else this.sink.app(rest);
   }
 
-  private consume(text: string): void {
-    this.held = '';
+  private consume(bytes: Buffer): void {
+    this.held = EMPTY;
     this.heldKind = null;
-    let pos = 0; // start of text not yet handed on
+    const text = bytes.toString('latin1');
+    let pos = 0; // start of bytes not yet handed on
     CANDIDATE.lastIndex = 0;
     for (let m = CANDIDATE.exec(text); m; m = CANDIDATE.exec(text)) {
       const start = m.index;
-      const kind = v8LineKindAt(text, start);
+      const kind = this.v8LineKindAt(text, start);
       if (kind === null) continue;
-      if (start > pos) this.sink.app(text.slice(pos, start));
-      const nl = text.indexOf('\n', start);
+      if (start > pos) this.sink.app(bytes.subarray(pos, start));
+      const nl = bytes.indexOf(NEWLINE, start);
       if (nl === -1) {
-        this.holdV8Line(text.slice(start), kind);
+        this.holdV8Line(bytes.subarray(start), kind);
         return;
       }
-      this.sink.v8Line(text.slice(start, nl), true, kind);
+      this.sink.v8Line(bytes.toString('utf8', start, nl), true, kind);
       pos = nl + 1;
       CANDIDATE.lastIndex = pos;
     }
     // The tail may be the beginning of a V8 line cut by the chunk boundary.
     const tailStart = Math.max(text.lastIndexOf('['), text.lastIndexOf(')'));
     if (tailStart >= pos && couldStartV8Line(text.slice(tailStart))) {
-      if (tailStart > pos) this.sink.app(text.slice(pos, tailStart));
-      this.held = text.slice(tailStart);
+      if (tailStart > pos) this.sink.app(bytes.subarray(pos, tailStart));
+      // A copy: the chunk it came from is the caller's (a pooled buffer may be reused).
+      this.held = Buffer.from(bytes.subarray(tailStart));
       return;
     }
-    if (pos < text.length) this.sink.app(text.slice(pos));
+    if (pos < bytes.length) this.sink.app(pos === 0 ? bytes : bytes.subarray(pos));
   }
 
-  private holdV8Line(partial: string, kind: V8LineKind): void {
+  private holdV8Line(partial: Buffer, kind: V8LineKind): void {
     if (partial.length > this.maxV8LineChars) {
       this.sink.app(partial);
       return;
     }
-    this.held = partial;
+    this.held = Buffer.from(partial);
     this.heldKind = kind;
   }
-}
 
-function v8LineKindAt(text: string, index: number): V8LineKind | null {
-  const sticky = text[index] === '[' ? V8_LINE_START : DEOPT_TAIL_START;
-  sticky.lastIndex = index;
-  if (!sticky.test(text)) return null;
-  return sticky === V8_LINE_START ? 'trace' : 'deopt-tail';
+  private v8LineKindAt(text: string, index: number): V8LineKind | null {
+    if (text[index] === '[') {
+      V8_LINE_START.lastIndex = index;
+      const m = V8_LINE_START.exec(text);
+      return m !== null && this.isRunProcess(Number(m[1])) ? 'trace' : null;
+    }
+    DEOPT_TAIL_START.lastIndex = index;
+    return DEOPT_TAIL_START.test(text) ? 'deopt-tail' : null;
+  }
 }
 
 function couldStartV8Line(tail: string): boolean {

@@ -4,6 +4,7 @@ import { AGENT_ENV } from '../preload/agentEnv';
 import { UserError } from '../util/errors';
 import { groupAlive, signalGroup, trackGroup, untrackGroup } from './processGroup';
 import { EXIT } from '../util/exitCodes';
+import { LAUNCH_MARK_ENV, findStrayProcesses, newLaunchMark, type StrayProcess } from './strayProcesses';
 
 export interface LaunchRequest {
   command: string;
@@ -25,6 +26,8 @@ export interface TargetExit {
   /** True when the graceful stop timed out and the group had to be killed. */
   hardKilled: boolean;
   durationMs: number;
+  /** Processes of the target's that left its process group (detached) and still run: out of reach, not stopped. */
+  strays: StrayProcess[];
 }
 
 export interface TargetProcess {
@@ -52,11 +55,12 @@ const OUTPUT_CLOSE_TIMEOUT_MS = 2000;
  */
 export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
   const graceMs = request.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
+  const mark = newLaunchMark();
   return new Promise((resolve, reject) => {
     const child = spawn(request.command, [...request.args], {
       cwd: request.cwd,
       // The preload agent watches us: if we die without stopping the target, it stops itself.
-      env: { ...request.env, [AGENT_ENV.ownerPid]: String(process.pid) },
+      env: { ...request.env, [AGENT_ENV.ownerPid]: String(process.pid), [AGENT_ENV.stopGraceMs]: String(graceMs), [LAUNCH_MARK_ENV]: mark },
       shell: false,
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,7 +92,8 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
           child.stdout?.destroy();
           child.stderr?.destroy();
           untrackGroup(pid);
-          done({ code, signal, requested, hardKilled, durationMs: Date.now() - startedAt });
+          const strays = findStrayProcesses(mark, pid);
+          done({ code, signal, requested, hardKilled, durationMs: Date.now() - startedAt, strays });
         });
       });
 

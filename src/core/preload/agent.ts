@@ -10,7 +10,7 @@
  *  4. Give each process and worker thread a code trace of its own (codeTraceRedirect.ts).
  * It runs in every process the target starts with our flags (fork, cluster) and in worker threads.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,11 +19,14 @@ import { isMainThread, threadId } from 'node:worker_threads';
 import { AGENT_ENV } from './agentEnv';
 import type { AgentRecord } from './agentRecord';
 import { redirectCodeTrace, type CodeTraceRedirect } from './codeTraceRedirect';
+import { startGroupReaper } from './groupReaper';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 const SAMPLE_EVERY_MS = 250;
 const OWNER_CHECK_EVERY_MS = 1000;
 const WRITE_EVERY_MS = 2000;
+/** The launcher's default, for a target started without AGENT_ENV.stopGraceMs. */
+const DEFAULT_STOP_GRACE_MS = 10_000;
 
 function start(): void {
   const dir = process.env[AGENT_ENV.dir];
@@ -110,7 +113,7 @@ function start(): void {
     process.exit(code);
   };
   for (const signal of Object.keys(SIGNAL_EXIT_CODES) as NodeJS.Signals[]) process.on(signal, onSignal);
-  watchOwner();
+  watchOwner(dir);
 
   process.on('exit', (code) => {
     stopRecording();
@@ -187,22 +190,120 @@ function startCodeTrace(): { redirect: CodeTraceRedirect | null; error: unknown 
  * V8 Lens stops its targets when it ends; only a V8 Lens killed outright (SIGKILL, a crashed editor)
  * cannot. Then the target would run on with nobody reading its output, so it stops itself the way
  * Stop does: a real SIGTERM, so the app's own shutdown runs and the CPU profile is written. The
- * launched process leads its own process group; it signals the whole group, so children it started
- * go too, as they would with V8 Lens alive.
+ * launched process leads its own process group; the whole group is signalled, so children it
+ * started go too, and SIGKILL follows for those that ignore SIGTERM (groupReaper.ts).
+ *
+ * With nobody reading, the app's next write to stdout or stderr fails with EPIPE, and Node ends a
+ * process on an EPIPE nobody handles, long before the owner check notices: an app that prints would
+ * die of it, without its CPU profile. So EPIPE on those streams is taken as the news that the owner
+ * is gone when it is, and the output is dropped; otherwise the error is the app's, untouched.
  */
-function watchOwner(): void {
+function watchOwner(agentDir: string): void {
   const owner = Number(process.env[AGENT_ENV.ownerPid]);
   if (!Number.isInteger(owner) || owner <= 0 || owner === process.pid) return;
-  const timer = setInterval(() => {
-    if (processExists(owner)) return;
+  let gone = false;
+  const ownerGone = () => {
+    if (gone) return;
+    gone = true;
     clearInterval(timer);
-    try {
-      process.kill(-process.pid, 'SIGTERM'); // fails unless this process leads a group
-    } catch {
-      process.kill(process.pid, 'SIGTERM');
-    }
+    stopOwnGroup(agentDir);
+  };
+  const timer = setInterval(() => {
+    if (!processRunning(owner)) ownerGone();
   }, OWNER_CHECK_EVERY_MS);
   timer.unref();
+
+  const guard = (stream: NodeJS.WriteStream) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (gone || (err?.code === 'EPIPE' && !processRunning(owner))) return ownerGone();
+      if (stream.listenerCount('error') > 1) return; // the app handles its stream's errors itself
+      // As if the agent were not here: an error nobody handles ends the process, as it would have.
+      stream.off('error', onError);
+      stream.emit('error', err);
+    };
+    stream.on('error', onError);
+  };
+  whenCreated('stdout', guard);
+  whenCreated('stderr', guard);
+}
+
+/**
+ * Runs `use` on process.stdout or process.stderr once the app (or Node for it) first asks for it.
+ * Not before: creating the stream switches a pipe to non-blocking mode, which V8's own trace output
+ * through the same file descriptor would notice.
+ */
+function whenCreated(name: 'stdout' | 'stderr', use: (stream: NodeJS.WriteStream) => void): void {
+  const descriptor = Object.getOwnPropertyDescriptor(process, name);
+  const nodeGetter = descriptor?.get;
+  if (!descriptor || !nodeGetter || !descriptor.configurable) return;
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: descriptor.enumerable,
+    get() {
+      const stream = nodeGetter.call(process) as NodeJS.WriteStream;
+      Object.defineProperty(process, name, descriptor); // Node's own getter from now on
+      try {
+        use(stream);
+      } catch {
+        // Observing must not break the app.
+      }
+      return stream;
+    },
+  });
+}
+
+/**
+ * SIGTERM to this process's group, and SIGKILL to what is left of it soon after. Every process of
+ * the run with the agent watches the owner: one per group does it (a file in the agent folder
+ * decides which); a process that cannot tell its group stops itself.
+ */
+function stopOwnGroup(agentDir: string): void {
+  const group = process.platform === 'win32' ? null : ownProcessGroup();
+  if (group === null) {
+    signal(process.pid, 'SIGTERM');
+    return;
+  }
+  try {
+    writeFileSync(join(agentDir, `.owner-gone-${group}`), String(process.pid), { flag: 'wx' });
+  } catch (err) {
+    // Another process of the group is stopping it (and so us); any other failure: better two stoppers than none.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+  }
+  const graceMs = Number(process.env[AGENT_ENV.stopGraceMs] ?? DEFAULT_STOP_GRACE_MS);
+  startGroupReaper(group, Number.isFinite(graceMs) && graceMs >= 0 ? graceMs : DEFAULT_STOP_GRACE_MS);
+  if (!signal(-group, 'SIGTERM')) signal(process.pid, 'SIGTERM');
+}
+
+/** This process's group: its own pid when it leads one (the launched process does), else from /proc (Linux). */
+function ownProcessGroup(): number | null {
+  if (signal(-process.pid, 0)) return process.pid;
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    return Number.isInteger(pgrp) && pgrp > 1 ? pgrp : null;
+  } catch {
+    return null;
+  }
+}
+
+function signal(target: number, sig: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(target, sig);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Alive and not a zombie (a killed owner stays one until its parent reaps it). */
+function processRunning(pid: number): boolean {
+  if (!processExists(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return true; // no /proc here (or it ended just now: the next check tells)
+  }
 }
 
 function processExists(pid: number): boolean {

@@ -11,6 +11,11 @@ export const AGENT_ENV = {
    * the target (SIGKILL, a crash), the agent stops the target as Stop would: no orphans.
    */
   ownerPid: 'V8_LENS_OWNER_PID',
+  /**
+   * The run's stop grace: when the owner is gone, how long the target's process group gets after
+   * SIGTERM before what is left of it is killed (sooner once the launched process has exited).
+   */
+  stopGraceMs: 'V8_LENS_STOP_GRACE_MS',
   /** How long an app's own SIGINT/SIGTERM handler may take before the agent exits for it. */
   exitGraceMs: 'V8_LENS_EXIT_GRACE_MS',
   /** Set when `--trace-gc` cannot be on the command line (NODE_OPTIONS refuses it). */

@@ -8,6 +8,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { isYoungGenerationGc, type GcEvent } from '../gc/gcEvent';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
@@ -17,6 +18,7 @@ import { isMainThreadRecord, readAgentRecords } from '../run/agentRecords';
 import { reachedSemiSpaceMB } from '../../shared/youngGenerationText';
 import { planSweepRunLaunch, type LaunchCommand } from '../flags/launchPlan';
 import { runLayout } from '../run/runLayout';
+import { RunProcesses } from '../run/runProcesses';
 import { errorMessage, oneLine } from '../util/errors';
 import { mean, percentile, round, sum } from '../util/stats';
 import { StdoutDemux } from '../gc/stdoutDemux';
@@ -357,20 +359,33 @@ class RunExecution {
 
   private pipeOutput(target: TargetProcess): void {
     const run = this.slot.index;
-    const demux = new StdoutDemux({
-      v8Line: (line, _terminated, kind) => {
-        if (kind !== 'trace') return;
-        this.gcLog!.write(`${line}\n`);
-        if (this.collector.addLine(line) !== 'gc') return;
-        // Every process of the app counts (a cluster's workers inherit --trace-gc and print here).
-        const event = this.collector.events[this.collector.events.length - 1]!;
-        this.events.push(event);
-        this.arrivals.push(Date.now());
+    const text = new StringDecoder('utf8');
+    // An app line that looks like a GC line (another pid than the run's processes) stays the app's.
+    const processes = new RunProcesses(target.pid, runLayout(this.dir).agentDir);
+    const demux = new StdoutDemux(
+      {
+        v8Line: (line, _terminated, kind) => {
+          if (kind !== 'trace') return;
+          this.gcLog!.write(`${line}\n`);
+          if (this.collector.addLine(line) !== 'gc') return;
+          // Every process of the app counts (a cluster's workers inherit --trace-gc and print here).
+          const event = this.collector.events[this.collector.events.length - 1]!;
+          this.events.push(event);
+          this.arrivals.push(Date.now());
+        },
+        app: (bytes) => {
+          const decoded = text.write(bytes);
+          if (decoded !== '') this.appOutput('stdout', decoded, run);
+        },
       },
-      app: (text) => this.appOutput('stdout', text, run),
-    });
+      { isRunProcess: (pid) => processes.has(pid) },
+    );
     target.stdout.on('data', (chunk: Buffer) => demux.write(chunk));
-    target.stdout.on('end', () => demux.end());
+    target.stdout.on('end', () => {
+      demux.end();
+      const rest = text.end();
+      if (rest !== '') this.appOutput('stdout', rest, run);
+    });
     target.stderr.setEncoding('utf8');
     target.stderr.on('data', (text: string) => {
       this.appOutput('stderr', text, run);

@@ -4,13 +4,19 @@ import { StdoutDemux } from '../../../src/core/gc/stdoutDemux';
 
 const GC = '[4242:0x3a1b2c0]       41 ms: Scavenge 4.4 (4.5) -> 3.7 (5.5) MB, 0.94 / 0.00 ms  (average mu = 1.000, current mu = 1.000) allocation failure; ';
 
-function demux(chunks: (string | Buffer)[], max?: number) {
+function demuxBytes(chunks: (string | Buffer)[], max?: number, isRunProcess?: (pid: number) => boolean) {
   const v8: [string, boolean][] = [];
-  let app = '';
-  const d = new StdoutDemux({ v8Line: (t, term, kind) => v8.push([kind === 'trace' ? t : `${kind}: ${t}`, term]), app: (t) => (app += t) }, max);
+  const app: Buffer[] = [];
+  // The app's parts are views of the chunks: copied, as a consumer that keeps them must.
+  const d = new StdoutDemux({ v8Line: (t, term, kind) => v8.push([kind === 'trace' ? t : `${kind}: ${t}`, term]), app: (b) => app.push(Buffer.from(b)) }, { maxV8LineChars: max, isRunProcess });
   for (const c of chunks) d.write(c);
   d.end();
-  return { v8, app };
+  return { v8, app: Buffer.concat(app) };
+}
+
+function demux(chunks: (string | Buffer)[], max?: number, isRunProcess?: (pid: number) => boolean) {
+  const { v8, app } = demuxBytes(chunks, max, isRunProcess);
+  return { v8, app: app.toString('utf8') };
 }
 
 describe('StdoutDemux', () => {
@@ -59,5 +65,35 @@ describe('StdoutDemux', () => {
   it('decodes UTF-8 split across chunks', () => {
     const bytes = Buffer.from('ü日本\n', 'utf8');
     assert.equal(demux([bytes.subarray(0, 1), bytes.subarray(1, 4), bytes.subarray(4)]).app, 'ü日本\n');
+  });
+
+  it('passes bytes that are not UTF-8 through unchanged, around and between V8 lines', () => {
+    const raw = Buffer.from([0xff, 0xfe, 0x00, 0x80]);
+    const split = Buffer.from('ü', 'utf8');
+    const chunks = [raw, Buffer.from(`${GC}\n`), split.subarray(0, 1), Buffer.from(`${GC}\n`), split.subarray(1), Buffer.from([0x5b, 0xff, 0x0a])];
+    const { v8, app } = demuxBytes(chunks);
+    assert.deepEqual(v8, [[GC, true], [GC, true]]);
+    assert.equal(app.toString('hex'), Buffer.concat([raw, split, Buffer.from([0x5b, 0xff, 0x0a])]).toString('hex'));
+  });
+
+  it('gives every byte back: binary with V8 lines cut anywhere arrives whole', () => {
+    const binary = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + (i >> 3)) & 0xff));
+    const whole = Buffer.concat([binary.subarray(0, 1000), Buffer.from(`${GC}\n`), binary.subarray(1000), Buffer.from(`${GC}\n`)]);
+    for (const size of [1, 7, 64, 1000]) {
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < whole.length; i += size) chunks.push(whole.subarray(i, i + size));
+      const { v8, app } = demuxBytes(chunks);
+      assert.equal(v8.length, 2, `chunks of ${size}`);
+      assert.ok(app.equals(binary), `chunks of ${size}: the app's bytes unchanged`);
+    }
+  });
+
+  it("leaves a line that looks like a GC line to the app when its pid is not one of the run's processes", () => {
+    const fake = '[1:0x1]   5 ms: my log';
+    const fakeScavenge = GC.replace('[4242:', '[1:');
+    const isRunProcess = (pid: number) => pid === 4242;
+    const { v8, app } = demux([`${fake}\n${GC}\n${fakeScavenge}\n`, '[1:0x', `1]   5 ms: split\n[42`, `42:0x3a1b2c0]   6 ms: Scavenge …\n`], undefined, isRunProcess);
+    assert.deepEqual(v8, [[GC, true], ['[4242:0x3a1b2c0]   6 ms: Scavenge …', true]]);
+    assert.equal(app, `${fake}\n${fakeScavenge}\n[1:0x1]   5 ms: split\n`);
   });
 });
