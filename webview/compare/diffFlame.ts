@@ -11,10 +11,10 @@ import type { FlameHierarchyNode } from 'd3-flame-graph';
 import { FRAME_CATEGORY_LABELS } from '../../src/shared/frameCategory';
 import { compareTotals, normalizeCompareTree } from '../../src/shared/model/compareModel';
 import type { CompareModel, CompareNode, CompareNormalization, CompareSide } from '../../src/shared/compareProtocol';
-import { el } from '../report/dom';
-import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../report/flameChrome';
-import { fmtDuration, fmtMs, plural } from '../report/format';
-import { cssVar, mix, parseColor, readPalette, toCss, type Rgb } from '../report/theme';
+import { el } from '../common/dom';
+import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../common/flameChrome';
+import { fmtDuration, fmtMs, plural } from '../common/format';
+import { cssVar, mix, parseColor, readPalette, toCss, type Rgb } from '../common/theme';
 import { describeMove, fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
 import type { CompareHost } from './host';
 

@@ -1,7 +1,7 @@
 /** The compare header: both runs, A (the base) and B, with their metadata and the host actions. */
 import type { CompareModel, CompareRunInfo } from '../../src/shared/compareProtocol';
-import { el } from '../report/dom';
-import { fmtDuration, fmtMB } from '../report/format';
+import { el } from '../common/dom';
+import { fmtDuration, fmtMB } from '../common/format';
 import type { CompareHost } from './host';
 
 const KIND_LABELS: Record<CompareRunInfo['kind'], string> = {

@@ -4,7 +4,7 @@
  * host: nothing can open a file, a report, or swap the runs there.
  */
 import type { CompareSide, FromCompareWebview, ToCompareWebview } from '../../src/shared/compareProtocol';
-import { canOpen } from '../report/host';
+import { canOpen } from '../common/host';
 
 export { canOpen };
 

@@ -5,8 +5,8 @@
  * function when the host can.
  */
 import type { CompareModel, CompareNormalization, FunctionChange } from '../../src/shared/compareProtocol';
-import { clear, el, emptyNote } from '../report/dom';
-import { formatLocation, type LocationContext } from '../report/format';
+import { clear, el, emptyNote } from '../common/dom';
+import { formatLocation, type LocationContext } from '../common/format';
 import { describeMove, fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
 import { canOpen, type CompareHost } from './host';
 

@@ -9,7 +9,7 @@ import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip }
 import { SWEEP_FLAGS, formatSetting, formatValueWithUnit, isOldSpaceFlag, metricLabel, primaryMetricOf, sweepFlagInfo } from '../../src/shared/sweepFlags';
 import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues } from '../../src/shared/model/sweep';
 import type { FromLab, LabForm, LabTarget, SweepProgress, SweepResult, SweepSettingResult, ToLab } from '../../src/shared/labProtocol';
-import { el } from '../report/dom';
+import { el } from '../common/dom';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip);
 

@@ -8,11 +8,11 @@ import type { FlameHierarchyNode } from 'd3-flame-graph';
 import { FRAME_CATEGORIES, FRAME_CATEGORY_LABELS, type FrameCategory } from '../../src/shared/frameCategory';
 import { flameTotals } from '../../src/shared/flameTotals';
 import type { FlameNode } from '../../src/shared/reportProtocol';
-import { el } from './dom';
-import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from './flameChrome';
-import { fmtMs, fmtPct, plural, type LocationContext } from './format';
-import type { Host } from './host';
-import { toCss, type Palette } from './theme';
+import { el } from '../common/dom';
+import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../common/flameChrome';
+import { fmtMs, fmtPct, plural, type LocationContext } from '../common/format';
+import type { Host } from '../common/host';
+import { toCss, type Palette } from '../common/theme';
 
 export interface FlameView {
   applyTheme(palette: Palette): void;

@@ -1,9 +1,9 @@
 /** The report header: title, the run's metadata, the summary's warnings, and the host actions. */
 import type { ReportModel } from '../../src/shared/reportProtocol';
 import type { SessionRecord } from '../../src/shared/model/session';
-import { el } from './dom';
-import { fmtDuration, fmtNum } from './format';
-import type { Host } from './host';
+import { el } from '../common/dom';
+import { fmtDuration, fmtNum } from '../common/format';
+import type { Host } from '../common/host';
 
 const SOURCE_KIND_LABELS: Record<string, string> = {
   run: 'run folder',

@@ -2,25 +2,25 @@
  * The V8 Lens report webview (bundled to dist/webview/report.js + report.css). It posts `ready`,
  * receives `{ type: 'model' }` (src/shared/reportProtocol.ts) and renders one run: header, flame
  * graph, GC timeline, hot functions and deopts. Everything from the model reaches the page as
- * text (textContent / setAttribute); see dom.ts.
+ * text (textContent / setAttribute); see ../common/dom.ts.
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { LiveAttachStatus, ReportModel, ToReportWebview } from '../../src/shared/reportProtocol';
-import { clear, el } from './dom';
+import { clear, el } from '../common/dom';
 import { renderFlameSection, type FlameView } from './flameGraph';
-import type { LocationContext } from './format';
+import type { LocationContext } from '../common/format';
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
 import { renderLoadSection } from './loadFigures';
 import { ALL_PROCESSES, modelForProcess, renderProcessPicker } from './processPicker';
-import { connectHost } from './host';
+import { connectHost } from '../common/host';
 import { missingDeopts, missingFlame, missingGc } from './missing';
 import { renderDeopts, renderHotFunctions } from './tables';
-import { onThemeChange, readPalette } from './theme';
+import { onThemeChange, readPalette } from '../common/theme';
 // Our stylesheet comes after d3-flame-graph's (imported by flameGraph.ts) so it overrides it.
-import './report.css';
+import '../common/report.css';
 
 const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
 const status = el('p', { id: 'report-status', attrs: { 'aria-live': 'polite' }, text: 'Loading report…' });

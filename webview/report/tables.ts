@@ -1,8 +1,8 @@
 /** Sortable tables: hot functions and deopts. Cells are text; a row opens its source when the host can. */
 import type { CpuSummary, DeoptSummaryEntry, SourcePosition } from '../../src/shared/model/summary';
-import { el, emptyNote } from './dom';
-import { fmtDuration, fmtNum, fmtPct, formatLocation, plural, type LocationContext } from './format';
-import { canOpen, type Host } from './host';
+import { el, emptyNote } from '../common/dom';
+import { fmtDuration, fmtNum, fmtPct, formatLocation, plural, type LocationContext } from '../common/format';
+import { canOpen, type Host } from '../common/host';
 
 interface Column<R> {
   key: string;
