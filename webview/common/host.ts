@@ -1,38 +1,46 @@
 /**
- * The webview's side of the report protocol (src/shared/reportProtocol.ts). In VS Code,
- * `acquireVsCodeApi` is the real host; in the standalone HTML export a small shim provides it and
- * answers `ready` with the embedded model, and <html data-standalone> hides what needs the host.
+ * Every webview's side of its host (report, compare, lab), typed by the page's protocol in
+ * src/shared. In VS Code, `acquireVsCodeApi` is the real host; in the standalone HTML export
+ * (src/core/report/reportPage.ts) a small shim provides it and answers `ready` with the embedded
+ * model, and <html data-standalone> hides what needs the host. A page without either has no host.
+ *
+ * Whatever reaches the window as a message goes through the page's parser (the protocol's
+ * `parseTo…`) first: what does not pass is dropped, never handed to the page.
  */
-import type { FromReportWebview, ToReportWebview } from '../../src/shared/reportProtocol';
 
 interface VsCodeApi {
-  postMessage(message: FromReportWebview): void;
+  postMessage(message: unknown): void;
 }
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
-export interface Host {
-  /** False in the standalone export: nothing can open a file or a folder there. */
+/** A page's message asking the host to open a source position (url as in the profile, 1-based line and column). */
+type OpenSourceMessage<FromPage> = Extract<FromPage, { type: 'openSource'; url: string; line: number; column: number }>;
+
+export interface Host<FromPage> {
+  /** False in the standalone export and without a webview API: nothing can open a file or a folder there. */
   readonly connected: boolean;
-  post(message: FromReportWebview): void;
-  /** Opens a profile position when the host can; returns whether it was sent. */
-  openSource(url: string, line: number, column: number): boolean;
+  /** Sends a message to the host (to the export's shim in the standalone file; nowhere without an API). */
+  post(message: FromPage): void;
+  /** Sends an `openSource` message when the host can open that position; returns whether it was sent. */
+  openSource(message: OpenSourceMessage<FromPage>): boolean;
 }
 
-export function connectHost(onMessage: (message: ToReportWebview) => void): Host {
+export function connectHost<ToPage, FromPage>(parse: (data: unknown) => ToPage | null, onMessage: (message: ToPage) => void): Host<FromPage> {
   const standalone = document.documentElement.hasAttribute('data-standalone');
   const api: VsCodeApi | null = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : null;
   window.addEventListener('message', (event: MessageEvent) => {
-    const message = parseToWebview(event.data);
+    const message = parse(event.data);
     if (message) onMessage(message);
   });
-  const post = (message: FromReportWebview) => api?.postMessage(message);
+  const post = (message: FromPage) => api?.postMessage(message);
+  const connected = api !== null && !standalone;
   return {
-    connected: api !== null && !standalone,
+    connected,
     post,
-    openSource(url, line, column) {
-      if (!api || standalone || !canOpen(url, line)) return false;
-      post({ type: 'openSource', url, line, column: column > 0 ? column : 1 });
+    openSource(message) {
+      if (!connected || !canOpen(message.url, message.line)) return false;
+      post({ ...message, column: message.column > 0 ? message.column : 1 });
       return true;
     },
   };
@@ -41,13 +49,4 @@ export function connectHost(onMessage: (message: ToReportWebview) => void): Host
 /** A position the host can open: a script url and a 1-based line (native frames have neither). */
 export function canOpen(url: string, line: number): boolean {
   return url.length > 0 && url.length <= 4096 && Number.isInteger(line) && line >= 1;
-}
-
-function parseToWebview(data: unknown): ToReportWebview | null {
-  if (typeof data !== 'object' || data === null) return null;
-  const m = data as Record<string, unknown>;
-  if (m.type === 'model' && typeof m.model === 'object' && m.model !== null) return m as unknown as ToReportWebview;
-  if (m.type === 'status' && typeof m.text === 'string') return { type: 'status', text: m.text };
-  if (m.type === 'live' && typeof m.model === 'object' && m.model !== null && typeof m.live === 'object' && m.live !== null) return m as unknown as ToReportWebview;
-  return null;
 }

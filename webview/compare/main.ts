@@ -8,13 +8,13 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { CompareModel, CompareNormalization, ToCompareWebview } from '../../src/shared/compareProtocol';
+import { parseToCompareWebview, type CompareModel, type CompareNormalization, type FromCompareWebview, type ToCompareWebview } from '../../src/shared/compareProtocol';
 import { clear, el } from '../common/dom';
+import { connectHost } from '../common/host';
 import { onThemeChange } from '../common/theme';
 import { describeNormalization } from './compareFormat';
 import { renderDiffFlame, type DiffFlameView } from './diffFlame';
 import { renderHeader } from './header';
-import { connectHost } from './host';
 import { renderMetrics } from './metrics';
 import { renderPerRequest } from './perRequest';
 import { renderTopChanges } from './topChanges';
@@ -29,7 +29,7 @@ app.append(status);
 let flameView: DiffFlameView | null = null;
 let themeHooked = false;
 
-const host = connectHost((message: ToCompareWebview) => {
+const host = connectHost<ToCompareWebview, FromCompareWebview>(parseToCompareWebview, (message) => {
   if (message.type === 'status') {
     status.textContent = message.text;
     return;

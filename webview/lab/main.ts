@@ -8,17 +8,12 @@
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
 import { SWEEP_FLAGS, formatSetting, formatValueWithUnit, isOldSpaceFlag, metricLabel, primaryMetricOf, sweepFlagInfo } from '../../src/shared/sweepFlags';
 import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues } from '../../src/shared/model/sweep';
-import type { FromLab, LabForm, LabTarget, SweepProgress, SweepResult, SweepSettingResult, ToLab } from '../../src/shared/labProtocol';
+import { parseToLab, type FromLab, type LabForm, type LabTarget, type SweepProgress, type SweepResult, type SweepSettingResult, type ToLab } from '../../src/shared/labProtocol';
 import { el } from '../common/dom';
+import { connectHost } from '../common/host';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip);
 
-interface VsCodeApi {
-  postMessage(message: FromLab): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const api = acquireVsCodeApi();
-const post = (m: FromLab) => api.postMessage(m);
 const resultsOnly = document.documentElement.dataset.mode === 'results';
 
 const app = document.getElementById('app')!;
@@ -34,8 +29,7 @@ let lastResult: SweepResult | null = null;
 const charts: Chart[] = [];
 const applyBox = el('div', { id: 'lab-apply-box', attrs: { 'aria-live': 'polite' } });
 
-window.addEventListener('message', (event: MessageEvent<ToLab>) => {
-  const m = event.data;
+const host = connectHost<ToLab, FromLab>(parseToLab, (m) => {
   switch (m.type) {
     case 'init':
       form = m.form;
@@ -87,6 +81,7 @@ window.addEventListener('message', (event: MessageEvent<ToLab>) => {
       break;
   }
 });
+const post = (m: FromLab) => host.post(m);
 
 // ------------------------------------------------------------------------------------------ form
 

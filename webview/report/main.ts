@@ -7,18 +7,18 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { LiveAttachStatus, ReportModel, ToReportWebview } from '../../src/shared/reportProtocol';
+import { parseToReportWebview, type FromReportWebview, type LiveAttachStatus, type ReportModel, type ToReportWebview } from '../../src/shared/reportProtocol';
 import { clear, el } from '../common/dom';
-import { renderFlameSection, type FlameView } from './flameGraph';
 import type { LocationContext } from '../common/format';
+import { connectHost } from '../common/host';
+import { onThemeChange, readPalette } from '../common/theme';
+import { renderFlameSection, type FlameView } from './flameGraph';
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
 import { renderLoadSection } from './loadFigures';
 import { ALL_PROCESSES, modelForProcess, renderProcessPicker } from './processPicker';
-import { connectHost } from '../common/host';
 import { missingDeopts, missingFlame, missingGc } from './missing';
 import { renderDeopts, renderHotFunctions } from './tables';
-import { onThemeChange, readPalette } from '../common/theme';
 // Our stylesheet comes after d3-flame-graph's (imported by flameGraph.ts) so it overrides it.
 import '../common/report.css';
 
@@ -33,7 +33,7 @@ let themeHooked = false;
 
 let liveRendered = false;
 
-const host = connectHost((message: ToReportWebview) => {
+const host = connectHost<ToReportWebview, FromReportWebview>(parseToReportWebview, (message) => {
   if (message.type === 'status') {
     status.textContent = message.text;
     return;
