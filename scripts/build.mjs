@@ -54,5 +54,8 @@ await Promise.all([
   build({ ...browserDefaults, entryPoints: ['webview/compare/main.ts'], outfile: 'dist/webview/compare.js' }),
   // The Semi-space Lab (sidebar view and results panel); its CSS is an entry of its own.
   build({ ...browserDefaults, entryPoints: ['webview/lab/main.ts', 'webview/lab/lab.css'], outdir: 'dist/webview', entryNames: 'lab' }),
+  // The standalone HTML export's light and dark palette (the --vscode-* variables VS Code would
+  // set); src/core/report/reportPage.ts reads it from here and inlines it.
+  build({ ...browserDefaults, entryPoints: ['webview/common/standalone.css'], outfile: 'dist/webview/standalone.css' }),
 ]);
 await chmod('dist/cli.js', 0o755);

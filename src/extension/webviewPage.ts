@@ -1,16 +1,17 @@
 /**
  * The one way V8 Lens's webviews get their page: a bundle and its CSS from dist/webview, a fresh
- * nonce and the strict CSP of reportPage.ts. Report, compare and lab panels all come through here.
+ * nonce and the strict CSP of webviewPageHtml (core/report/reportPage.ts). Report, compare and lab
+ * panels all come through here.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { reportWebviewHtml } from '../core/report/reportPage';
+import { webviewPageHtml } from '../core/report/reportPage';
 
 export type WebviewBundle = 'report' | 'compare' | 'lab';
 
 export function setWebviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, bundle: WebviewBundle, page: { title?: string; mode?: string } = {}): void {
   const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  webview.html = reportWebviewHtml({
+  webview.html = webviewPageHtml({
     cspSource: webview.cspSource,
     nonce: randomBytes(16).toString('base64'),
     scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(assets, `${bundle}.js`)).toString(),

@@ -1,6 +1,7 @@
 /**
  * The typed message protocol between the compare webview and the extension host. Both sides
- * import this file; the host validates everything it receives (a webview is untrusted input).
+ * import this file, and each checks what it receives: the host everything from the webview (a
+ * webview is untrusted input), the webview what reaches its window as a message.
  */
 import type { CompareModel, CompareSide } from './model/compareModel';
 
@@ -34,6 +35,19 @@ export type FromCompareWebview =
   /** Compare the other way round (B becomes the base). */
   | { type: 'swap' };
 
+/** Checks a message to the webview before the page acts on it; the (big) model is checked to be an object. */
+export function parseToCompareWebview(value: unknown): ToCompareWebview | null {
+  if (!isRecord(value)) return null;
+  switch (value.type) {
+    case 'model':
+      return isRecord(value.model) ? { type: 'model', model: value.model as unknown as CompareModel } : null;
+    case 'status':
+      return typeof value.text === 'string' ? { type: 'status', text: value.text } : null;
+    default:
+      return null;
+  }
+}
+
 /** Checks a message from the webview before the host acts on it. */
 export function parseFromCompareWebview(value: unknown): FromCompareWebview | null {
   if (typeof value !== 'object' || value === null) return null;
@@ -52,6 +66,10 @@ export function parseFromCompareWebview(value: unknown): FromCompareWebview | nu
     default:
       return null;
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 function isSide(v: unknown): v is CompareSide {

@@ -1,6 +1,7 @@
 /**
  * The one typed message protocol between the report webview and the extension host. Both sides
- * import this file; the host validates everything it receives (a webview is untrusted input).
+ * import this file, and each checks what it receives: the host everything from the webview (a
+ * webview is untrusted input), the webview what reaches its window as a message.
  */
 import type { LiveAttachStatus, ReportModel } from './model/reportModel';
 
@@ -24,6 +25,36 @@ export type FromReportWebview =
   | { type: 'exportHtml' }
   | { type: 'revealRunFolder' };
 
+/**
+ * Checks a message to the webview before the page acts on it. The models are big: they are
+ * checked to be objects, and the page reads them as text; everything else field by field.
+ */
+export function parseToReportWebview(value: unknown): ToReportWebview | null {
+  if (!isRecord(value)) return null;
+  switch (value.type) {
+    case 'model':
+      return isRecord(value.model) ? { type: 'model', model: value.model as unknown as ReportModel } : null;
+    case 'status':
+      return typeof value.text === 'string' ? { type: 'status', text: value.text } : null;
+    case 'live': {
+      const live = parseLiveAttachStatus(value.live);
+      return isRecord(value.model) && live ? { type: 'live', model: value.model as unknown as ReportModel, live } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function parseLiveAttachStatus(value: unknown): LiveAttachStatus | null {
+  if (!isRecord(value)) return null;
+  const { pid, elapsedSeconds, gcEvents, scavenges, scavengesPerSecond, heapUsedMB, state } = value;
+  if (pid !== null && typeof pid !== 'number') return null;
+  if (heapUsedMB !== null && typeof heapUsedMB !== 'number') return null;
+  if (typeof elapsedSeconds !== 'number' || typeof gcEvents !== 'number' || typeof scavenges !== 'number' || typeof scavengesPerSecond !== 'number') return null;
+  if (state !== 'profiling' && state !== 'saving') return null;
+  return { pid, elapsedSeconds, gcEvents, scavenges, scavengesPerSecond, heapUsedMB, state };
+}
+
 /** Checks a message from the webview before the host acts on it. */
 export function parseFromReportWebview(value: unknown): FromReportWebview | null {
   if (typeof value !== 'object' || value === null) return null;
@@ -40,6 +71,10 @@ export function parseFromReportWebview(value: unknown): FromReportWebview | null
     default:
       return null;
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 function isPositiveInt(v: unknown): boolean {

@@ -1,5 +1,5 @@
 /**
- * The compare webview in a real headless Chromium: the VS Code panel page (reportWebviewHtml with
+ * The compare webview in a real headless Chromium: the VS Code panel page (webviewPageHtml with
  * the compare bundle, under its strict nonce CSP) with a stand-in for the webview API, fed the
  * model of two real runs of the same program at 1 MB and 16 MB semi-space, of two real runs of an
  * HTTP service under load (and one of them against a run without load), of two generated profiles
@@ -20,7 +20,7 @@ import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { buildCompareModel, type CompareModel } from '../../src/core/report/compareModel';
 import type { ReportModel } from '../../src/shared/model/reportModel';
-import { reportWebviewHtml, standaloneReportHtml } from '../../src/core/report/reportPage';
+import { standaloneReportHtml, webviewPageHtml } from '../../src/core/report/reportPage';
 import { parseFromCompareWebview, type FromCompareWebview } from '../../src/shared/compareProtocol';
 import { CLI, PROGRAMS, REPO, launchBrowser, openReport, runCli, tempDir } from './browserHarness';
 
@@ -153,7 +153,7 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
     htmlFile = join(dir, 'compare.html');
     writeFileSync(
       htmlFile,
-      reportWebviewHtml({
+      webviewPageHtml({
         cspSource: 'file:',
         nonce: NONCE,
         scriptUri: pathToFileURL(join(assets, 'compare.js')).href,
@@ -451,6 +451,7 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
       standaloneReportHtml(realModel as unknown as ReportModel, {
         script: readFileSync(join(assets, 'compare.js'), 'utf8'),
         styles: [readFileSync(join(assets, 'compare.css'), 'utf8')],
+        theme: readFileSync(join(REPO, 'webview', 'common', 'standalone.css'), 'utf8'),
       }),
     );
     const out = process.env.COMPARE_SCREENSHOTS ?? join(dir, 'screenshots');

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { buildReportModel, type ReportModel } from '../../src/core/report/reportModel';
-import { reportWebviewHtml } from '../../src/core/report/reportPage';
+import { webviewPageHtml } from '../../src/core/report/reportPage';
 import { parseFromReportWebview } from '../../src/shared/reportProtocol';
 import { REPO, SPEEDSCOPE, launchBrowser, openReport, profileServerUnderLoad, runCli, tempDir, writeXssProfile, type PageProblems } from './browserHarness';
 
@@ -264,7 +264,7 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
     const htmlFile = join(dir, 'panel.html');
     writeFileSync(
       htmlFile,
-      reportWebviewHtml({
+      webviewPageHtml({
         cspSource: 'file:',
         nonce: 'bm9uY2Vub25jZW5vbmNlbm9uY2U=',
         scriptUri: pathToFileURL(join(WEBVIEW_DIR, 'report.js')).href,

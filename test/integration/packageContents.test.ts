@@ -13,7 +13,7 @@ describe('npm run package', () => {
   it('packages the bundles, media, manifest, README and license, and nothing else', () => {
     const vsce = join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce');
     const files = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: REPO, encoding: 'utf8' }).trim().split('\n');
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/extension.js', 'dist/cli.js', 'dist/preload.js', 'dist/webview/report.js', 'dist/webview/report.css']) {
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/extension.js', 'dist/cli.js', 'dist/preload.js', 'dist/webview/report.js', 'dist/webview/report.css', 'dist/webview/standalone.css']) {
       assert.ok(files.includes(needed), `${needed} is missing from the package`);
     }
     const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|media\/.+|dist\/[^/]+\.js|dist\/webview\/[^/]+\.(js|css))$/.test(f));

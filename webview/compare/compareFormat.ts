@@ -1,7 +1,7 @@
 /** Values and signed changes for the compare view, in the units the model names. */
 import type { CompareNormalization, MetricRow } from '../../src/shared/compareProtocol';
 export { describeMove } from '../../src/shared/model/compareModel';
-import { fmtDuration, fmtMB, fmtMs, fmtNum } from '../report/format';
+import { fmtDuration, fmtMB, fmtMs, fmtNum } from '../common/format';
 
 const MINUS = '\u2212';
 

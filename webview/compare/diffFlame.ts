@@ -10,13 +10,13 @@
 import type { FlameHierarchyNode } from 'd3-flame-graph';
 import { FRAME_CATEGORY_LABELS } from '../../src/shared/frameCategory';
 import { compareTotals, normalizeCompareTree } from '../../src/shared/model/compareModel';
-import type { CompareModel, CompareNode, CompareNormalization, CompareSide } from '../../src/shared/compareProtocol';
-import { el } from '../report/dom';
-import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../report/flameChrome';
-import { fmtDuration, fmtMs, plural } from '../report/format';
-import { cssVar, mix, parseColor, readPalette, toCss, type Rgb } from '../report/theme';
+import type { CompareModel, CompareNode, CompareNormalization, CompareSide, FromCompareWebview } from '../../src/shared/compareProtocol';
+import { el } from '../common/dom';
+import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../common/flameChrome';
+import { fmtDuration, fmtMs, plural } from '../common/format';
+import type { Host } from '../common/host';
+import { cssVar, mix, parseColor, readPalette, toCss, type Rgb } from '../common/theme';
 import { describeMove, fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
-import type { CompareHost } from './host';
 
 // The part of d3-flame-graph's differential API used here (webview/types declares the rest).
 declare module 'd3-flame-graph' {
@@ -75,7 +75,7 @@ interface Stats {
   ms: ReturnType<typeof compareTotals>;
 }
 
-export function renderDiffFlame(section: HTMLElement, model: CompareModel, host: CompareHost, initial: CompareNormalization): DiffFlameView | null {
+export function renderDiffFlame(section: HTMLElement, model: CompareModel, host: Host<FromCompareWebview>, initial: CompareNormalization): DiffFlameView | null {
   section.append(el('h2', { text: 'Differential flame graph' }));
   const flame = model.flame;
   if (!flame) {
@@ -132,7 +132,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
     fillTooltip: tooltip.fill,
     connected: host.connected,
     locOf,
-    openSource: (node) => host.openSource(sideOf(node), node.url, node.line, node.column),
+    openSource: (node) => host.openSource({ type: 'openSource', side: sideOf(node), url: node.url, line: node.line, column: node.column }),
     fill: (d) => {
       const a = current.stats.unit.base.get(d.data) ?? 0;
       const b = current.stats.unit.other.get(d.data) ?? 0;

@@ -1,8 +1,8 @@
 /** The compare header: both runs, A (the base) and B, with their metadata and the host actions. */
-import type { CompareModel, CompareRunInfo } from '../../src/shared/compareProtocol';
-import { el } from '../report/dom';
-import { fmtDuration, fmtMB } from '../report/format';
-import type { CompareHost } from './host';
+import type { CompareModel, CompareRunInfo, FromCompareWebview } from '../../src/shared/compareProtocol';
+import { el } from '../common/dom';
+import { fmtDuration, fmtMB } from '../common/format';
+import type { Host } from '../common/host';
 
 const KIND_LABELS: Record<CompareRunInfo['kind'], string> = {
   run: 'run folder',
@@ -11,7 +11,7 @@ const KIND_LABELS: Record<CompareRunInfo['kind'], string> = {
   'v8-log': 'V8 log',
 };
 
-export function renderHeader(root: HTMLElement, model: CompareModel, host: CompareHost): void {
+export function renderHeader(root: HTMLElement, model: CompareModel, host: Host<FromCompareWebview>): void {
   const actions = el('div', { className: 'actions' });
   if (host.connected) {
     const swap = el('vscode-button', { id: 'compare-swap', attrs: { secondary: true, title: 'Compare the other way round: B becomes the base' }, text: 'Swap A ⇄ B' });
@@ -29,7 +29,7 @@ export function renderHeader(root: HTMLElement, model: CompareModel, host: Compa
   root.append(el('div', { id: 'compare-runs' }, runCard(model.base, host), el('span', { className: 'versus', attrs: { 'aria-hidden': 'true' }, text: 'vs' }), runCard(model.other, host)));
 }
 
-function runCard(run: CompareRunInfo, host: CompareHost): HTMLElement {
+function runCard(run: CompareRunInfo, host: Host<FromCompareWebview>): HTMLElement {
   const letter = run.side === 'base' ? 'A' : 'B';
   const card = el('section', { className: 'run-card', attrs: { 'data-side': run.side, 'aria-label': `Run ${letter}` } });
   const heading = el(

@@ -3,23 +3,23 @@
  * receives `{ type: 'model' }` (src/shared/compareProtocol.ts) and renders two runs side by side:
  * both headers, the per-request figures of runs under load, the GC and run figures with their
  * change, a differential flame graph, and the functions whose self time changed most. Everything from the model reaches the page as text
- * (textContent / setAttribute, see ../report/dom.ts).
+ * (textContent / setAttribute, see ../common/dom.ts).
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { CompareModel, CompareNormalization, ToCompareWebview } from '../../src/shared/compareProtocol';
-import { clear, el } from '../report/dom';
-import { onThemeChange } from '../report/theme';
+import { parseToCompareWebview, type CompareModel, type CompareNormalization, type FromCompareWebview, type ToCompareWebview } from '../../src/shared/compareProtocol';
+import { clear, el } from '../common/dom';
+import { connectHost } from '../common/host';
+import { onThemeChange } from '../common/theme';
 import { describeNormalization } from './compareFormat';
 import { renderDiffFlame, type DiffFlameView } from './diffFlame';
 import { renderHeader } from './header';
-import { connectHost } from './host';
 import { renderMetrics } from './metrics';
 import { renderPerRequest } from './perRequest';
 import { renderTopChanges } from './topChanges';
 // The report's stylesheet (same look), then ours; both after d3-flame-graph's (imported by diffFlame.ts).
-import '../report/report.css';
+import '../common/report.css';
 import './compare.css';
 
 const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
@@ -29,7 +29,7 @@ app.append(status);
 let flameView: DiffFlameView | null = null;
 let themeHooked = false;
 
-const host = connectHost((message: ToCompareWebview) => {
+const host = connectHost<ToCompareWebview, FromCompareWebview>(parseToCompareWebview, (message) => {
   if (message.type === 'status') {
     status.textContent = message.text;
     return;

@@ -5,7 +5,7 @@
  * well as a colour.
  */
 import type { CompareModel, MetricRow, MetricVerdict } from '../../src/shared/compareProtocol';
-import { el, emptyNote } from '../report/dom';
+import { el, emptyNote } from '../common/dom';
 import { fmtMetric, fmtMetricChange, fmtPctChange } from './compareFormat';
 
 const GROUP_LABELS: Record<MetricRow['group'], string> = {

@@ -4,7 +4,7 @@
  * under load, the section says so and compares nothing.
  */
 import type { CompareModel } from '../../src/shared/compareProtocol';
-import { el, emptyNote } from '../report/dom';
+import { el, emptyNote } from '../common/dom';
 import { metricsTable } from './metrics';
 
 /** Appends the section to `parent`; nothing when neither run was under load. */

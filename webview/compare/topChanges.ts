@@ -4,13 +4,13 @@
  * was added above it) is one row marked "moved", never a new and a gone one. A row opens its
  * function when the host can.
  */
-import type { CompareModel, CompareNormalization, FunctionChange } from '../../src/shared/compareProtocol';
-import { clear, el, emptyNote } from '../report/dom';
-import { formatLocation, type LocationContext } from '../report/format';
+import type { CompareModel, CompareNormalization, FromCompareWebview, FunctionChange } from '../../src/shared/compareProtocol';
+import { clear, el, emptyNote } from '../common/dom';
+import { formatLocation, type LocationContext } from '../common/format';
 import { describeMove, fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
-import { canOpen, type CompareHost } from './host';
+import { canOpen, type Host } from '../common/host';
 
-export function renderTopChanges(section: HTMLElement, model: CompareModel, normalization: CompareNormalization, host: CompareHost): void {
+export function renderTopChanges(section: HTMLElement, model: CompareModel, normalization: CompareNormalization, host: Host<FromCompareWebview>): void {
   clear(section);
   section.append(el('h2', { text: 'Biggest changes in self time' }));
   const top = model.topChanges[normalization];
@@ -45,7 +45,7 @@ function table(
   rows: FunctionChange[],
   none: string,
   normalization: CompareNormalization,
-  host: CompareHost,
+  host: Host<FromCompareWebview>,
   loc: (f: FunctionChange) => LocationContext,
 ): HTMLElement {
   const wrap = el('div', { className: 'changes-block' }, el('h3', { text: caption }));
@@ -96,7 +96,7 @@ function table(
       tr.classList.add('clickable');
       tr.tabIndex = 0;
       tr.setAttribute('title', `Open in the editor (as in run ${side === 'base' ? 'A' : 'B'})`);
-      const open = () => host.openSource(side, f.url, f.line, f.column);
+      const open = () => host.openSource({ type: 'openSource', side, url: f.url, line: f.line, column: f.column });
       tr.addEventListener('click', open);
       tr.addEventListener('keydown', (event) => {
         if (event.key === 'Enter') open();

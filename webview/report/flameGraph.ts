@@ -7,12 +7,12 @@
 import type { FlameHierarchyNode } from 'd3-flame-graph';
 import { FRAME_CATEGORIES, FRAME_CATEGORY_LABELS, type FrameCategory } from '../../src/shared/frameCategory';
 import { flameTotals } from '../../src/shared/flameTotals';
-import type { FlameNode } from '../../src/shared/reportProtocol';
-import { el } from './dom';
-import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from './flameChrome';
-import { fmtMs, fmtPct, plural, type LocationContext } from './format';
-import type { Host } from './host';
-import { toCss, type Palette } from './theme';
+import type { FlameNode, FromReportWebview } from '../../src/shared/reportProtocol';
+import { el } from '../common/dom';
+import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../common/flameChrome';
+import { fmtMs, fmtPct, plural, type LocationContext } from '../common/format';
+import type { Host } from '../common/host';
+import { toCss, type Palette } from '../common/theme';
 
 export interface FlameView {
   applyTheme(palette: Palette): void;
@@ -57,7 +57,7 @@ function withoutIdle(flame: FlameNode, totals: Map<FlameNode, number>): { busyRo
   return { busyRoot, idleTotal };
 }
 
-export function renderFlameSection(section: HTMLElement, flame: FlameNode | null, missing: string, host: Host, loc: LocationContext, palette: Palette): FlameView | null {
+export function renderFlameSection(section: HTMLElement, flame: FlameNode | null, missing: string, host: Host<FromReportWebview>, loc: LocationContext, palette: Palette): FlameView | null {
   section.append(el('h2', { text: 'CPU flame graph' }));
   if (!flame) {
     section.append(emptyFlameGraph('No flame graph:', missing));
@@ -102,7 +102,7 @@ export function renderFlameSection(section: HTMLElement, flame: FlameNode | null
     fillTooltip: tooltip.fill,
     connected: host.connected,
     locOf: () => loc,
-    openSource: (node) => host.openSource(node.url, node.line, node.column),
+    openSource: (node) => host.openSource({ type: 'openSource', url: node.url, line: node.line, column: node.column }),
     fill: (d) => current.frame[d.data.category] ?? current.frame.native,
     background: () => current.background,
     describeMatches: (results, sum) => `${plural(results.length, 'frame')} match · ${fmtMs(sum)} = ${fmtPct(sum, stats.rootTotal)} of the profile`,

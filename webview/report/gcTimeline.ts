@@ -19,9 +19,9 @@ import zoomPlugin from 'chartjs-plugin-zoom';
 import type { GcPoint } from '../../src/shared/reportProtocol';
 import type { GcSummary } from '../../src/shared/model/summary';
 import { requestedSemiSpaceText, youngGenerationParts } from '../../src/shared/youngGenerationText';
-import { el, emptyNote } from './dom';
-import { fmtDuration, fmtMB, fmtMs, fmtNum, fmtPct, plural } from './format';
-import { toCss, type Palette } from './theme';
+import { el, emptyNote } from '../common/dom';
+import { fmtDuration, fmtMB, fmtMs, fmtNum, fmtPct, plural } from '../common/format';
+import { toCss, type Palette } from '../common/theme';
 
 Chart.register(ScatterController, LineController, PointElement, LineElement, LinearScale, Tooltip, Legend, zoomPlugin);
 

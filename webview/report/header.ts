@@ -1,9 +1,9 @@
 /** The report header: title, the run's metadata, the summary's warnings, and the host actions. */
-import type { ReportModel } from '../../src/shared/reportProtocol';
+import type { FromReportWebview, ReportModel } from '../../src/shared/reportProtocol';
 import type { SessionRecord } from '../../src/shared/model/session';
-import { el } from './dom';
-import { fmtDuration, fmtNum } from './format';
-import type { Host } from './host';
+import { el } from '../common/dom';
+import { fmtDuration, fmtNum } from '../common/format';
+import type { Host } from '../common/host';
 
 const SOURCE_KIND_LABELS: Record<string, string> = {
   run: 'run folder',
@@ -12,7 +12,7 @@ const SOURCE_KIND_LABELS: Record<string, string> = {
   'v8-log': 'V8 log',
 };
 
-export function renderHeader(root: HTMLElement, model: ReportModel, host: Host): void {
+export function renderHeader(root: HTMLElement, model: ReportModel, host: Host<FromReportWebview>): void {
   const title = el('h1', { id: 'report-title', text: model.title });
   const actions = el('div', { className: 'actions' });
   if (host.connected) {

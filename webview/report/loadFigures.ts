@@ -3,8 +3,8 @@
  * flame graph, so "GC share while serving 4,000 req/s" is one look. Failed requests are never hidden.
  */
 import type { LoadSummary } from '../../src/shared/model/summary';
-import { el } from './dom';
-import { fmtMs, fmtPct } from './format';
+import { el } from '../common/dom';
+import { fmtMs, fmtPct } from '../common/format';
 
 export function renderLoadSection(section: HTMLElement, load: LoadSummary): void {
   section.append(el('h2', { text: 'Under load' }));

@@ -2,25 +2,25 @@
  * The V8 Lens report webview (bundled to dist/webview/report.js + report.css). It posts `ready`,
  * receives `{ type: 'model' }` (src/shared/reportProtocol.ts) and renders one run: header, flame
  * graph, GC timeline, hot functions and deopts. Everything from the model reaches the page as
- * text (textContent / setAttribute); see dom.ts.
+ * text (textContent / setAttribute); see ../common/dom.ts.
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { LiveAttachStatus, ReportModel, ToReportWebview } from '../../src/shared/reportProtocol';
-import { clear, el } from './dom';
+import { parseToReportWebview, type FromReportWebview, type LiveAttachStatus, type ReportModel, type ToReportWebview } from '../../src/shared/reportProtocol';
+import { clear, el } from '../common/dom';
+import type { LocationContext } from '../common/format';
+import { connectHost } from '../common/host';
+import { onThemeChange, readPalette } from '../common/theme';
 import { renderFlameSection, type FlameView } from './flameGraph';
-import type { LocationContext } from './format';
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
 import { renderLoadSection } from './loadFigures';
 import { ALL_PROCESSES, modelForProcess, renderProcessPicker } from './processPicker';
-import { connectHost } from './host';
 import { missingDeopts, missingFlame, missingGc } from './missing';
 import { renderDeopts, renderHotFunctions } from './tables';
-import { onThemeChange, readPalette } from './theme';
 // Our stylesheet comes after d3-flame-graph's (imported by flameGraph.ts) so it overrides it.
-import './report.css';
+import '../common/report.css';
 
 const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
 const status = el('p', { id: 'report-status', attrs: { 'aria-live': 'polite' }, text: 'Loading report…' });
@@ -33,7 +33,7 @@ let themeHooked = false;
 
 let liveRendered = false;
 
-const host = connectHost((message: ToReportWebview) => {
+const host = connectHost<ToReportWebview, FromReportWebview>(parseToReportWebview, (message) => {
   if (message.type === 'status') {
     status.textContent = message.text;
     return;

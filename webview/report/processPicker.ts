@@ -6,8 +6,8 @@
 import type { ProcessSummary } from '../../src/shared/model/summary';
 import type { ProcessView, ReportModel } from '../../src/shared/reportProtocol';
 import { youngGenerationParts } from '../../src/shared/youngGenerationText';
-import { el } from './dom';
-import { fmtDuration, fmtPct } from './format';
+import { el } from '../common/dom';
+import { fmtDuration, fmtPct } from '../common/format';
 
 export const ALL_PROCESSES = 'all';
 

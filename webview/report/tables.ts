@@ -1,8 +1,9 @@
 /** Sortable tables: hot functions and deopts. Cells are text; a row opens its source when the host can. */
 import type { CpuSummary, DeoptSummaryEntry, SourcePosition } from '../../src/shared/model/summary';
-import { el, emptyNote } from './dom';
-import { fmtDuration, fmtNum, fmtPct, formatLocation, plural, type LocationContext } from './format';
-import { canOpen, type Host } from './host';
+import type { FromReportWebview } from '../../src/shared/reportProtocol';
+import { el, emptyNote } from '../common/dom';
+import { fmtDuration, fmtNum, fmtPct, formatLocation, plural, type LocationContext } from '../common/format';
+import { canOpen, type Host } from '../common/host';
 
 interface Column<R> {
   key: string;
@@ -25,7 +26,7 @@ interface TableSpec<R> {
   limit?: number;
 }
 
-function sortableTable<R>(spec: TableSpec<R>, host: Host): HTMLElement {
+function sortableTable<R>(spec: TableSpec<R>, host: Host<FromReportWebview>): HTMLElement {
   const table = el('table', { id: spec.id, className: 'data-table' });
   table.append(el('caption', { className: 'visually-hidden', text: spec.caption }));
   const headRow = el('tr');
@@ -59,7 +60,7 @@ function sortableTable<R>(spec: TableSpec<R>, host: Host): HTMLElement {
       tr.classList.add('clickable');
       tr.tabIndex = 0;
       tr.setAttribute('title', 'Open in the editor');
-      const open = () => host.openSource(pos.url, pos.line, pos.column);
+      const open = () => host.openSource({ type: 'openSource', url: pos.url, line: pos.line, column: pos.column });
       tr.addEventListener('click', (event) => {
         if ((event.target as Element).closest('.inline-link')) return;
         open();
@@ -97,7 +98,7 @@ function sortableTable<R>(spec: TableSpec<R>, host: Host): HTMLElement {
 
 const HOT_ROWS = 200;
 
-export function renderHotFunctions(section: HTMLElement, cpu: CpuSummary | null, missing: string, host: Host, loc: LocationContext): void {
+export function renderHotFunctions(section: HTMLElement, cpu: CpuSummary | null, missing: string, host: Host<FromReportWebview>, loc: LocationContext): void {
   section.append(el('h2', { text: 'Hot functions' }));
   if (!cpu || cpu.functions.length === 0) {
     section.append(el('div', { id: 'hot-functions', className: 'is-empty' }, emptyNote('No CPU profile:', missing)));
@@ -154,7 +155,7 @@ export function renderHotFunctions(section: HTMLElement, cpu: CpuSummary | null,
   section.append(table);
 }
 
-export function renderDeopts(section: HTMLElement, deopts: DeoptSummaryEntry[], missing: string | null, host: Host, loc: LocationContext): void {
+export function renderDeopts(section: HTMLElement, deopts: DeoptSummaryEntry[], missing: string | null, host: Host<FromReportWebview>, loc: LocationContext): void {
   section.append(el('h2', { text: 'Deopts' }));
   if (deopts.length === 0) {
     section.append(el('div', { id: 'deopt-table', className: 'is-empty' }, missing ? emptyNote('No deopt data:', missing) : emptyNote('No deopts recorded:', 'V8 kept every optimized function it compiled in this run.')));
@@ -206,7 +207,7 @@ export function renderDeopts(section: HTMLElement, deopts: DeoptSummaryEntry[], 
                 target.className = 'inline-link';
                 target.tabIndex = 0;
                 target.setAttribute('role', 'link');
-                const open = () => host.openSource(at.url, at.line, at.column);
+                const open = () => host.openSource({ type: 'openSource', url: at.url, line: at.line, column: at.column });
                 target.addEventListener('click', open);
                 target.addEventListener('keydown', (event) => {
                   if (event.key === 'Enter') {

@@ -1,7 +1,8 @@
 /**
- * The HTML around the report webview bundle (dist/webview/report.js + report.css), in two forms:
- * the VS Code panel's page, and one self-contained HTML file to attach to a ticket. Pure: no
- * vscode import, so the CLI and tests use it too.
+ * The HTML around a webview bundle (dist/webview/<page>.js + <page>.css), in two forms: the page
+ * of every V8 Lens webview in VS Code (report, compare, lab), and the report as one
+ * self-contained HTML file to attach to a ticket. No vscode import, so the CLI and tests use it
+ * too.
  *
  * Both pages run under a strict CSP with no 'unsafe-inline' anywhere: the bundle injects no
  * <style> (d3-flame-graph's ES build is bundled so its CSS lands in report.css), d3 and chart.js
@@ -13,14 +14,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReportModel } from './reportModel';
 
-export interface ReportWebviewOptions {
+export interface WebviewPageOptions {
   /** `webview.cspSource`. */
   cspSource: string;
   /** A fresh random value for each page (base64 or hex). */
   nonce: string;
-  /** `webview.asWebviewUri(dist/webview/report.js)`. */
+  /** `webview.asWebviewUri(dist/webview/<page>.js)`. */
   scriptUri: string;
-  /** `webview.asWebviewUri(dist/webview/report.css)` (and any other sheet). */
+  /** `webview.asWebviewUri(dist/webview/<page>.css)` (and any other sheet). */
   styleUris: string[];
   /** Page title; the report's by default (the lab's webviews use the same page). */
   title?: string;
@@ -28,8 +29,8 @@ export interface ReportWebviewOptions {
   mode?: string;
 }
 
-/** The report panel's HTML: the bundle and its CSS from the extension, the model comes by postMessage. */
-export function reportWebviewHtml(options: ReportWebviewOptions): string {
+/** A webview panel's or view's HTML: the bundle and its CSS from the extension; the data comes by postMessage. */
+export function webviewPageHtml(options: WebviewPageOptions): string {
   const { cspSource, nonce } = options;
   checkNonce(nonce);
   const csp = [
@@ -61,6 +62,11 @@ export interface ReportAssets {
   script: string;
   /** dist/webview/report.css (and any other sheet), as text. */
   styles: string[];
+  /**
+   * dist/webview/standalone.css (from webview/common/standalone.css), as text: the --vscode-*
+   * variables VS Code would set, a light and a dark set following prefers-color-scheme.
+   */
+  theme: string;
 }
 
 /**
@@ -90,7 +96,7 @@ export function standaloneReportHtml(model: ReportModel, assets: ReportAssets, n
 <meta name="generator" content="V8 Lens">
 <title>${escapeHtml(`V8 Lens · ${model.title}`)}</title>
 <style nonce="${n}">
-${inlineStyle(STANDALONE_THEME_CSS)}
+${inlineStyle(assets.theme)}
 </style>
 ${assets.styles.map((css) => `<style nonce="${n}">\n${inlineStyle(css)}\n</style>`).join('\n')}
 </head>
@@ -115,8 +121,9 @@ export function reportAssetsDir(): string {
 }
 
 export async function readReportAssets(dir = reportAssetsDir()): Promise<ReportAssets> {
-  const [script, style] = await Promise.all([readFile(join(dir, 'report.js'), 'utf8'), readFile(join(dir, 'report.css'), 'utf8')]);
-  return { script, styles: [style] };
+  const read = (name: string) => readFile(join(dir, name), 'utf8');
+  const [script, style, theme] = await Promise.all([read('report.js'), read('report.css'), read('standalone.css')]);
+  return { script, styles: [style], theme };
 }
 
 /**
@@ -174,95 +181,3 @@ const STANDALONE_SHIM = `(function () {
     };
   };
 })();`;
-
-const FONT_VARS = `
-  --vscode-font-family: system-ui, -apple-system, "Segoe UI", Ubuntu, "Helvetica Neue", sans-serif;
-  --vscode-font-size: 13px;
-  --vscode-font-weight: normal;
-  --vscode-editor-font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace;`;
-
-/** The --vscode-* variables the report and its controls use, as VS Code's Light Modern and Dark Modern themes set them. */
-const STANDALONE_THEME_CSS = `:root {${FONT_VARS}
-  --vscode-editor-background: #ffffff;
-  --vscode-editor-foreground: #3b3b3b;
-  --vscode-foreground: #3b3b3b;
-  --vscode-descriptionForeground: #6b6b6b;
-  --vscode-errorForeground: #c72e0f;
-  --vscode-focusBorder: #005fb8;
-  --vscode-panel-border: #e5e5e5;
-  --vscode-widget-border: #e5e5e5;
-  --vscode-widget-shadow: rgba(0, 0, 0, 0.16);
-  --vscode-textBlockQuote-background: #f6f6f6;
-  --vscode-editorWarning-foreground: #bf8803;
-  --vscode-editorHoverWidget-background: #f8f8f8;
-  --vscode-editorHoverWidget-foreground: #3b3b3b;
-  --vscode-editorHoverWidget-border: #c8c8c8;
-  --vscode-editorWidget-border: #e0e0e0;
-  --vscode-list-hoverBackground: #f2f2f2;
-  --vscode-textLink-foreground: #005fb8;
-  --vscode-button-background: #005fb8;
-  --vscode-button-foreground: #ffffff;
-  --vscode-button-hoverBackground: #0258a8;
-  --vscode-button-border: rgba(0, 0, 0, 0.1);
-  --vscode-button-secondaryBackground: #e5e5e5;
-  --vscode-button-secondaryForeground: #3b3b3b;
-  --vscode-button-secondaryHoverBackground: #cccccc;
-  --vscode-settings-textInputBackground: #ffffff;
-  --vscode-settings-textInputForeground: #3b3b3b;
-  --vscode-settings-textInputBorder: #cecece;
-  --vscode-input-placeholderForeground: #767676;
-  --vscode-settings-checkboxBackground: #f8f8f8;
-  --vscode-settings-checkboxBorder: #cecece;
-  --vscode-settings-checkboxForeground: #3b3b3b;
-  --vscode-charts-foreground: #616161;
-  --vscode-charts-lines: rgba(97, 97, 97, 0.5);
-  --vscode-charts-red: #e51400;
-  --vscode-charts-blue: #1a85ff;
-  --vscode-charts-yellow: #bf8803;
-  --vscode-charts-orange: #d18616;
-  --vscode-charts-green: #388a34;
-  --vscode-charts-purple: #652d90;
-}
-@media (prefers-color-scheme: dark) {
-  :root {
-    --vscode-editor-background: #1f1f1f;
-    --vscode-editor-foreground: #cccccc;
-    --vscode-foreground: #cccccc;
-    --vscode-descriptionForeground: #9d9d9d;
-    --vscode-errorForeground: #f85149;
-    --vscode-focusBorder: #0078d4;
-    --vscode-panel-border: #2b2b2b;
-    --vscode-widget-border: #313131;
-    --vscode-widget-shadow: rgba(0, 0, 0, 0.36);
-    --vscode-textBlockQuote-background: #2b2b2b;
-    --vscode-editorWarning-foreground: #cca700;
-    --vscode-editorHoverWidget-background: #202020;
-    --vscode-editorHoverWidget-foreground: #cccccc;
-    --vscode-editorHoverWidget-border: #454545;
-    --vscode-editorWidget-border: #3c3c3c;
-    --vscode-list-hoverBackground: #2a2d2e;
-    --vscode-textLink-foreground: #4daafc;
-    --vscode-button-background: #0078d4;
-    --vscode-button-foreground: #ffffff;
-    --vscode-button-hoverBackground: #026ec1;
-    --vscode-button-border: rgba(255, 255, 255, 0.07);
-    --vscode-button-secondaryBackground: #313131;
-    --vscode-button-secondaryForeground: #cccccc;
-    --vscode-button-secondaryHoverBackground: #3c3c3c;
-    --vscode-settings-textInputBackground: #313131;
-    --vscode-settings-textInputForeground: #cccccc;
-    --vscode-settings-textInputBorder: #3c3c3c;
-    --vscode-input-placeholderForeground: #989898;
-    --vscode-settings-checkboxBackground: #313131;
-    --vscode-settings-checkboxBorder: #3c3c3c;
-    --vscode-settings-checkboxForeground: #cccccc;
-    --vscode-charts-foreground: #cccccc;
-    --vscode-charts-lines: rgba(204, 204, 204, 0.5);
-    --vscode-charts-red: #f14c4c;
-    --vscode-charts-blue: #3794ff;
-    --vscode-charts-yellow: #cca700;
-    --vscode-charts-orange: #d18616;
-    --vscode-charts-green: #89d185;
-    --vscode-charts-purple: #b180d7;
-  }
-}`;

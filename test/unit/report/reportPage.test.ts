@@ -3,21 +3,25 @@
  * embedded JSON's <script> element.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { jsonForScript, reportWebviewHtml, standaloneReportHtml } from '../../../src/core/report/reportPage';
+import { jsonForScript, standaloneReportHtml, webviewPageHtml } from '../../../src/core/report/reportPage';
 import type { ReportModel } from '../../../src/core/report/reportModel';
 import { emptySummary, type Summary } from '../../../src/shared/model/summary';
 
 const NONCE = 'abcdefghijklmnopqrstuv==';
+/** The export's palette as the build takes it (to dist/webview/standalone.css). */
+const THEME = readFileSync(join(__dirname, '..', '..', '..', 'webview', 'common', 'standalone.css'), 'utf8');
 
 function model(title: string): ReportModel {
   const summary: Summary = emptySummary({ kind: 'cpuprofile', path: '/x' });
   return { title, source: '/x', summary, session: null, flame: null, gcEvents: [] };
 }
 
-describe('reportWebviewHtml', () => {
+describe('webviewPageHtml', () => {
   it('has the strict CSP with the nonce and no unsafe-inline', () => {
-    const html = reportWebviewHtml({ cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: NONCE, scriptUri: 'https://x/report.js', styleUris: ['https://x/report.css'] });
+    const html = webviewPageHtml({ cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: NONCE, scriptUri: 'https://x/report.js', styleUris: ['https://x/report.css'] });
     const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '';
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net;/);
@@ -28,8 +32,8 @@ describe('reportWebviewHtml', () => {
   });
 
   it('refuses a weak nonce', () => {
-    assert.throws(() => reportWebviewHtml({ cspSource: 'x', nonce: 'short', scriptUri: 'a', styleUris: [] }));
-    assert.throws(() => reportWebviewHtml({ cspSource: 'x', nonce: `${NONCE}" onload="x`, scriptUri: 'a', styleUris: [] }));
+    assert.throws(() => webviewPageHtml({ cspSource: 'x', nonce: 'short', scriptUri: 'a', styleUris: [] }));
+    assert.throws(() => webviewPageHtml({ cspSource: 'x', nonce: `${NONCE}" onload="x`, scriptUri: 'a', styleUris: [] }));
   });
 });
 
@@ -37,7 +41,7 @@ describe('standaloneReportHtml', () => {
   const hostile = '</script><script>alert(1)</script><!-- \u2028\u2029 & <img src=x onerror=alert(2)>';
 
   it('embeds the model so that no data can close the script element', () => {
-    const html = standaloneReportHtml(model(hostile), { script: 'console.log("</script>")', styles: ['a{}</style><b>'] }, NONCE);
+    const html = standaloneReportHtml(model(hostile), { script: 'console.log("</script>")', styles: ['a{}</style><b>'], theme: THEME }, NONCE);
     const json = /<script type="application\/json" id="report-model">([^]*?)<\/script>/.exec(html)?.[1];
     assert.ok(json, 'the model element is there');
     assert.doesNotMatch(json, /[<>&\u2028\u2029]/);
@@ -51,7 +55,7 @@ describe('standaloneReportHtml', () => {
   });
 
   it('has a nonce CSP without unsafe-inline and a palette for both colour schemes', () => {
-    const html = standaloneReportHtml(model('t'), { script: '', styles: [] }, NONCE);
+    const html = standaloneReportHtml(model('t'), { script: '', styles: [], theme: THEME }, NONCE);
     const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? '';
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, new RegExp(`style-src 'nonce-${NONCE}'`));
@@ -62,8 +66,8 @@ describe('standaloneReportHtml', () => {
   });
 
   it('makes a fresh nonce per file by default', () => {
-    const a = standaloneReportHtml(model('t'), { script: '', styles: [] });
-    const b = standaloneReportHtml(model('t'), { script: '', styles: [] });
+    const a = standaloneReportHtml(model('t'), { script: '', styles: [], theme: THEME });
+    const b = standaloneReportHtml(model('t'), { script: '', styles: [], theme: THEME });
     const nonceOf = (html: string) => /script-src 'nonce-([^']+)'/.exec(html)?.[1];
     assert.ok(nonceOf(a));
     assert.notEqual(nonceOf(a), nonceOf(b));

@@ -1,4 +1,4 @@
-/** Number, time and source-location formatting for the report (en-US, like the CLI's text report). */
+/** Number, time and source-location formatting for the report and compare pages (en-US, like the CLI's text report). */
 
 export function fmtNum(value: number, decimals: number): string {
   if (!Number.isFinite(value)) return '–';

@@ -1,8 +1,9 @@
 /**
  * Colours from the VS Code theme. VS Code puts its `--vscode-*` variables on <html> and changes
  * them (and the body's `vscode-light`/`vscode-dark` class) when the theme changes; the standalone
- * export defines a light and a dark set that follow `prefers-color-scheme`. SVG fills and canvas
- * drawing need real colours, so the variables are resolved here and re-resolved on a change.
+ * export defines a light and a dark set that follow `prefers-color-scheme` (standalone.css). SVG
+ * fills and canvas drawing need real colours, so the variables are resolved here and re-resolved
+ * on a change.
  */
 import type { FrameCategory } from '../../src/shared/frameCategory';
 

@@ -1,5 +1,5 @@
 /**
- * The only way this webview makes DOM: elements by tag, text through `textContent`, attributes
+ * The only way the webviews make DOM: elements by tag, text through `textContent`, attributes
  * through `setAttribute`. Nothing from a profile is ever parsed as HTML (function names come from
  * user code and node_modules: `<img src=x onerror=…>` must stay text).
  */

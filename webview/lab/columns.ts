@@ -1,0 +1,76 @@
+/**
+ * The lab's results table, column by column. The columns follow the swept flag; medians of the
+ * valid runs, and the change from the baseline where the sweep tested it ("~": no detectable one).
+ */
+import { isOldSpaceFlag, sweepFlagInfo } from '../../src/shared/sweepFlags';
+import { SEMI_SPACE_FLAG, settingValue, sweepFlag } from '../../src/shared/model/sweep';
+import type { SweepResult, SweepSettingResult } from '../../src/shared/labProtocol';
+
+const fmt = (v: number | null, digits = 1) => (v === null ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const pct = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)}%`);
+
+type ChangeKey = 'rps' | 'gcMsPer1k' | 'markCompactMsPer1k';
+
+function change(s: SweepSettingResult, key: ChangeKey): string {
+  const c = s.vsBaseline[key];
+  if (!c || c.ratio === null) return '';
+  const delta = `${c.ratio >= 1 ? '+' : '−'}${Math.abs((c.ratio - 1) * 100).toFixed(0)}%`;
+  return c.significant ? `${delta} (p ${c.p === null ? '' : `= ${c.p.toFixed(2)}`})` : `${delta} ~`;
+}
+
+interface LabColumn {
+  head: string;
+  cell(s: SweepSettingResult, isBaseline: boolean): string;
+}
+
+/** Failed requests of a setting (summed from its runs for a result without the total). */
+export function failedOf(s: SweepSettingResult): number {
+  if (typeof s.failedRequests === 'number') return s.failedRequests;
+  return s.runs.filter((r) => r.status !== 'cancelled').reduce((n, r) => n + (r.load ? r.load.errors + r.load.timeouts + r.load.non2xx : 0), 0);
+}
+
+/**
+ * The table's columns for this sweep. The semi-space (and other young-generation flags): the
+ * columns the lab always had, with "failed requests" after the valid runs as soon as any run lost
+ * one. An old-space flag: failed requests always, Mark-Compacts and their pause per 1k requests
+ * (the primary metric) and peak RSS before the scavenge figures.
+ */
+export function labColumns(result: SweepResult): LabColumn[] {
+  const flag = sweepFlag(result.config);
+  const old = isOldSpaceFlag(flag);
+  const unit = sweepFlagInfo(flag).unit;
+  const anyFailed = result.results.some((s) => failedOf(s) > 0);
+  const withChange = (text: string, s: SweepSettingResult, isBaseline: boolean, key: ChangeKey) => `${text} ${isBaseline ? '' : change(s, key)}`.trim();
+  const setting: LabColumn =
+    flag === SEMI_SPACE_FLAG
+      ? { head: 'MB (effective)', cell: (s) => `${settingValue(s)}${s.effectiveSemiSpaceMB === null ? '' : ` (${fmt(s.effectiveSemiSpaceMB, 0)})`}` }
+      : { head: `--${flag}${unit ? ` (${unit})` : ''}`, cell: (s) => String(settingValue(s)) };
+  const valid: LabColumn = { head: 'valid runs', cell: (s) => `${s.validRuns}/${s.runs.length}` };
+  const failed: LabColumn = { head: 'failed requests', cell: (s) => failedOf(s).toLocaleString('en-US') };
+  const rps: LabColumn = { head: 'req/s', cell: (s, b) => withChange(fmt(s.median.rps, 0), s, b, 'rps') };
+  const latency: LabColumn = { head: 'p50 / p99 ms', cell: (s) => `${fmt(s.median.p50Ms, 0)} / ${fmt(s.median.p99Ms, 0)}` };
+  const scavenges: LabColumn = { head: 'scavenges / 1k req', cell: (s) => fmt(s.median.scavengesPer1k, 2) };
+  const gcMs: LabColumn = { head: 'GC ms / 1k req', cell: (s, b) => (old ? fmt(s.median.gcMsPer1k, 1) : withChange(fmt(s.median.gcMsPer1k, 1), s, b, 'gcMsPer1k')) };
+  const scavengeMs: LabColumn = { head: 'mean / p95 scavenge ms', cell: (s) => `${fmt(s.median.meanScavengeMs, 2)} / ${fmt(s.median.p95ScavengeMs, 2)}` };
+  const wall: LabColumn = { head: 'GC % of wall time', cell: (s) => pct(s.median.gcWallShare) };
+  const cpu: LabColumn = { head: 'GC % of process CPU', cell: (s) => pct(s.median.gcCpuShare) };
+  const rss: LabColumn = { head: 'peak RSS MB', cell: (s) => fmt(s.median.peakRssMB, 0) };
+  const markCompacts: LabColumn = { head: 'Mark-Compacts / 1k req', cell: (s) => fmt(s.median.markCompactsPer1k ?? null, 3) };
+  const markCompactMs: LabColumn = { head: 'Mark-Compact ms / 1k req', cell: (s, b) => withChange(fmt(s.median.markCompactMsPer1k ?? null, 2), s, b, 'markCompactMsPer1k') };
+  const effective: LabColumn = { head: 'semi-space MB reached', cell: (s) => fmt(s.effectiveSemiSpaceMB, 1) };
+  if (old) return [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, scavenges, wall, cpu];
+  return [
+    setting,
+    valid,
+    ...(anyFailed ? [failed] : []),
+    rps,
+    latency,
+    scavenges,
+    gcMs,
+    scavengeMs,
+    wall,
+    cpu,
+    rss,
+    ...(flag !== SEMI_SPACE_FLAG && sweepFlagInfo(flag).kind === 'young' ? [effective] : []),
+  ];
+}
