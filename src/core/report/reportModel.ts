@@ -83,7 +83,7 @@ async function addProcessViews(model: ReportModel, layout: RunLayout): Promise<v
     if (p.cpu) {
       try {
         const cpuModel = buildCpuModel(parseCpuProfile(await readRunProfile(layout, p.cpu.profile), p.cpu.profile));
-        flame = buildFlameTree(cpuModel);
+        flame = buildFlameTree(cpuModel, summary.warnings);
         if (flame) Object.assign(flame, { name: label, category: 'process' });
         const part = summarizeCpuModel(cpuModel, { profileFile: p.cpu.profile });
         cpu = { ...part, profiles: [{ file: p.cpu.profile, pid: p.pid, threadId: p.threadId, durationMs: part.durationMs, sampleCount: part.sampleCount }] };
@@ -124,7 +124,7 @@ export function processLabel(p: ProcessSummary): string {
 
 async function flameFromText(read: () => Promise<string>, name: string, summary: Summary): Promise<FlameNode | null> {
   try {
-    return buildFlameTree(buildCpuModel(parseCpuProfile(await read(), basename(name))));
+    return buildFlameTree(buildCpuModel(parseCpuProfile(await read(), basename(name))), summary.warnings);
   } catch (err) {
     summary.warnings.push(`flame graph: ${errorMessage(err)}`);
     return null;
