@@ -38,6 +38,8 @@ export const num: Check = (v, at) => (typeof v === 'number' && Number.isFinite(v
 export const bool: Check = (v, at) => (typeof v === 'boolean' ? null : wrong(v, at, 'true or false'));
 /** Anything: for fields no reader looks into. */
 export const any: Check = () => null;
+/** Any object (not null, not an array), its fields unchecked. */
+export const anyObject: Check = (v, at) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? null : wrong(v, at, 'an object'));
 
 export function nullable(check: Check): Check {
   return (v, at) => (v === null ? null : check(v, at));
