@@ -241,6 +241,7 @@ describe('valid JSON of the wrong shape', () => {
     writeFileSync(join(dir, 'session.json'), '{"launch":5}');
     const { summary } = await reportsPartially(dir, /^session\.json: schemaVersion is missing; the run is read without it/);
     assert.ok(summary.cpu && summary.gc);
+    assert.ok(summary.deopts.length > 0, 'the code traces that are there are read without the session saying so');
     await htmlHasNoSecret(dir);
   });
 

@@ -87,7 +87,8 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
 
   // With a CPU profile, the deopts come from the code traces (--trace-deopt-verbose), not the V8 log:
   // the preload switches it on in each process (older runs had it on the command line).
-  const codeTraceAsked = session !== null && (AGENT_ENV.codeTraceDir in session.launch.env || session.launch.argv.includes('--trace-deopt-verbose'));
+  // Without a (usable) session.json, the code traces that are there say it was.
+  const codeTraceAsked = session !== null ? AGENT_ENV.codeTraceDir in session.launch.env || session.launch.argv.includes('--trace-deopt-verbose') : codeTraces.length > 0;
   let deoptCoverage: DeoptCoverage = 'not-collected';
   let deoptParts: Pick<Summary, 'deopts' | 'deoptFunctions' | 'optimizedFunctions'> = { deopts: [], deoptFunctions: [], optimizedFunctions: [] };
   let deoptCounts = new Map<string, number>();
