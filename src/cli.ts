@@ -35,7 +35,7 @@ import { formatSweepTable } from './core/sweep/sweepTable';
 import { SWEEP_DEFAULTS } from './shared/labForm';
 import type { Readiness } from './shared/model/load';
 import { SEMI_SPACE_FLAG, type SweepConfig, type SweepProgress, type SweepRun } from './shared/model/sweep';
-import { UserError, errorMessage } from './core/util/errors';
+import { UserError, errorMessage, isErrno } from './core/util/errors';
 import { OutputPipe } from './core/util/outputPipe';
 import { jsonForTerminal, safeForTerminal } from './core/util/terminalText';
 import { TOOL_VERSION } from './core/util/version';
@@ -293,7 +293,10 @@ async function reportCommand(args: string[]): Promise<number> {
   if (values.html !== undefined) {
     if (values.html === '') throw new UserError('--html needs a file name, e.g. --html report.html', EXIT.usage);
     const model = await buildReportModel(positionals[0]!);
-    await writeFile(values.html, standaloneReportHtml(model, await readReportAssets()));
+    await writeFile(values.html, standaloneReportHtml(model, await readReportAssets())).catch((err: unknown) => {
+      const why = isErrno(err, 'EISDIR') ? 'it is a folder' : isErrno(err, 'ENOENT') ? 'its folder does not exist' : errorMessage(err);
+      throw new UserError(`cannot write the report to ${values.html}: ${why}`, EXIT.usage);
+    });
     note(`report written to ${values.html}`);
     if (values.json) printJson(model.summary);
     return EXIT.ok;

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Summary } from '../../src/shared/model/summary';
 import type { SessionRecord } from '../../src/shared/model/session';
+import { checkSummary } from '../../src/shared/model/summaryCheck';
+import { checkSession } from '../../src/shared/model/sessionCheck';
 
 export const REPO = resolve(__dirname, '..', '..');
 export const CLI = join(REPO, 'dist', 'cli.js');
@@ -74,12 +76,24 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs = 
   });
 }
 
+/**
+ * summary.json of a real run; it must fit the shape check that reading a run folder applies (else
+ * `v8-lens report` would throw it away and rebuild it), so every real run in the tests holds the
+ * checks to what V8 Lens writes.
+ */
 export function readSummary(runDir: string): Summary {
-  return JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
+  const value = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
+  const problem = checkSummary(value, '');
+  if (problem !== null) throw new Error(`${runDir}/summary.json does not fit the summary check: ${problem}`);
+  return value;
 }
 
+/** session.json of a real run, held to its shape check like readSummary. */
 export function readSession(runDir: string): SessionRecord {
-  return JSON.parse(readFileSync(join(runDir, 'session.json'), 'utf8')) as SessionRecord;
+  const value = JSON.parse(readFileSync(join(runDir, 'session.json'), 'utf8')) as SessionRecord;
+  const problem = checkSession(value, '');
+  if (problem !== null) throw new Error(`${runDir}/session.json does not fit the session check: ${problem}`);
+  return value;
 }
 
 export function processAlive(pid: number): boolean {

@@ -3,7 +3,6 @@
  * Every position goes the same way: the url V8 recorded → a file on this machine → through its
  * source map to the original source when there is one (else it stays on the generated file).
  */
-import { readFileSync } from 'node:fs';
 import { deoptEventCount } from '../../shared/deoptText';
 import type { SourceMapResolver } from '../sourcemap/sourceMapResolver';
 import type { CpuFunctionSummary, DeoptFunctionSummary, DeoptSummaryEntry, SourcePosition, Summary } from '../../shared/model/summary';
@@ -22,6 +21,13 @@ import {
   type RunAnnotations,
 } from './annotationTypes';
 import { pathKey, resolveSourcePath } from './sourcePaths';
+import { readRegularFileSync } from '../util/files';
+
+/**
+ * Source files are named by the profile (data from anywhere): read only when regular files, and not
+ * beyond this size (a FIFO would block the editor, /dev/zero never end).
+ */
+const SOURCE_READ_LIMIT = { maxBytes: 32 * 1024 * 1024 };
 
 export interface BuildAnnotationsOptions {
   source: string;
@@ -130,7 +136,7 @@ class Placer {
 
   text(path: string): string | null {
     if (!this.texts.has(path)) {
-      const read = this.options.readText ?? ((p: string) => { try { return readFileSync(p, 'utf8'); } catch { return null; } });
+      const read = this.options.readText ?? ((p: string) => { try { return readRegularFileSync(p, SOURCE_READ_LIMIT); } catch { return null; } });
       this.texts.set(path, read(path));
     }
     return this.texts.get(path)!;

@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { CpuProfileError } from './cpuProfileError';
 import type { CpuProfile } from './cpuProfileFormat';
 import type { FlatTree } from './flatTree';
@@ -9,6 +10,12 @@ import { readSamples } from './readSamples';
 import { recognizeProfileShape } from './recognizeProfileShape';
 import { scanV8Nodes } from './scanV8Nodes';
 import { cutTrailingNumberArrays } from './trailingNumberArrays';
+
+/**
+ * A `.cpuprofile` is parsed from one string, and V8 holds at most this many characters in one
+ * (512 MB on 64-bit): a larger file is refused before it is read, with this reason.
+ */
+export const CPU_PROFILE_READ_LIMIT = { maxBytes: constants.MAX_STRING_LENGTH, why: 'the longest text V8 can hold in one string' } as const;
 
 /**
  * Reads a `.cpuprofile` (modern CDP format or the legacy `head`/`timestamps` one) into the normalised

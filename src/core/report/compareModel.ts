@@ -72,7 +72,7 @@ export async function loadInput(source: string): Promise<CompareInput> {
     input.modifiedAt = info.mtime.toISOString();
     return input;
   }
-  const records = await readAgentRecords(runLayout(source).agentDir);
+  const records = await readAgentRecords(runLayout(source));
   const processes = report.summary.processes ?? [];
   if (processes.length > 1) {
     // A service of several processes is compared whole: its memory and CPU added up (npm's own left

@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { sniffArtifact, type ArtifactKind } from './loadReport';
 import { UserError, errorMessage, isErrno } from '../util/errors';
 import { EXIT } from '../util/exitCodes';
+import { notRegularFile } from '../util/files';
 
 type SourceKind = 'run' | ArtifactKind;
 
@@ -34,6 +35,8 @@ async function sourceKind(path: string): Promise<SourceKind> {
     throw new UserError(`cannot read ${path}: ${errorMessage(err)}`, EXIT.usage);
   });
   if (info.isDirectory()) return 'run';
+  const notFile = notRegularFile(info);
+  if (notFile) throw new UserError(`${path} is ${notFile}, not a file to compare`);
   if (info.size === 0) throw new UserError(`${path} is empty`);
   const kind = await sniffArtifact(path);
   if (!kind) throw new UserError(`${path} is not a run folder, a .cpuprofile, a GC trace (--trace-gc output) or a V8 log (--logfile)`);

@@ -6,16 +6,43 @@ import type { CpuModel } from '../cpu/cpuModel';
 export type { FlameNode };
 
 /**
- * The profile's own call tree (V8 already merges identical stacks), built iteratively because real
- * profiles are hundreds of frames deep. Subtrees with no time at all are dropped.
+ * How deep the flame graph goes. V8's sampler keeps at most 255 frames of a stack, so a real profile
+ * is never near this; a crafted one can be 100,000 deep, and code that walks the tree recursively
+ * (JSON.stringify for the report page and the webview message, the flame graph's own layout) would
+ * overflow the stack on it.
  */
-export function buildFlameTree(model: CpuModel): FlameNode | null {
+export const MAX_FLAME_DEPTH = 1000;
+
+/**
+ * The profile's own call tree (V8 already merges identical stacks), built iteratively because real
+ * profiles are hundreds of frames deep. Subtrees with no time at all are dropped. Frames deeper than
+ * MAX_FLAME_DEPTH are folded into one frame at that depth, and `warnings` says so.
+ */
+export function buildFlameTree(model: CpuModel, warnings: string[] = []): FlameNode | null {
   const { nodes, parents } = model.profile;
   if (nodes.length === 0) return null;
   const built: (FlameNode | undefined)[] = new Array(nodes.length);
+  const depth = new Int32Array(nodes.length);
+  let folded = 0;
+  const folds = new Set<FlameNode>();
   // Depth-first pre-order: a parent is always built before its children.
   for (let i = 0; i < nodes.length; i++) {
     if (model.nodeTotalUs[i]! <= 0 && i !== 0) continue;
+    const parent = parents[i]!;
+    depth[i] = parent >= 0 ? depth[parent]! + 1 : 0;
+    if (depth[i]! > MAX_FLAME_DEPTH) {
+      // Below the limit: the time goes to the folded frame its branch has at the limit.
+      const fold = built[parent]!;
+      if (!folds.has(fold)) {
+        folds.add(fold);
+        fold.name = `${fold.name} (and the frames below it)`;
+      }
+      fold.value += model.nodeSelfUs[i]! / 1000;
+      built[i] = fold;
+      depth[i] = MAX_FLAME_DEPTH;
+      folded++;
+      continue;
+    }
     const frame = nodes[i]!.callFrame;
     const name = frame.functionName === '' ? (i === 0 ? '(root)' : '(anonymous)') : frame.functionName;
     const node: FlameNode = {
@@ -28,9 +55,9 @@ export function buildFlameTree(model: CpuModel): FlameNode | null {
       column: frame.column,
     };
     built[i] = node;
-    const parent = parents[i]!;
     if (parent >= 0) built[parent]?.children.push(node);
   }
+  if (folded > 0) warnings.push(`flame graph: the call tree is deeper than ${MAX_FLAME_DEPTH} frames (V8 records at most 255); ${folded} deeper frame(s) are folded into the frame above them`);
   const root = built[0]!;
   sortHeaviestFirst(root);
   return root;

@@ -1,15 +1,16 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { CpuProfileError } from '../cpu/cpuProfileError';
-import { parseCpuProfile } from '../cpu/parseCpuProfile';
+import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
 import { summarizeCpu } from '../cpu/cpuSummary';
 import { summarizeGc } from '../gc/gcSummary';
 import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
 import { analyzeRun, readGcTraceFile } from '../run/analyzeRun';
 import { runLayout } from '../run/runLayout';
-import type { SessionRecord } from '../../shared/model/session';
-import { emptySummary, withSummaryDefaults, type Summary } from '../../shared/model/summary';
+import { readSessionRecord, readSummaryRecord } from '../run/runRecords';
+import { emptySummary, type Summary } from '../../shared/model/summary';
 import { UserError, errorMessage, isErrno } from '../util/errors';
+import { FileRefusedError, notRegularFile, readRegularFile } from '../util/files';
 import { readV8LogFiles } from '../v8log/v8LogReader';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
 import { EXIT } from '../util/exitCodes';
@@ -28,6 +29,8 @@ export async function loadReport(target: string): Promise<Summary> {
     throw new UserError(`cannot read ${target}: ${errorMessage(err)}`, EXIT.usage);
   });
   if (info.isDirectory()) return loadRunFolder(path, target);
+  const notFile = notRegularFile(info);
+  if (notFile) throw new UserError(`${target} is ${notFile}, not a file to report on`);
   if (info.size === 0) throw new UserError(`${target} is empty`);
 
   const kind = await sniffArtifact(path);
@@ -43,31 +46,31 @@ export async function loadReport(target: string): Promise<Summary> {
   }
 }
 
+/**
+ * A run folder's summary.json; without one (a run still being captured), or with one that cannot be
+ * used (cut short by a crash, or not a summary at all: the folder is data from anywhere), the
+ * summary is rebuilt from the raw artifacts, with one line saying why.
+ */
 async function loadRunFolder(path: string, shown: string): Promise<Summary> {
   const layout = runLayout(path);
-  const summaryText = await readFile(layout.summary, 'utf8').catch(() => null);
-  if (summaryText !== null) {
-    try {
-      // Written by an older version, it may lack fields added since: they get their empty values.
-      return withSummaryDefaults(JSON.parse(summaryText) as Summary);
-    } catch {
-      // A summary cut short (the disk filled, a crash): the raw artifacts are still there.
-    }
-  }
-  const sessionText = await readFile(layout.session, 'utf8').catch(() => null);
-  let session: SessionRecord | null = null;
-  try {
-    session = sessionText ? (JSON.parse(sessionText) as SessionRecord) : null;
-  } catch {
-    session = null;
-  }
+  const saved = await readSummaryRecord(path);
+  if (saved.value) return saved.value;
+  const session = await readSessionRecord(path);
   const hasArtifacts = await Promise.all(
     [layout.cpuDir, layout.gcTrace, layout.v8LogDir].map((p) => stat(p).then(() => true, () => false)),
   );
-  if (!session && !hasArtifacts.some(Boolean)) {
+  if (!session.value && !hasArtifacts.some(Boolean)) {
+    const problem = saved.problem ?? session.problem;
+    if (problem) throw new UserError(`${shown}: ${problem}, and the folder has no artifacts to rebuild the report from`);
     throw new UserError(`${shown} is not a V8 Lens run folder (no session.json, summary.json or artifacts in it)`);
   }
-  return analyzeRun(layout, session);
+  const summary = await analyzeRun(layout, session.value);
+  const problems = [
+    ...(saved.problem ? [`${saved.problem}; the report is rebuilt from the run's files`] : []),
+    ...(session.problem ? [`${session.problem}; the run is read without it (how it was launched is unknown)`] : []),
+  ];
+  summary.warnings.unshift(...problems);
+  return summary;
 }
 
 const GC_TRACE_LINE = new RegExp(`${ISOLATE_PREFIX_SOURCE} +\\d+ ms: `, 'm');
@@ -96,7 +99,9 @@ function singleSummary(kind: Summary['source']['kind'], path: string, parts: Par
 }
 
 async function summarizeCpuProfileFile(path: string): Promise<Summary> {
-  const text = await readFile(path, 'utf8');
+  const text = await readRegularFile(path, CPU_PROFILE_READ_LIMIT).catch((err: unknown) => {
+    throw new UserError(err instanceof FileRefusedError ? err.message : `cannot read ${basename(path)}: ${errorMessage(err)}`);
+  });
   try {
     const profile = parseCpuProfile(text, basename(path));
     const cpu = summarizeCpu(profile, { profileFile: basename(path) });

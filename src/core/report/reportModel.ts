@@ -1,12 +1,14 @@
-import { readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { buildCpuModel } from '../cpu/cpuModel';
-import { parseCpuProfile } from '../cpu/parseCpuProfile';
+import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
 import { buildFlameTree, type FlameNode } from './flameTree';
 import type { GcEvent } from '../gc/gcEvent';
-import { readGcTraceFile } from '../run/analyzeRun';
-import { runLayout } from '../run/runLayout';
-import { sessionMode, type SessionRecord } from '../../shared/model/session';
+import { readGcTraceFile, readRunGcTrace } from '../run/analyzeRun';
+import { runLayout, type RunLayout } from '../run/runLayout';
+import { RUN_FILE_LIMITS, readRunText, runPath } from '../run/runFiles';
+import { readSessionRecord } from '../run/runRecords';
+import { sessionMode } from '../../shared/model/session';
 import { attachedToGcEvents, readAttachedGcEvents } from '../run/gcEventsFile';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
 import { sessionWindow, splitByWindow } from '../run/attachWindow';
@@ -15,6 +17,7 @@ import type { GcPoint, ProcessView, ReportModel } from '../../shared/model/repor
 
 export type { GcPoint, ProcessView, ReportModel };
 import { errorMessage } from '../util/errors';
+import { readRegularFile } from '../util/files';
 import { loadReport, sniffArtifact } from './loadReport';
 
 
@@ -25,34 +28,43 @@ export async function buildReportModel(target: string): Promise<ReportModel> {
 
   const kind = await sniffArtifact(target);
   const model: ReportModel = { title: basename(target), source: target, summary, session: null, flame: null, gcEvents: [] };
-  if (kind === 'cpuprofile') model.flame = await flameFromFile(target, summary);
+  if (kind === 'cpuprofile') model.flame = await flameFromText(() => readRegularFile(target, CPU_PROFILE_READ_LIMIT), basename(target), summary);
   if (kind === 'gc-trace') model.gcEvents = await gcPointsFromFile(target, summary);
   return model;
 }
 
 async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel> {
   const layout = runLayout(dir);
-  const session = await readFile(layout.session, 'utf8').then(
-    (text) => JSON.parse(text) as SessionRecord,
-    () => null,
-  );
+  // Its problem, if any, is among the summary's warnings already (loadReport read it too).
+  const session = (await readSessionRecord(dir)).value;
   const title = session ? `${basename(session.target.program)}${session.mode === 'attach' ? ' (attached)' : ''} · ${new Date(session.startedAt).toLocaleString('en-GB')}` : basename(dir);
   const model: ReportModel = { title, source: dir, summary, session, flame: null, gcEvents: [] };
   if ((summary.processes?.length ?? 0) > 1) {
-    await addProcessViews(model, layout.cpuDir, layout.gcTrace);
+    await addProcessViews(model, layout);
     return model;
   }
-  if (summary.cpu) model.flame = await flameFromFile(join(layout.cpuDir, summary.cpu.profile), summary);
+  const profile = summary.cpu?.profile;
+  if (profile !== undefined) model.flame = await flameFromText(() => readRunProfile(layout, profile), profile, summary);
   if (session && sessionMode(session) === 'attach') {
     // Attached runs have the observer's events instead of a --trace-gc log.
-    model.gcEvents = await readAttachedGcEvents(layout.gcEvents).then(
+    model.gcEvents = await readAttachedGcEvents(layout).then(
       ({ events }) => attachedToGcEvents(splitByWindow(events, sessionWindow(session.attach)).inside, session.pid ?? 0).map(toPoint),
       () => [],
     );
   } else {
-    model.gcEvents = await gcPointsFromFile(layout.gcTrace, summary).catch(() => []);
+    model.gcEvents = await runGcEvents(layout).then((events) => mainIsolatePoints(events, summary), () => []);
   }
   return model;
+}
+
+/** A profile the summary names, from the run's cpu/ folder only (see runFiles.ts). */
+function readRunProfile(layout: RunLayout, name: string): Promise<string> {
+  return readRunText(layout.dir, runPath(layout.cpuDir, name), RUN_FILE_LIMITS.cpuProfile);
+}
+
+/** The run's GC trace events; none without a trace or when it may not be read (the summary said why). */
+async function runGcEvents(layout: RunLayout): Promise<readonly GcEvent[]> {
+  return (await readRunGcTrace(layout, []))?.events ?? [];
 }
 
 /**
@@ -60,9 +72,9 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
  * for the selector, and the whole run as "all": one root frame per process (npm's own left out, as in
  * the summary's totals) and every GC event on the run's clock.
  */
-async function addProcessViews(model: ReportModel, cpuDir: string, gcTrace: string): Promise<void> {
+async function addProcessViews(model: ReportModel, layout: RunLayout): Promise<void> {
   const summary = model.summary;
-  const { events } = await readGcTraceFile(gcTrace, []).catch(() => ({ events: [] as GcEvent[] }));
+  const events = await runGcEvents(layout).catch((): readonly GcEvent[] => []);
   const views: ProcessView[] = [];
   for (const p of summary.processes ?? []) {
     const label = processLabel(p);
@@ -70,8 +82,8 @@ async function addProcessViews(model: ReportModel, cpuDir: string, gcTrace: stri
     let cpu: ProcessView['cpu'] = null;
     if (p.cpu) {
       try {
-        const cpuModel = buildCpuModel(parseCpuProfile(await readFile(join(cpuDir, p.cpu.profile), 'utf8'), p.cpu.profile));
-        flame = buildFlameTree(cpuModel);
+        const cpuModel = buildCpuModel(parseCpuProfile(await readRunProfile(layout, p.cpu.profile), p.cpu.profile));
+        flame = buildFlameTree(cpuModel, summary.warnings);
         if (flame) Object.assign(flame, { name: label, category: 'process' });
         const part = summarizeCpuModel(cpuModel, { profileFile: p.cpu.profile });
         cpu = { ...part, profiles: [{ file: p.cpu.profile, pid: p.pid, threadId: p.threadId, durationMs: part.durationMs, sampleCount: part.sampleCount }] };
@@ -110,9 +122,9 @@ export function processLabel(p: ProcessSummary): string {
   return `${p.role} · pid ${p.pid}`;
 }
 
-async function flameFromFile(path: string, summary: Summary): Promise<FlameNode | null> {
+async function flameFromText(read: () => Promise<string>, name: string, summary: Summary): Promise<FlameNode | null> {
   try {
-    return buildFlameTree(buildCpuModel(parseCpuProfile(await readFile(path, 'utf8'), basename(path))));
+    return buildFlameTree(buildCpuModel(parseCpuProfile(await read(), basename(name))), summary.warnings);
   } catch (err) {
     summary.warnings.push(`flame graph: ${errorMessage(err)}`);
     return null;
@@ -120,7 +132,10 @@ async function flameFromFile(path: string, summary: Summary): Promise<FlameNode 
 }
 
 async function gcPointsFromFile(path: string, summary: Summary): Promise<GcPoint[]> {
-  const { events } = await readGcTraceFile(path, []);
+  return mainIsolatePoints((await readGcTraceFile(path, [])).events, summary);
+}
+
+function mainIsolatePoints(events: readonly GcEvent[], summary: Summary): GcPoint[] {
   const main = summary.gc?.isolate;
   return events.filter((e) => !main || (e.pid === main.pid && e.isolate === main.isolate)).map(toPoint);
 }

@@ -1,26 +1,66 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentRecord } from '../preload/agentRecord';
+import type { CodeTraceRedirect } from '../preload/codeTraceRedirect';
+import { arrayOf, bool, nullable, num, optional, shape, str } from '../../shared/model/shapeCheck';
+import { RUN_FILE_LIMITS, readRunJson } from './runFiles';
+import type { RunLayout } from './runLayout';
 
 /** `<pid>.json` for a process's main thread, `<pid>-<threadId>.json` for a worker thread. */
 const RECORD_NAME = /^\d+(-\d+)?\.json$/;
 
-/** Every record of the run, main threads and worker threads, in start order. */
-export async function readAgentRecords(agentDir: string): Promise<AgentRecord[]> {
+/** The fields of a record the run's readers use (the others are kept as they are, unchecked). */
+type ReadFields =
+  | 'pid'
+  | 'ppid'
+  | 'threadId'
+  | 'clusterWorkerId'
+  | 'hasIpc'
+  | 'codeTrace'
+  | 'argv'
+  | 'processStartMs'
+  | 'updatedAtMs'
+  | 'final'
+  | 'newSpaceMaxBytes'
+  | 'maxRssKB'
+  | 'cpuUserUs'
+  | 'cpuSystemUs';
+
+export const checkAgentRecord = shape<Pick<AgentRecord, ReadFields>>({
+  pid: num,
+  ppid: num,
+  threadId: optional(num),
+  clusterWorkerId: optional(nullable(num)),
+  hasIpc: optional(bool),
+  codeTrace: optional(nullable(shape<CodeTraceRedirect>({ file: nullable(str), own: bool }))),
+  argv: arrayOf(str),
+  processStartMs: num,
+  updatedAtMs: num,
+  final: bool,
+  newSpaceMaxBytes: num,
+  maxRssKB: num,
+  cpuUserUs: num,
+  cpuSystemUs: num,
+});
+
+/**
+ * Every record of the run, main threads and worker threads, in start order. A record that cannot
+ * be used (not JSON, the wrong shape, not a regular file…) is left out, with its reason in `warnings`.
+ */
+export async function readAgentRecords(layout: RunLayout, warnings: string[] = []): Promise<AgentRecord[]> {
   let names: string[];
   try {
-    names = await readdir(agentDir);
+    names = await readdir(layout.agentDir);
   } catch {
     return [];
   }
   const records: AgentRecord[] = [];
-  for (const name of names) {
+  for (const name of names.sort()) {
     if (!RECORD_NAME.test(name)) continue;
-    try {
-      records.push(JSON.parse(await readFile(join(agentDir, name), 'utf8')) as AgentRecord);
-    } catch {
-      // A record cut by a kill is replaced atomically, so this is a foreign file: ignore it.
-    }
+    // The agent replaces a record atomically, so a record cut short is not ours either.
+    const read = await readRunJson<AgentRecord>(layout.dir, join(layout.agentDir, name), checkAgentRecord, RUN_FILE_LIMITS.agentRecord);
+    if (read.status === 'ok') records.push(read.value);
+    else if (read.status === 'bad') warnings.push(`${read.problem}; that process record was left out`);
   }
   return records.sort((a, b) => a.processStartMs - b.processStartMs);
 }

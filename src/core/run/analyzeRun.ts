@@ -1,8 +1,7 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { basename } from 'node:path';
-import { parseCpuProfile } from '../cpu/parseCpuProfile';
+import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
 import { summarizeCpu } from '../cpu/cpuSummary';
 import { mergeCpuSummaries, type CpuPart } from '../cpu/mergeCpuSummaries';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
@@ -22,7 +21,7 @@ import {
 import { windowTotals } from '../gc/gcWindow';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { recoverStagedCodeTraces } from './stagedCodeTraces';
-import { errorMessage } from '../util/errors';
+import { errorMessage, isErrno } from '../util/errors';
 import { round } from '../util/stats';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
 import { processWallMs, readAgentRecords } from './agentRecords';
@@ -34,7 +33,9 @@ import { sessionMode, type SessionRecord } from '../../shared/model/session';
 import { ATTACH_NOTES } from './attachNotes';
 import { attachedToGcEvents, readAttachedGcEvents } from './gcEventsFile';
 import { outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from './attachWindow';
-import { endsWithNewline } from '../util/files';
+import { openRegularFile } from '../util/files';
+import { openRunFile, readRunText, readableArtifacts } from './runFiles';
+import { readLoadRecord } from './runRecords';
 
 /** GC data already in memory from a live capture, so the trace file need not be read back. */
 export interface LiveGcData {
@@ -57,15 +58,21 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     const recovered = await recoverStagedCodeTraces(layout, session);
     if (recovered) warnings.push(recovered);
   }
+  // Each reader's warnings apart, so that their order does not depend on which finishes first.
+  const said: string[][] = [[], [], [], [], []];
   const [records, profiles, logs, codeTraces, load] = await Promise.all([
-    readAgentRecords(layout.agentDir),
-    listCpuProfiles(layout),
-    listV8Logs(layout).then(withBirthTimes),
-    listCodeTraces(layout),
-    readLoad(layout),
+    readAgentRecords(layout, said[0]),
+    listCpuProfiles(layout).then((list) => readableArtifacts(layout.dir, list, said[1]!)),
+    listV8Logs(layout).then((list) => readableArtifacts(layout.dir, list, said[2]!)).then(withBirthTimes),
+    listCodeTraces(layout).then((list) => readableArtifacts(layout.dir, list, said[3]!)),
+    readLoad(layout, said[4]!),
   ]);
-  const gcData = liveGc ?? (existsSync(layout.gcTrace) ? await readGcTraceFile(layout.gcTrace, warnings) : null);
-  if (!gcData && capture.gc) warnings.push('no GC trace was found in the run folder');
+  warnings.push(...said.flat());
+  const gcWarnings: string[] = [];
+  const gcData = liveGc ?? (await readRunGcTrace(layout, gcWarnings));
+  warnings.push(...gcWarnings);
+  // A trace that is there but may not be read has said so already.
+  if (!gcData && capture.gc && gcWarnings.length === 0) warnings.push('no GC trace was found in the run folder');
   const isolates = groupByIsolate(gcData?.events ?? []);
   const processes = buildProcessTable({
     records,
@@ -80,13 +87,14 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const counted = processes.filter((p) => p.role !== 'npm');
   const app = processes.find((p) => p.isApp) ?? counted[0] ?? null;
 
-  const cpuParts = await readCpuParts(profiles, warnings);
-  const cpu = summarizeRunCpu(cpuParts, processes, app, capture.cpu, warnings);
+  const cpuParts = await readCpuParts(layout, profiles, warnings);
+  const cpu = summarizeRunCpu(cpuParts, processes, app, capture.cpu && said[1]!.length === 0, warnings);
   const gc = gcData && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, isolates, app, gcData.unparsedLines, session) : null;
 
   // With a CPU profile, the deopts come from the code traces (--trace-deopt-verbose), not the V8 log:
   // the preload switches it on in each process (older runs had it on the command line).
-  const codeTraceAsked = session !== null && (AGENT_ENV.codeTraceDir in session.launch.env || session.launch.argv.includes('--trace-deopt-verbose'));
+  // Without a (usable) session.json, the code traces that are there say it was.
+  const codeTraceAsked = session !== null ? AGENT_ENV.codeTraceDir in session.launch.env || session.launch.argv.includes('--trace-deopt-verbose') : codeTraces.length > 0;
   let deoptCoverage: DeoptCoverage = 'not-collected';
   let deoptParts: Pick<Summary, 'deopts' | 'deoptFunctions' | 'optimizedFunctions'> = { deopts: [], deoptFunctions: [], optimizedFunctions: [] };
   let deoptCounts = new Map<string, number>();
@@ -137,12 +145,11 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   };
 }
 
-async function readLoad(layout: RunLayout): Promise<LoadSummary | null> {
-  try {
-    return JSON.parse(await readFile(layout.load, 'utf8')) as LoadSummary;
-  } catch {
-    return null; // no load was driven (the usual case), or the file was cut short
-  }
+/** load.json: none when no load was driven (the usual case); one that cannot be used is a warning. */
+async function readLoad(layout: RunLayout, warnings: string[]): Promise<LoadSummary | null> {
+  const { value, problem } = await readLoadRecord(layout.dir);
+  if (problem !== null) warnings.push(`${problem}; the load figures are left out`);
+  return value;
 }
 
 /**
@@ -201,8 +208,8 @@ async function withBirthTimes(logs: V8LogArtifact[]): Promise<(V8LogArtifact & {
 async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liveGc: LiveGcData | undefined, warnings: string[]): Promise<Summary> {
   const reason = session.attach?.reason;
   if (reason && session.status !== 'finished') warnings.push(reason);
-  const profiles = await listCpuProfiles(layout);
-  const parts = await readCpuParts(profiles, warnings);
+  const profiles = await readableArtifacts(layout.dir, await listCpuProfiles(layout), warnings);
+  const parts = await readCpuParts(layout, profiles, warnings);
   const cpu = parts.length > 0 ? mergeCpuSummaries(parts, parts[0]!, parts.map(profileFile)) : null;
   if (!cpu && session.flags.capture.cpu) warnings.push(session.status === 'running' ? ATTACH_NOTES.interrupted : ATTACH_NOTES.noProfile);
   if (cpu) warnings.push(ATTACH_NOTES.inlining);
@@ -210,15 +217,21 @@ async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liv
   let gc: GcSummary | null = null;
   let data = liveGc;
   if (!data) {
-    if (existsSync(layout.gcEvents)) {
-      const { events, badLines } = await readAttachedGcEvents(layout.gcEvents);
+    let refused = false;
+    const read = await readAttachedGcEvents(layout).catch((err: unknown) => {
+      warnings.push(`${errorMessage(err)}; not read`);
+      refused = true;
+      return null;
+    });
+    if (read?.found) {
+      const { events, badLines } = read;
       if (badLines > 0) warnings.push(`${basename(layout.gcEvents)}: ${badLines} line(s) could not be read (cut short?) and were skipped`);
       const window = sessionWindow(session.attach);
       const { inside, outside } = splitByWindow(events, window);
       const leftOut = window && outsideWindowNote(outside, window);
       if (leftOut) warnings.push(leftOut);
       data = { events: attachedToGcEvents(inside, session.pid ?? 0), unparsedLines: 0 };
-    } else if (session.flags.capture.gc) {
+    } else if (session.flags.capture.gc && !refused) {
       warnings.push(ATTACH_NOTES.noGcEvents);
     }
   }
@@ -234,11 +247,11 @@ interface ProfilePart extends CpuPart {
   artifact: CpuProfileArtifact;
 }
 
-async function readCpuParts(artifacts: readonly CpuProfileArtifact[], warnings: string[]): Promise<ProfilePart[]> {
+async function readCpuParts(layout: RunLayout, artifacts: readonly CpuProfileArtifact[], warnings: string[]): Promise<ProfilePart[]> {
   const parts: ProfilePart[] = [];
   for (const artifact of artifacts) {
     try {
-      const profile = parseCpuProfile(await readFile(artifact.path, 'utf8'), artifact.file);
+      const profile = parseCpuProfile(await readRunText(layout.dir, artifact.path, CPU_PROFILE_READ_LIMIT), artifact.file);
       parts.push({ artifact, pid: artifact.pid, summary: summarizeCpu(profile, { profileFile: artifact.file }) });
       for (const w of profile.warnings) warnings.push(`${artifact.file}: ${w}`);
     } catch (err) {
@@ -322,14 +335,46 @@ function processSummary(
   };
 }
 
+/** The run's gc-trace.log; null when there is none or it may not be read (a warning says why). */
+export async function readRunGcTrace(layout: RunLayout, warnings: string[]): Promise<LiveGcData | null> {
+  let handle: FileHandle;
+  try {
+    handle = await openRunFile(layout.dir, layout.gcTrace);
+  } catch (err) {
+    if (!isErrno(err, 'ENOENT')) warnings.push(`${errorMessage(err)}; not read`);
+    return null;
+  }
+  return readGcTrace(handle, basename(layout.gcTrace), warnings);
+}
+
 /** Streams a saved trace (it can be large for a long-running server); a cut last line is reported. */
 export async function readGcTraceFile(path: string, warnings: string[]): Promise<LiveGcData> {
+  return readGcTrace(await openRegularFile(path), basename(path), warnings);
+}
+
+async function readGcTrace(handle: FileHandle, name: string, warnings: string[]): Promise<LiveGcData> {
   const collector = new GcTraceCollector();
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let lastKind: string | null = null;
-  for await (const line of lines) lastKind = collector.addLine(line);
-  if (lastKind !== null && lastKind !== 'gc' && !(await endsWithNewline(path))) {
-    warnings.push(`${basename(path)}: the last line is cut short (the file was truncated); it was skipped`);
+  const { size } = await handle.stat();
+  // The stream reads to the size the file had when opened, and closes the handle at its end.
+  const input = handle.createReadStream({ encoding: 'utf8', start: 0, end: Math.max(0, size - 1), autoClose: false });
+  try {
+    if (size > 0) {
+      const lines = createInterface({ input, crlfDelay: Infinity });
+      let lastKind: string | null = null;
+      for await (const line of lines) lastKind = collector.addLine(line);
+      if (lastKind !== null && lastKind !== 'gc' && !(await lastByteIsNewline(handle, size))) {
+        warnings.push(`${name}: the last line is cut short (the file was truncated); it was skipped`);
+      }
+    }
+  } finally {
+    input.destroy();
+    await handle.close();
   }
   return { events: collector.events, unparsedLines: collector.unparsedLines };
+}
+
+async function lastByteIsNewline(handle: FileHandle, size: number): Promise<boolean> {
+  const byte = Buffer.alloc(1);
+  await handle.read(byte, 0, 1, size - 1);
+  return byte[0] === 0x0a;
 }

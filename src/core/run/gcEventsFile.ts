@@ -3,9 +3,11 @@
  * they arrive (so a crash of ours keeps what came before). It stands in for gc-trace.log, which only
  * a process started with --trace-gc can give.
  */
-import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { GcEvent } from '../gc/gcEvent';
+import { isErrno } from '../util/errors';
+import { openRunFile } from './runFiles';
+import type { RunLayout } from './runLayout';
 
 export interface AttachedGcEvent {
   /** GC end, ms since the target started (its performance clock; --trace-gc's times are close to it). */
@@ -27,19 +29,32 @@ export function formatGcEventLine(e: AttachedGcEvent): string {
   return `${JSON.stringify(e)}\n`;
 }
 
-/** Reads the file back; a line cut short (the target or we died mid-write) is skipped and counted. */
-export async function readAttachedGcEvents(path: string): Promise<{ events: AttachedGcEvent[]; badLines: number }> {
+/**
+ * Reads the run's file back; a line cut short (the target or we died mid-write) or of another shape
+ * is skipped and counted. No file: no events. A file that may not be read (see runFiles.ts) throws
+ * a RunFileError.
+ */
+export async function readAttachedGcEvents(layout: RunLayout): Promise<{ events: AttachedGcEvent[]; badLines: number; found: boolean }> {
   const events: AttachedGcEvent[] = [];
   let badLines = 0;
-  if (!existsSync(path)) return { events, badLines };
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (line.trim() === '') continue;
-    const e = parseLine(line);
-    if (e) events.push(e);
-    else badLines++;
+  const handle = await openRunFile(layout.dir, layout.gcEvents).catch((err: unknown) => {
+    if (isErrno(err, 'ENOENT')) return null;
+    throw err;
+  });
+  if (handle === null) return { events, badLines, found: false };
+  const input = handle.createReadStream({ encoding: 'utf8', autoClose: false });
+  try {
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      if (line.trim() === '') continue;
+      const e = parseLine(line);
+      if (e) events.push(e);
+      else badLines++;
+    }
+  } finally {
+    input.destroy();
+    await handle.close();
   }
-  return { events, badLines };
+  return { events, badLines, found: true };
 }
 
 function parseLine(line: string): AttachedGcEvent | null {

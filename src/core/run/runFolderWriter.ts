@@ -2,7 +2,7 @@
  * Writing a run folder, the same for a launched and an attached run: the empty-folder check, the
  * JSON records, and the summary that an analysis failure still leaves behind.
  */
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import type { SessionRecord } from '../../shared/model/session';
 import { emptySummary, type Summary } from '../../shared/model/summary';
 import { UserError, errorMessage } from '../util/errors';
@@ -15,6 +15,8 @@ import { EXIT } from '../util/exitCodes';
  * two. Returns whether the (empty) folder existed, so a failed start removes only what it made.
  */
 export async function requireEmptyRunFolder(layout: RunLayout): Promise<boolean> {
+  const info = await stat(layout.dir).catch(() => null);
+  if (info && !info.isDirectory()) throw new UserError(`run folder ${layout.dir} already exists and is not a folder; choose another --out`, EXIT.usage);
   const existing = await readdir(layout.dir).catch(() => null);
   if (existing && existing.length > 0) throw new UserError(`run folder ${layout.dir} already exists and is not empty; choose another --out`, EXIT.usage);
   return existing !== null;

@@ -3,12 +3,12 @@
  * sites) back to the original sources (TypeScript, pre-bundle modules) through source maps, with
  * @jridgewell/trace-mapping. One resolver per report: it keeps every map it loaded.
  */
-import { readFile as fsReadFile } from 'node:fs/promises';
 import { basename, dirname, resolve as resolvePath, win32 } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FlattenMap, TraceMap, decodedMappings, traceSegment } from '@jridgewell/trace-mapping';
 import type { SectionedSourceMapInput, SourceMapSegment } from '@jridgewell/trace-mapping';
 import { errorMessage, oneLine } from '../util/errors';
+import { readRegularFile } from '../util/files';
 import { URL_SCHEME, WINDOWS_DRIVE_PATH, fileUrlToPath, findSourceMappingUrl, percentDecode, readDataUrl } from './sourceMapUrl';
 
 export interface OriginalPosition {
@@ -251,9 +251,15 @@ export class SourceMapResolver {
   }
 }
 
+/**
+ * Generated files and maps are named by profiles and by `sourceMappingURL` comments: read only when
+ * regular files (a FIFO would block, /dev/zero never end) and not beyond this size.
+ */
+const MAP_READ_LIMIT = { maxBytes: 256 * 1024 * 1024 };
+
 async function defaultReadFile(path: string): Promise<string | null> {
   try {
-    return await fsReadFile(path, 'utf8');
+    return await readRegularFile(path, MAP_READ_LIMIT);
   } catch {
     return null;
   }

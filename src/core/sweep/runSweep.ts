@@ -194,6 +194,7 @@ async function prepare(config: SweepConfig, options: RunSweepOptions): Promise<P
   if (!(await isFile(options.loadRunnerPath))) throw new UserError(`the load generator is missing: ${options.loadRunnerPath} (run npm run build)`, EXIT.usage);
 
   const outDir = resolve(options.outDir);
+  if ((await stat(outDir).catch(() => null))?.isDirectory() === false) throw new UserError(`sweep folder ${outDir} already exists and is not a folder; choose another --out`, EXIT.usage);
   const existing = await readdir(outDir).catch(() => null);
   if (existing && existing.length > 0) throw new UserError(`sweep folder ${outDir} already exists and is not empty; choose another --out`, EXIT.usage);
 

@@ -247,7 +247,7 @@ class RunExecution {
   }
 
   private async finish(status: SweepRun['status'], reason: string | null, load: LoadFigures | null): Promise<SweepRun> {
-    const records = (await readAgentRecords(runLayout(this.dir).agentDir)).filter(isMainThreadRecord);
+    const records = (await readAgentRecords(runLayout(this.dir))).filter(isMainThreadRecord);
     const record = records.find((r) => r.pid === this.target?.pid) ?? null;
     const effective = this.effectiveYoungMB(records);
     const window = this.window;

@@ -10,7 +10,7 @@
  * name and SharedFunctionInfo address. Bailouts and optimizations are written in the order they
  * happen, so that order stands in for time ("re-optimized after its last deopt").
  */
-import { createReadStream } from 'node:fs';
+import { openRegularFile } from '../util/files';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { sortTiers } from './codeState';
@@ -164,11 +164,18 @@ export class CodeTraceDeoptReader {
 /** Bailouts and optimizations of a code-trace file, in file order, with each bailout's byte offset. */
 export async function readCodeTrace(path: string): Promise<CodeTrace> {
   const reader = new CodeTraceDeoptReader();
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  // A regular file only: a FIFO or a device named like a trace would block or never end.
+  const handle = await openRegularFile(path);
+  const input = handle.createReadStream({ encoding: 'utf8', autoClose: false });
   let offset = 0;
-  for await (const line of lines) {
-    reader.addLine(line, offset);
-    offset += Buffer.byteLength(line, 'utf8') + 1; // V8 ends its lines with \n
+  try {
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      reader.addLine(line, offset);
+      offset += Buffer.byteLength(line, 'utf8') + 1; // V8 ends its lines with \n
+    }
+  } finally {
+    input.destroy();
+    await handle.close();
   }
   return { deopts: reader.finish(), optimizations: reader.optimizations };
 }

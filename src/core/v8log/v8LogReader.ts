@@ -5,7 +5,6 @@
  * (`isolate-<addr>-<pid>-<logfile name>`); code addresses and timestamps only make sense within one.
  * Nothing here throws on log content: unknown events are counted, bad lines counted and skipped.
  */
-import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,7 +23,7 @@ import {
 import { splitLogLine } from './logLine';
 import { emptyCounters, mergeAnalyses } from './mergeAnalyses';
 import type { FunctionRef, Tier, V8Deopt, V8Function, V8LogAnalysis } from './types';
-import { endsWithNewline } from '../util/files';
+import { endsWithNewline, openRegularFile } from '../util/files';
 
 export class V8LogReader {
   private readonly isolate: string;
@@ -219,12 +218,19 @@ export async function readV8LogFiles(paths: readonly string[]): Promise<V8LogAna
 export async function readV8LogFile(path: string): Promise<V8LogAnalysis> {
   const reader = new V8LogReader({ isolate: basename(path) });
   const complete = await endsWithNewline(path);
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  // A regular file only: a FIFO or a device named like a log would block or never end.
+  const handle = await openRegularFile(path);
+  const input = handle.createReadStream({ encoding: 'utf8', autoClose: false });
   // Hold each line back by one: only at the end do we know whether the last one was cut short.
   let pending: string | null = null;
-  for await (const line of lines) {
-    if (pending !== null) reader.addLine(pending);
-    pending = line;
+  try {
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      if (pending !== null) reader.addLine(pending);
+      pending = line;
+    }
+  } finally {
+    input.destroy();
+    await handle.close();
   }
   if (pending !== null) {
     if (complete) reader.addLine(pending);

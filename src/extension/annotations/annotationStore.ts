@@ -3,7 +3,7 @@
  * heat are on, and, per document, how its lines moved since: the state the CodeLens provider,
  * the decorations and the status bar render.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { FileAnnotations, RunAnnotations } from '../../core/annotations/annotationTypes';
@@ -11,8 +11,7 @@ import { buildAnnotations } from '../../core/annotations/buildAnnotations';
 import { shiftLines, type LineEdit } from '../../core/annotations/lineShift';
 import { pathKey } from '../../core/annotations/sourcePaths';
 import { loadReport } from '../../core/report/loadReport';
-import { runLayout } from '../../core/run/runLayout';
-import type { SessionRecord } from '../../shared/model/session';
+import { readSessionRecord } from '../../core/run/runRecords';
 import { SourceMapResolver } from '../../core/sourcemap/sourceMapResolver';
 import type { Summary } from '../../shared/model/summary';
 import { errorMessage } from '../../core/util/errors';
@@ -196,7 +195,7 @@ async function capturedAt(source: string, summary: Summary): Promise<number | nu
   const info = await stat(source).catch(() => null);
   if (!info) return null;
   if (info.isDirectory()) {
-    const session = await readFile(runLayout(source).session, 'utf8').then((t) => JSON.parse(t) as SessionRecord, () => null);
+    const session = (await readSessionRecord(source)).value;
     return session ? Date.parse(session.startedAt) : info.mtimeMs;
   }
   return info.mtimeMs - (summary.cpu?.durationMs ?? 0);

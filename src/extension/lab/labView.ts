@@ -4,12 +4,11 @@
  * forked process. It sweeps `--max-semi-space-size` by default, or any numeric V8/Node flag the
  * form names. One sweep at a time; Cancel stops the load and the target at once.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { loadRunnerPath, preloadAgentPath } from '../../core/launcher/bundledScripts';
 import { runSweep } from '../../core/sweep/runSweep';
-import { normalizeSweepResult } from '../../core/sweep/summarizeSweep';
+import { readSweepFile } from '../../core/sweep/sweepFile';
 import { formatSetting } from '../../shared/sweepFlags';
 import { estimateSweepSeconds, labFormFromSaved, sweepConfigFromForm, type LabForm } from '../../core/sweep/sweepForm';
 import { sweepFlag, sweepValues, type SweepResult } from '../../shared/model/sweep';
@@ -198,11 +197,7 @@ function scriptOf(target: ResolvableLabTarget): string | null {
   }
 }
 
-/** sweep.json of any version, in today's shape (flag, values, Mark-Compact and failed-request figures). */
+/** sweep.json of any version, in today's shape (flag, values, Mark-Compact and failed-request figures); null when unusable. */
 async function readSweep(folder: string): Promise<SweepResult | null> {
-  try {
-    return normalizeSweepResult(JSON.parse(await readFile(join(folder, 'sweep.json'), 'utf8')) as SweepResult);
-  } catch {
-    return null;
-  }
+  return (await readSweepFile(folder)).value;
 }

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRecord } from '../../shared/model/session';
@@ -6,6 +6,7 @@ import { withSummaryDefaults, type Summary } from '../../shared/model/summary';
 import { deoptCountText } from '../../shared/deoptText';
 import { Commands, TreeItemContexts, asCommand, type SessionItemArg } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
+import { readSessionRecord, readSummaryRecord } from '../../core/run/runRecords';
 
 export interface RunEntry extends SessionItemArg {
   session: SessionRecord | null;
@@ -45,8 +46,9 @@ export async function listWorkspaceRuns(): Promise<RunEntry[]> {
   const runsFolders = [...new Set(folders.map((f) => runsFolderFor(f.uri.fsPath, f)))];
   const entries: RunEntry[] = [];
   for (const runs of runsFolders) {
-    const names = await readdir(runs).catch(() => [] as string[]);
-    for (const name of names) entries.push(await readRun(join(runs, name)));
+    // Run folders V8 Lens made are folders: a link in their place could lead anywhere.
+    const folders = (await readdir(runs, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory());
+    for (const { name } of folders) entries.push(await readRun(join(runs, name)));
   }
   return entries.filter((e) => e.session !== null).sort((a, b) => (b.session!.startedAt > a.session!.startedAt ? 1 : -1));
 }
@@ -55,9 +57,10 @@ export function describeRun(entry: RunEntry): string {
   return describe(entry.session, entry.summary);
 }
 
+/** Through the run folder's checks (see core/run/runFiles.ts): a workspace's runs may be anyone's. */
 async function readRun(runDir: string): Promise<RunEntry> {
-  const json = async <T>(file: string) => readFile(join(runDir, file), 'utf8').then((t) => JSON.parse(t) as T, () => null);
-  return { runDir, session: await json<SessionRecord>('session.json'), summary: await json<Summary>('summary.json') };
+  const [session, summary] = await Promise.all([readSessionRecord(runDir), readSummaryRecord(runDir)]);
+  return { runDir, session: session.value, summary: summary.value };
 }
 
 function iconFor(session: SessionRecord | null): string {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { deoptLensTitle, deoptSiteText, heatText, hotLensTitle } from '../../../
 import { DEFAULT_THRESHOLDS, MAX_DEOPT_SITES_PER_FILE } from '../../../src/core/annotations/annotationTypes';
 import { buildAnnotations, heatLevel } from '../../../src/core/annotations/buildAnnotations';
 import { pathKey } from '../../../src/core/annotations/sourcePaths';
+import { SourceMapResolver } from '../../../src/core/sourcemap/sourceMapResolver';
 import type { DeoptSummaryEntry, Summary } from '../../../src/shared/model/summary';
 
 function project(): { root: string; app: string } {
@@ -173,5 +175,17 @@ describe('annotation texts', () => {
     const site = (short: string, harmless: boolean, count: number) => ({ short, harmless, count }) as Parameters<typeof deoptSiteText>[0][number];
     assert.equal(deoptSiteText([site('wrong map', false, 3), site('OSR', true, 1)]), '⚠ wrong map ×3 (+1 more)');
     assert.equal(deoptSiteText([site('insufficient feedback', true, 1)]), 'insufficient feedback (usually harmless)');
+  });
+});
+
+describe('buildAnnotations: files the profile names are data', () => {
+  it('a FIFO where a source file should be is not waited on: the position stays where V8 saw it', async () => {
+    const { root } = project();
+    const fifo = join(root, 'src', 'pipe.js');
+    execFileSync('mkfifo', [fifo]);
+    // Only a deopt whose function start is unknown reads the source (to find the function's line).
+    const s = summary(fifo, [deopt(fifo, 5, 'wrong map', { function: 'notInProfile' })]);
+    const run = await buildAnnotations(s, { ...options(root), resolver: new SourceMapResolver() });
+    assert.equal(run.files.get(pathKey(fifo))?.deoptSites[0]?.line, 5);
   });
 });

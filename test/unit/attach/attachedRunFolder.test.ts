@@ -97,7 +97,7 @@ describe('an attached run folder', () => {
 
   it('reads the events file back and stands in the previous heap for heap-before', async () => {
     const dir = makeRun(attachSession(), false);
-    const { events, badLines } = await readAttachedGcEvents(runLayout(dir).gcEvents);
+    const { events, badLines } = await readAttachedGcEvents(runLayout(dir));
     assert.deepEqual(events, EVENTS);
     assert.equal(badLines, 0);
     const gc = attachedToGcEvents(events, 7);

@@ -1,0 +1,171 @@
+/**
+ * The shape of summary.json and load.json, checked field by field (see shapeCheck.ts): what the
+ * text report, the report page, the annotations and compare read without looking twice. Fields
+ * that older versions did not write are optional here as in the types.
+ */
+import type { LoadFigures } from './load';
+import {
+  SUMMARY_SCHEMA_VERSION,
+  type CpuFunctionSummary,
+  type CpuLineSummary,
+  type CpuProfileFile,
+  type CpuSummary,
+  type DeoptFunctionSummary,
+  type DeoptReasonCount,
+  type DeoptSummaryEntry,
+  type GcInWindow,
+  type GcInWindowFigures,
+  type GcIsolateSummary,
+  type GcSummary,
+  type GcTypeStats,
+  type LoadSummary,
+  type OptimizedFunctionSummary,
+  type ProcessCpuSummary,
+  type ProcessSummary,
+  type SourcePosition,
+  type Summary,
+  type SummarySource,
+  type YoungGeneration,
+} from './summary';
+import { arrayOf, bool, nullable, num, oneOf, optional, recordOf, shape, str, type Check } from './shapeCheck';
+
+/**
+ * A file in the run folder's `cpu/` named by its name alone: a path ("../../etc/passwd", "/dev/zero")
+ * would have the report read a file outside the run folder.
+ */
+export const profileFileName: Check = (v, at) => {
+  if (typeof v !== 'string') return str(v, at);
+  if (v === '' || v === '.' || v === '..' || /[/\\\0]/.test(v)) return `${at} is ${JSON.stringify(v.slice(0, 60))}: a path, not the name of a file in cpu/`;
+  return null;
+};
+
+const position = { url: str, line: num, column: num };
+const sourcePosition = shape<SourcePosition>(position);
+
+const cpuFunction = shape<CpuFunctionSummary>({ name: str, ...position, selfMs: num, totalMs: num, pids: optional(arrayOf(num)) });
+const cpuLine = shape<CpuLineSummary>({ url: str, line: num, selfMs: num });
+const cpuProfileFile = shape<CpuProfileFile>({ file: profileFileName, pid: nullable(num), threadId: nullable(num), durationMs: num, sampleCount: num });
+
+const cpuSummary = shape<CpuSummary>({
+  profile: profileFileName,
+  durationMs: num,
+  sampleCount: num,
+  sampleIntervalMs: num,
+  functions: arrayOf(cpuFunction),
+  lines: arrayOf(cpuLine),
+  pseudo: shape<CpuSummary['pseudo']>({ gcMs: num, idleMs: num, programMs: num }),
+  profiles: arrayOf(cpuProfileFile),
+});
+
+const gcTypeStats = shape<GcTypeStats>({ count: num, totalMs: num, meanMs: num, p95Ms: num, maxMs: num });
+const gcIsolate = shape<GcIsolateSummary>({ pid: num, isolate: str, eventCount: num, totalPauseMs: num });
+
+const gcSummary = shape<GcSummary>({
+  byType: recordOf(gcTypeStats),
+  totalPauseMs: num,
+  incrementalMarkingMs: num,
+  wallShare: num,
+  wallMs: num,
+  semiSpaceMB: nullable(num),
+  youngGeneration: optional(shape<YoungGeneration>({ collector: oneOf('Scavenger', 'Minor Mark-Sweep', null), newSpaceMB: nullable(num) })),
+  semiSpaceRequestedMB: nullable(num),
+  eventCount: num,
+  byReason: recordOf(num),
+  unparsedLines: num,
+  isolate: nullable(gcIsolate),
+  otherIsolates: arrayOf(gcIsolate),
+});
+
+const deoptEntry = shape<DeoptSummaryEntry>({
+  ...position,
+  function: str,
+  functionStart: optional(nullable(sourcePosition)),
+  optimizedFunction: str,
+  kind: str,
+  reason: str,
+  count: num,
+  inlinedAt: arrayOf(sourcePosition),
+  firstMs: nullable(num),
+  lastMs: nullable(num),
+  tier: nullable(str),
+  processes: optional(arrayOf(str)),
+  afterWindow: optional(num),
+  beforeWindow: optional(num),
+  sources: optional(arrayOf(oneOf('v8-log', 'code-trace'))),
+});
+
+const deoptFunction = shape<DeoptFunctionSummary>({
+  ...position,
+  function: str,
+  tiers: arrayOf(str),
+  deoptCount: num,
+  inlinedDeoptCount: num,
+  reasons: arrayOf(shape<DeoptReasonCount>({ kind: str, reason: str, count: num })),
+  reoptimized: nullable(bool),
+  reoptimizations: num,
+});
+
+const optimizedFunction = shape<OptimizedFunctionSummary>({ ...position, function: str, tiers: arrayOf(str), optimizations: num });
+
+const loadFigures = shape<LoadFigures>({
+  requests: num,
+  durationSeconds: num,
+  rps: num,
+  p50Ms: num,
+  p99Ms: num,
+  meanLatencyMs: num,
+  errors: num,
+  timeouts: num,
+  non2xx: num,
+});
+
+const gcInWindowFigures = { events: num, scavenges: num, markCompacts: num, pauseMs: num, wallShare: num };
+const gcInWindow = shape<GcInWindow>({
+  ...gcInWindowFigures,
+  processes: optional(arrayOf(shape<GcInWindowFigures & { pid: number; isolate: string }>({ ...gcInWindowFigures, pid: num, isolate: str }))),
+});
+
+/** load.json, and `load` in summary.json. */
+export const checkLoadSummary: Check = shape<LoadSummary>({
+  url: str,
+  connections: num,
+  rate: nullable(num),
+  warmupSeconds: num,
+  durationSeconds: num,
+  figures: nullable(loadFigures),
+  failedRequests: num,
+  error: nullable(str),
+  gcInWindow: nullable(gcInWindow),
+  windowEpochMs: optional(nullable(shape<{ start: number; end: number }>({ start: num, end: num }))),
+  codeTraceBytes: optional(nullable(shape<NonNullable<LoadSummary['codeTraceBytes']>>({ start: recordOf(num), end: recordOf(num) }))),
+});
+
+const processSummary = shape<ProcessSummary>({
+  id: str,
+  pid: num,
+  parentPid: nullable(num),
+  threadId: nullable(num),
+  role: oneOf('main', 'primary', 'worker', 'child', 'worker thread', 'npm'),
+  command: str,
+  startMs: nullable(num),
+  endMs: nullable(num),
+  cpu: nullable(shape<ProcessCpuSummary>({ profile: profileFileName, sampledMs: num, sampleCount: num, idleShare: num })),
+  gc: nullable(gcSummary),
+  deoptCount: nullable(num),
+  maxRssMB: nullable(num),
+});
+
+/** summary.json; what `withSummaryDefaults` fills in may be absent. */
+export const checkSummary: Check = shape<Summary>({
+  schemaVersion: oneOf(SUMMARY_SCHEMA_VERSION),
+  source: shape<SummarySource>({ kind: oneOf('run', 'cpuprofile', 'gc-trace', 'v8-log'), path: str }),
+  cpu: nullable(cpuSummary),
+  gc: nullable(gcSummary),
+  deopts: optional(arrayOf(deoptEntry)),
+  deoptFunctions: optional(arrayOf(deoptFunction)),
+  optimizedFunctions: optional(arrayOf(optimizedFunction)),
+  deoptCoverage: optional(oneOf('collected', 'partial', 'not-collected')),
+  load: optional(nullable(checkLoadSummary)),
+  processes: optional(arrayOf(processSummary)),
+  warnings: optional(arrayOf(str)),
+});
