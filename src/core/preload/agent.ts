@@ -8,6 +8,7 @@
  *  3. For targets started through NODE_OPTIONS (which refuses --trace-gc and --cpu-prof), switch
  *     the GC trace on with `v8.setFlagsFromString` and take the CPU profile in-process.
  *  4. Give each process and worker thread a code trace of its own (codeTraceRedirect.ts).
+ *  5. Sample allocations, garbage included, when asked (allocationSampler.ts).
  * It runs in every process the target starts with our flags (fork, cluster) and in worker threads.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { AGENT_ENV } from './agentEnv';
 import type { AgentRecord } from './agentRecord';
 import { redirectCodeTrace, type CodeTraceRedirect } from './codeTraceRedirect';
 import { startGroupReaper } from './groupReaper';
+import { startAllocationSampler, type AllocationSampler } from './allocationSampler';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 const SAMPLE_EVERY_MS = 250;
@@ -45,12 +47,14 @@ function start(): void {
   let lastWritten = '';
 
   const newSpace = watchNewSpace();
+  const allocations = startAllocations(record, dir);
   const sampleHeap = () => {
     try {
       record.newSpaceMaxBytes = Math.max(record.newSpaceMaxBytes, newSpace());
     } catch (err) {
       noteError(record, 'heap statistics', err);
     }
+    allocations?.poll();
   };
   const refresh = () => {
     sampleHeap();
@@ -81,6 +85,7 @@ function start(): void {
     // A worker thread: its own heap (new space) and lifetime. Signals, the owner watch and the
     // in-process profile belong to the process, i.e. its main thread.
     startRecording(sampleHeap, refresh, write, () => {
+      record.allocations = allocations?.finish() ?? null;
       refresh();
       record.final = true;
       write();
@@ -118,6 +123,7 @@ function start(): void {
   process.on('exit', (code) => {
     stopRecording();
     stopProfile?.();
+    record.allocations = allocations?.finish() ?? null;
     refresh();
     record.final = true;
     record.exitCode = code;
@@ -359,6 +365,19 @@ function clusterWorkerId(): number | null {
     return typeof id === 'number' ? id : 0;
   } catch {
     return 0;
+  }
+}
+
+/** The allocation sampler, when the run collects allocations (see allocationSampler.ts). */
+function startAllocations(record: AgentRecord, agentDir: string): AllocationSampler | null {
+  const dir = process.env[AGENT_ENV.allocDir];
+  if (!dir) return null;
+  const interval = Number(process.env[AGENT_ENV.allocIntervalBytes]);
+  try {
+    return startAllocationSampler(dir, Number.isInteger(interval) && interval > 0 ? interval : 32768, agentDir, (err) => noteError(record, 'allocations', err));
+  } catch (err) {
+    noteError(record, 'allocations', err);
+    return null;
   }
 }
 

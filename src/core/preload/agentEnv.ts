@@ -28,7 +28,21 @@ export const AGENT_ENV = {
    * trace, `code-<pid>-<threadId>.asm`; see codeTraceRedirect.ts.
    */
   codeTraceDir: 'V8_LENS_CODE_TRACE_DIR',
+  /**
+   * Folder for the sampling heap profiles (`<pid>.heapprofile`, `<pid>-<threadId>.heapprofile`):
+   * set when allocations are collected; see allocationSampler.ts.
+   */
+  allocDir: 'V8_LENS_ALLOC_DIR',
+  /** Bytes between samples of the heap profiler (V8's default is 32768). */
+  allocIntervalBytes: 'V8_LENS_ALLOC_INTERVAL_BYTES',
 } as const;
+
+/**
+ * Files V8 Lens creates in the agent folder when a profile-under-load's measured window opens and
+ * closes: the allocation sampler restarts at the first and stops at the second, so only the window
+ * counts (the agent polls for them; the preload cannot be told otherwise without touching the app).
+ */
+export const WINDOW_MARK_FILES = { open: 'window-open', close: 'window-close' } as const;
 
 /** The preload's code-trace probe function (codeTraceRedirect.ts): the trace reader leaves it out of the user's figures. */
 export const CODE_TRACE_PROBE_NAME = 'v8LensCodeTraceProbe';

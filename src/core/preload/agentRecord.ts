@@ -1,3 +1,4 @@
+import type { AllocationRecord } from './allocationSampler';
 import type { CodeTraceRedirect } from './codeTraceRedirect';
 
 /**
@@ -38,6 +39,8 @@ export interface AgentRecord {
   cpuUserUs: number;
   cpuSystemUs: number;
   machine: { cpus: number; loadavg: number[]; totalMemBytes: number; platform: string };
+  /** The sampling heap profile this isolate wrote; null when allocations were not collected or it failed (see errors). */
+  allocations?: AllocationRecord | null;
   /** File name of the profile the agent took itself (NODE_OPTIONS launches), if any. */
   cpuProfileFile: string | null;
   /** Problems the agent met (it never throws into the app). */

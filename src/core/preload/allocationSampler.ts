@@ -1,0 +1,99 @@
+/**
+ * Allocation sampling that keeps the garbage: V8's sampling heap profiler over an in-process
+ * inspector session, with `includeObjectsCollectedByMinorGC/MajorGC`, so objects the GC already
+ * freed stay in the profile (the defaults, and `--heap-prof`, keep only what is alive at the end:
+ * exactly not the garbage the GC paid for). In-process, it works for every launch (direct, npm
+ * scripts, launch configurations) and in worker threads, each isolate its own profile.
+ * On the main thread and in workers `session.post` answers synchronously, so the exit handler can
+ * stop the sampler and write the file.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import type { Session } from 'node:inspector';
+import { join } from 'node:path';
+import * as v8 from 'node:v8';
+import { isMainThread, threadId } from 'node:worker_threads';
+import { WINDOW_MARK_FILES } from './agentEnv';
+
+export interface AllocationRecord {
+  /** File name in the allocation folder. */
+  file: string;
+  samplingIntervalBytes: number;
+  /** Epoch ms the profile covers: from the start (or the window's opening) to the stop. */
+  startMs: number;
+  endMs: number;
+  /** Whether the profile covers a measured load window only. */
+  window: boolean;
+  /** Heap in use when sampling stopped. */
+  liveAtEndBytes: number;
+}
+
+export interface AllocationSampler {
+  /** Looks for the window marks (called on the agent's sampling tick). */
+  poll(): void;
+  /** Stops sampling and writes the profile (at exit; again is a no-op). */
+  finish(): AllocationRecord | null;
+}
+
+export function startAllocationSampler(dir: string, intervalBytes: number, agentDir: string, onError: (err: unknown) => void): AllocationSampler | null {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const inspector = require('node:inspector') as typeof import('node:inspector');
+  const session: Session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object): unknown => {
+    let answer: unknown = null;
+    let failure: unknown = null;
+    session.post(method, params ?? {}, (err, result) => {
+      failure = err;
+      answer = result;
+    });
+    if (failure) throw failure;
+    return answer;
+  };
+  const options = { samplingInterval: intervalBytes, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true };
+  post('HeapProfiler.enable');
+  post('HeapProfiler.startSampling', options);
+  let startMs = Date.now();
+  let window = false;
+  let closed = false;
+  let result: AllocationRecord | null = null;
+
+  const stop = (): AllocationRecord | null => {
+    if (result || closed) return result;
+    closed = true;
+    try {
+      const answer = post('HeapProfiler.stopSampling') as { profile?: unknown } | null;
+      const endMs = Date.now();
+      const liveAtEndBytes = v8.getHeapStatistics().used_heap_size;
+      post('HeapProfiler.disable');
+      session.disconnect();
+      if (!answer?.profile) return null;
+      mkdirSync(dir, { recursive: true });
+      const file = isMainThread ? `${process.pid}.heapprofile` : `${process.pid}-${threadId}.heapprofile`;
+      writeFileSync(join(dir, file), JSON.stringify(answer.profile));
+      result = { file, samplingIntervalBytes: intervalBytes, startMs, endMs, window, liveAtEndBytes };
+    } catch (err) {
+      onError(err);
+    }
+    return result;
+  };
+
+  return {
+    poll() {
+      if (closed) return;
+      try {
+        if (!window && existsSync(join(agentDir, WINDOW_MARK_FILES.open))) {
+          // The measured window opens: what the warm-up allocated is not counted.
+          post('HeapProfiler.stopSampling');
+          post('HeapProfiler.startSampling', options);
+          startMs = Date.now();
+          window = true;
+        } else if (window && existsSync(join(agentDir, WINDOW_MARK_FILES.close))) {
+          stop();
+        }
+      } catch (err) {
+        onError(err);
+      }
+    },
+    finish: stop,
+  };
+}
