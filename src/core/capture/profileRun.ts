@@ -1,4 +1,4 @@
-import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -20,6 +20,7 @@ import { StdoutDemux } from '../gc/stdoutDemux';
 import { RunProcesses } from '../run/runProcesses';
 import { TOOL_VERSION } from '../util/version';
 import { preloadAgentPath } from '../launcher/bundledScripts';
+import { WINDOW_MARK_FILES } from '../preload/agentEnv';
 import type { ProfileTarget } from '../targets/profileTarget';
 import { prepareCodeTraceDir, type CodeTraceDir } from './codeTraceDir';
 import { EXIT } from '../util/exitCodes';
@@ -105,6 +106,7 @@ export class ProfileRun {
       ? new RunLoad(load, {
           gcTally: () => this.collector.tallyByIsolate(),
           codeTraceBytes: () => codeTraceSizes(this.codeTrace?.writeDir ?? null),
+          windowMark: (edge) => markWindow(this.layout.agentDir, edge),
           // The load is done (or could not run): stop and collect, as Stop & Collect would.
           finished: () => void this.target.stop(),
         })
@@ -300,6 +302,15 @@ export class ProfileRun {
 
 function strayWarning({ pid, command }: StrayProcess): string {
   return `process ${pid} (${command}) left the target's process group (detached), so it was not stopped with the run and is still running; end it yourself if it should not (kill ${pid})`;
+}
+
+/** A file the preloads poll for (see preload/allocationSampler.ts); a failure only costs the window's precision. */
+function markWindow(agentDir: string, edge: 'open' | 'close'): void {
+  try {
+    writeFileSync(join(agentDir, WINDOW_MARK_FILES[edge]), `${Date.now()}\n`);
+  } catch {
+    // the run folder is gone: the run will say so when it ends
+  }
 }
 
 /** The size of each code trace in the folder now (a missing folder: none). */

@@ -41,6 +41,8 @@ export interface RunLoadHooks {
   gcTally(): IsolateGcTally[];
   /** Each code trace's size now, by file name: places traced deopts before, in or after the window. */
   codeTraceBytes(): Record<string, number>;
+  /** The measured window opens or closes: tell the target's processes (the allocation sampler counts only the window). */
+  windowMark?(edge: 'open' | 'close'): void;
   finished(record: LoadSummary): void;
 }
 
@@ -124,13 +126,17 @@ export class RunLoad {
           badUrl = urlCheckFailure(checked, sample, 'warm-up', hint);
         },
         onPhase: (phase) => {
-          if (phase === 'measuring') this.windowStart = this.mark();
+          if (phase === 'measuring') {
+            this.windowStart = this.mark();
+            this.hooks.windowMark?.('open');
+          }
         },
         onTick: (phase, rps) => {
           if (phase === 'measuring') this.rps = rps;
         },
         onResult: () => {
           this.windowEnd = this.mark();
+          this.hooks.windowMark?.('close');
         },
       });
       const outcome = await this.generator.done;

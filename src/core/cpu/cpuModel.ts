@@ -59,3 +59,26 @@ export function buildCpuModel(profile: CpuProfile): CpuModel {
     sampleIntervalUs: gaps.median(profile),
   };
 }
+
+/**
+ * Each script's url and each named function's start, by V8's script id, from a profile's call
+ * frames: what a heap profile of the same isolate can be completed with (heap/resolvePositions.ts).
+ * A function name seen at two starts in one script is left out.
+ */
+export function scriptFramesOf(profile: CpuProfile): { urls: Map<string, string>; starts: Map<string, { line: number; column: number }> } {
+  const urls = new Map<string, string>();
+  const starts = new Map<string, { line: number; column: number }>();
+  const ambiguous = new Set<string>();
+  for (const node of profile.nodes) {
+    const f = node.callFrame;
+    if (f.scriptId === '' || f.scriptId === '0' || f.url === '') continue;
+    urls.set(f.scriptId, f.url);
+    if (f.line === 0) continue;
+    const key = `${f.scriptId}\u0000${f.functionName}`;
+    const seen = starts.get(key);
+    if (seen && (seen.line !== f.line || seen.column !== f.column)) ambiguous.add(key);
+    else starts.set(key, { line: f.line, column: f.column });
+  }
+  for (const key of ambiguous) starts.delete(key);
+  return { urls, starts };
+}

@@ -3,7 +3,7 @@ import { UserError } from '../util/errors';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { STABLE_DEOPTS_FLAG, type CaptureOptions } from './captureOptions';
 import type { NodeRuntime } from './nodeRuntime';
-import type { CaptureSet } from './presets';
+import { DEFAULT_ALLOC_SAMPLING_BYTES, type CaptureSet } from './presets';
 import { validateUserFlags, type UserFlag } from './userFlags';
 
 /**
@@ -58,6 +58,8 @@ export interface CapturePaths {
   codeTraces: string;
   /** The preload agent's records */
   agentDir: string;
+  /** The allocation sampler's heap profiles */
+  heapDir: string;
 }
 
 export function planDirectLaunch(
@@ -101,7 +103,13 @@ export function planDirectLaunch(
   const env: Record<string, string> = { [AGENT_ENV.dir]: layout.agentDir };
   // The code trace is read only with a CPU profile; then every process and thread needs its own file.
   if (capture.deopts && capture.cpu) env[AGENT_ENV.codeTraceDir] = codeTraces.dir;
+  Object.assign(env, allocationEnv(capture, layout));
   return { mode: 'direct', command: runtime.command, args, env, flags, capture: { ...capture }, limitations: [] };
+}
+
+/** Allocations are sampled in-process by the preload, the same for every kind of launch. */
+function allocationEnv(capture: CaptureSet, layout: CapturePaths): Record<string, string> {
+  return capture.alloc ? { [AGENT_ENV.allocDir]: layout.heapDir, [AGENT_ENV.allocIntervalBytes]: String(DEFAULT_ALLOC_SAMPLING_BYTES) } : {};
 }
 
 /** How every direct launch ends: our preload first, then the user's script and its arguments. */
@@ -164,7 +172,7 @@ export function planNodeOptionsLaunch(
     ...(options.semiSpaceMB !== null ? [`--max-semi-space-size=${options.semiSpaceMB}`] : []),
     `--require=${quoteForNodeOptions(preloadPath)}`,
   ].join(' ');
-  const env: Record<string, string> = { NODE_OPTIONS: nodeOptions, [AGENT_ENV.dir]: layout.agentDir };
+  const env: Record<string, string> = { NODE_OPTIONS: nodeOptions, [AGENT_ENV.dir]: layout.agentDir, ...allocationEnv(options.capture, layout) };
   if (options.capture.gc) env[AGENT_ENV.traceGc] = '1';
   if (options.capture.cpu) {
     env[AGENT_ENV.cpuProfileDir] = layout.cpuDir;

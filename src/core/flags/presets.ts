@@ -3,9 +3,11 @@ export interface CaptureSet {
   cpu: boolean;
   gc: boolean;
   deopts: boolean;
+  /** Allocation sampling with the garbage kept: which functions make what the GC collects. */
+  alloc: boolean;
 }
 
-export const PRESET_IDS = ['cpu-gc-deopts', 'cpu-gc', 'gc', 'cpu', 'deopts'] as const;
+export const PRESET_IDS = ['cpu-gc-deopts', 'cpu-gc-alloc', 'cpu-gc', 'gc', 'cpu', 'deopts'] as const;
 export type PresetId = (typeof PRESET_IDS)[number];
 
 export interface Preset {
@@ -20,36 +22,44 @@ export const PRESETS: Record<PresetId, Preset> = {
     id: 'cpu-gc-deopts',
     label: 'CPU + GC trace + deopts',
     detail: 'CPU profile, every GC event, and where V8 threw optimized code away (the default)',
-    capture: { cpu: true, gc: true, deopts: true },
+    capture: { cpu: true, gc: true, deopts: true, alloc: false },
+  },
+  'cpu-gc-alloc': {
+    id: 'cpu-gc-alloc',
+    label: 'CPU + GC trace + allocations',
+    detail: 'Which functions allocate what the GC collects (sampled, garbage included), beside the CPU profile and every GC event',
+    capture: { cpu: true, gc: true, deopts: false, alloc: true },
   },
   'cpu-gc': {
     id: 'cpu-gc',
     label: 'CPU + GC trace',
     detail: 'No V8 log: the lightest full picture',
-    capture: { cpu: true, gc: true, deopts: false },
+    capture: { cpu: true, gc: true, deopts: false, alloc: false },
   },
   gc: {
     id: 'gc',
     label: 'GC trace only',
     detail: 'Every GC event with its pause and heap sizes; no profiler overhead',
-    capture: { cpu: false, gc: true, deopts: false },
+    capture: { cpu: false, gc: true, deopts: false, alloc: false },
   },
   cpu: {
     id: 'cpu',
     label: 'CPU profile only',
     detail: 'Sampling CPU profile',
-    capture: { cpu: true, gc: false, deopts: false },
+    capture: { cpu: true, gc: false, deopts: false, alloc: false },
   },
   deopts: {
     id: 'deopts',
     label: 'Deopts only',
     detail: 'The V8 deoptimization log',
-    capture: { cpu: false, gc: false, deopts: true },
+    capture: { cpu: false, gc: false, deopts: true, alloc: false },
   },
 };
 
 export const DEFAULT_PRESET: PresetId = 'cpu-gc-deopts';
 export const DEFAULT_SAMPLING_INTERVAL_US = 1000;
+/** Bytes between allocation samples: V8's own default, the finest it keeps cheap. */
+export const DEFAULT_ALLOC_SAMPLING_BYTES = 32768;
 
 export function isPresetId(value: string): value is PresetId {
   return (PRESET_IDS as readonly string[]).includes(value);

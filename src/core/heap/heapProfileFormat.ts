@@ -22,7 +22,10 @@ export interface RawHeapNode {
 
 export interface HeapNode {
   name: string;
+  /** '' where V8 did not name the script (Node 20 leaves the main script's functions without url and position). */
   url: string;
+  /** V8's script id in this isolate: ties a frame to the same isolate's CPU profile. */
+  scriptId: string;
   /** 1-based start of the function; 0 = none (V8's own frames). */
   line: number;
   column: number;

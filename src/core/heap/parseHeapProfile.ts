@@ -54,6 +54,7 @@ function readNode(raw: unknown): Omit<HeapNode, 'parent' | 'children'> | null {
   return {
     name: typeof frame['functionName'] === 'string' && frame['functionName'] !== '' ? frame['functionName'] : '(anonymous)',
     url: typeof frame['url'] === 'string' ? frame['url'] : '',
+    scriptId: typeof frame['scriptId'] === 'string' || typeof frame['scriptId'] === 'number' ? String(frame['scriptId']) : '',
     line: Number.isInteger(line) ? line : 0,
     column: Number.isInteger(column) ? column : 0,
     selfBytes: selfSize,

@@ -65,6 +65,25 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     out.push('');
   }
 
+  const alloc = summary.alloc;
+  if (alloc) {
+    const rate = alloc.bytesPerSecond !== null ? `${fmtBytes(alloc.bytesPerSecond)}/s` : 'rate unknown';
+    const perRequest = alloc.bytesPerRequest !== null ? ` · ${fmtBytes(alloc.bytesPerRequest)} per request` : '';
+    const window = load?.figures ? ' in the measured window' : '';
+    out.push(`Allocations${window}: ${fmtBytes(alloc.totalBytes)} (${rate}${perRequest}), sampled every ${fmtBytes(alloc.samplingIntervalBytes)}, garbage included`);
+    const rows = alloc.functions.slice(0, options.topFunctions ?? 10);
+    if (rows.length > 0) {
+      out.push(table(
+        ['self', 'share', 'total', 'function', 'location'],
+        rows.map((f) => [fmtBytes(f.selfBytes), `${fmtNum(f.share * 100, 1)}%`, fmtBytes(f.totalBytes), f.name, f.url ? place(f.url, f.line, f.column) : '']),
+        [true, true, true, false, false],
+      ));
+    }
+    out.push('');
+  } else if (summary.source.kind === 'run' && summary.alloc === null) {
+    out.push('Allocations: not collected (the cpu-gc-alloc preset samples them)', '');
+  }
+
   // Deopts not collected (an npm script, an attached process, a preset without them, a lost trace)
   // are said so with their reason, never as "none"; the reason is not repeated among the notes.
   const deoptReasons = summary.deoptCoverage === 'not-collected' ? summary.warnings.filter(isAboutDeopts) : [];
@@ -178,4 +197,16 @@ export function formatLoadLine(load: LoadSummary): string {
   const gc = load.gcInWindow;
   if (gc) parts.push(`GC in the window: ${gc.scavenges} scavenges, ${gc.markCompacts} Mark-Compact, ${fmtNum(gc.pauseMs, 1)} ms paused (${fmtNum(gc.wallShare * 100, 1)}%)`);
   return `Under load (${load.url}, ${load.connections} connections, ${f.durationSeconds.toFixed(1)} s): ${parts.join(' · ')}`;
+}
+
+/** Bytes in the largest unit that keeps a number ≥ 1: "512 B", "38.2 KB", "1.21 GB" (1024-based, as V8 counts). */
+export function fmtBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${Math.round(value)} B` : `${fmtNum(value, value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`;
 }

@@ -21,6 +21,7 @@ import {
 import { windowTotals } from '../gc/gcWindow';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { recoverStagedCodeTraces } from './stagedCodeTraces';
+import { readRunAllocations } from './runAllocations';
 import { errorMessage, isErrno } from '../util/errors';
 import { round } from '../util/stats';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
@@ -36,6 +37,8 @@ import { outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from '.
 import { openRegularFile } from '../util/files';
 import { openRunFile, readRunText, readableArtifacts } from './runFiles';
 import { readLoadRecord } from './runRecords';
+import { scriptFramesOf } from '../cpu/cpuModel';
+import type { ScriptFrames } from '../heap/resolvePositions';
 
 /** GC data already in memory from a live capture, so the trace file need not be read back. */
 export interface LiveGcData {
@@ -132,6 +135,10 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   if (load && load.failedRequests > 0) warnings.unshift(`load: the target lost ${load.failedRequests} request(s) in the measured window (errors, timeouts, non-2xx answers)`);
   const runStart = session ? Date.parse(session.startedAt) : null;
   const processSummaries = processes.map((p) => processSummary(p, cpuParts, gcData?.events ?? [], isolates, deoptCounts, runStart, session, capture.gc));
+  const allocAsked = capture.alloc === true;
+  const scriptFrames = new Map(cpuParts.map((part) => [part.artifact.path, part.frames] as const));
+  const allocations = allocAsked ? await readRunAllocations(layout, processes, load, { scriptFrames, preloadPath: preloadPathOf(session) }, warnings) : null;
+  if (allocations) for (const p of processSummaries) p.alloc = allocations.byProcess.get(p.id) ?? null;
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     source: { kind: 'run', path: layout.dir },
@@ -141,6 +148,8 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     deoptCoverage,
     ...(load ? { load } : {}),
     ...(processSummaries.length > 0 ? { processes: processSummaries } : {}),
+    // null: not collected (or nothing usable was written: the warnings say why), never 0.
+    alloc: allocations?.alloc ?? null,
     warnings,
   };
 }
@@ -179,10 +188,17 @@ function refineGcInWindow(load: LoadSummary, counted: readonly RunProcess[]): vo
 }
 
 /** The preload V8 Lens gave the target (`--require <path>` on a direct launch's command line). */
+/** V8 Lens's preload as the launch named it: `--require <path>` on the command line, or in NODE_OPTIONS (npm scripts). */
 function preloadPathOf(session: SessionRecord | null): string | null {
   const argv = session?.launch.argv ?? [];
   const at = argv.indexOf('--require');
-  return at >= 0 && at + 1 < argv.length ? argv[at + 1]! : null;
+  if (at >= 0 && at + 1 < argv.length) return argv[at + 1]!;
+  const nodeOptions = session?.launch.env.NODE_OPTIONS ?? '';
+  for (const m of nodeOptions.matchAll(/--require=(?:"((?:[^"\\]|\\.)*)"|(\S+))/g)) {
+    const path = m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!;
+    if (path.endsWith('preload.js')) return path;
+  }
+  return null;
 }
 
 function windowMarks(load: LoadSummary | null): WindowMarks | null {
@@ -245,6 +261,8 @@ async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liv
 
 interface ProfilePart extends CpuPart {
   artifact: CpuProfileArtifact;
+  /** Its scripts by V8's id: completes the same isolate's heap profile (heap/resolvePositions.ts). */
+  frames: ScriptFrames;
 }
 
 async function readCpuParts(layout: RunLayout, artifacts: readonly CpuProfileArtifact[], warnings: string[]): Promise<ProfilePart[]> {
@@ -252,7 +270,7 @@ async function readCpuParts(layout: RunLayout, artifacts: readonly CpuProfileArt
   for (const artifact of artifacts) {
     try {
       const profile = parseCpuProfile(await readRunText(layout.dir, artifact.path, CPU_PROFILE_READ_LIMIT), artifact.file);
-      parts.push({ artifact, pid: artifact.pid, summary: summarizeCpu(profile, { profileFile: artifact.file }) });
+      parts.push({ artifact, pid: artifact.pid, summary: summarizeCpu(profile, { profileFile: artifact.file }), frames: scriptFramesOf(profile) });
       for (const w of profile.warnings) warnings.push(`${artifact.file}: ${w}`);
     } catch (err) {
       warnings.push(errorMessage(err));

@@ -25,6 +25,8 @@ export const RUN_FILE_LIMITS = {
   /** One process's record: about a KB. */
   agentRecord: { maxBytes: 1 * MB },
   cpuProfile: CPU_PROFILE_READ_LIMIT,
+  /** A sampling heap profile is a call tree of allocating stacks: far smaller than a CPU profile. */
+  heapProfile: CPU_PROFILE_READ_LIMIT,
   sweep: { maxBytes: 64 * MB },
 } satisfies Record<string, ReadLimit>;
 

@@ -43,5 +43,6 @@ export function runLayout(dir: string): RunLayout {
     v8LogFile: join(dir, 'v8', 'v8.log'),
     codeTraces: join(dir, 'v8', 'code-startup.asm'),
     agentDir: join(dir, 'agent'),
+    heapDir: join(dir, 'heap'),
   };
 }

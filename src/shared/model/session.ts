@@ -27,7 +27,8 @@ export interface SessionRecord {
   };
   flags: {
     preset: string | null;
-    capture: { cpu: boolean; gc: boolean; deopts: boolean };
+    /** `alloc` is absent in runs made before allocations could be collected. */
+    capture: { cpu: boolean; gc: boolean; deopts: boolean; alloc?: boolean };
     samplingIntervalUs: number;
     semiSpaceMB: number | null;
     stableDeopts: boolean;

@@ -30,7 +30,7 @@ export const checkSession: Check = shape<SessionRecord>({
   }),
   flags: shape<SessionRecord['flags']>({
     preset: nullable(str),
-    capture: shape<SessionRecord['flags']['capture']>({ cpu: bool, gc: bool, deopts: bool }),
+    capture: shape<SessionRecord['flags']['capture']>({ cpu: bool, gc: bool, deopts: bool, alloc: optional(bool) }),
     samplingIntervalUs: num,
     semiSpaceMB: nullable(num),
     stableDeopts: bool,

@@ -47,6 +47,11 @@ export interface Summary {
    * in summaries written before it existed.
    */
   processes?: ProcessSummary[];
+  /**
+   * Who allocates what the GC collects (sampled, garbage included), the whole run; null when the
+   * run did not collect allocations ("not collected", never 0), absent in older summaries.
+   */
+  alloc?: AllocSummary | null;
   /** Why a part is missing or partial (truncated input, a flag that was off, …); one line each. */
   warnings: string[];
 }
@@ -128,6 +133,8 @@ export interface ProcessSummary {
   deoptCount: number | null;
   /** Peak resident set size of the process (threads share their process's), MB; null when not measured. */
   maxRssMB: number | null;
+  /** Its own allocations; absent when not collected. */
+  alloc?: AllocSummary | null;
 }
 
 export interface ProcessCpuSummary {

@@ -6,6 +6,8 @@
 import type { LoadFigures } from './load';
 import {
   SUMMARY_SCHEMA_VERSION,
+  type AllocFunctionSummary,
+  type AllocSummary,
   type CpuFunctionSummary,
   type CpuLineSummary,
   type CpuProfileFile,
@@ -140,6 +142,16 @@ export const checkLoadSummary: Check = shape<LoadSummary>({
   codeTraceBytes: optional(nullable(shape<NonNullable<LoadSummary['codeTraceBytes']>>({ start: recordOf(num), end: recordOf(num) }))),
 });
 
+const allocSummary = shape<AllocSummary>({
+  samplingIntervalBytes: num,
+  totalBytes: num,
+  bytesPerSecond: nullable(num),
+  bytesPerRequest: nullable(num),
+  liveAtEndBytes: nullable(num),
+  sampleCount: num,
+  functions: arrayOf(shape<AllocFunctionSummary>({ name: str, url: str, line: num, column: num, selfBytes: num, totalBytes: num, share: num })),
+});
+
 const processSummary = shape<ProcessSummary>({
   id: str,
   pid: num,
@@ -153,6 +165,7 @@ const processSummary = shape<ProcessSummary>({
   gc: nullable(gcSummary),
   deoptCount: nullable(num),
   maxRssMB: nullable(num),
+  alloc: optional(nullable(allocSummary)),
 });
 
 /** summary.json; what `withSummaryDefaults` fills in may be absent. */
@@ -167,5 +180,6 @@ export const checkSummary: Check = shape<Summary>({
   deoptCoverage: optional(oneOf('collected', 'partial', 'not-collected')),
   load: optional(nullable(checkLoadSummary)),
   processes: optional(arrayOf(processSummary)),
+  alloc: optional(nullable(allocSummary)),
   warnings: optional(arrayOf(str)),
 });

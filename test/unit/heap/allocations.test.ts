@@ -97,3 +97,39 @@ describe('summarizeAllocations', () => {
     assert.equal(unknown.bytesPerRequest, null);
   });
 });
+
+describe('completing and pruning a heap profile', () => {
+  it('names frames V8 left unnamed from the same isolate\'s CPU profile, by script id; an ambiguous name keeps no start', async () => {
+    const { resolveHeapPositions } = await import('../../../src/core/heap/resolvePositions');
+    const unnamed = (name: string, scriptId: string) => ({ callFrame: { functionName: name, scriptId, url: '', lineNumber: -1, columnNumber: -1 }, selfSize: 10, id: nextId++, children: [] });
+    const profile = parseHeapProfile(JSON.stringify({ head: node('(root)', 0, [unnamed('work', '7'), unnamed('twice', '7'), unnamed('other', '9')]) }), 'x');
+    const resolved = resolveHeapPositions(profile, { urls: new Map([['7', '/app/main.js']]), starts: new Map([['7\u0000work', { line: 12, column: 3 }]]) });
+    assert.equal(resolved, 2);
+    assert.deepEqual(profile.nodes.map((n) => [n.name, n.url, n.line, n.column]), [
+      ['(root)', '', 0, 0],
+      ['work', '/app/main.js', 12, 3],
+      ['twice', '/app/main.js', 0, 0],
+      ['other', '', 0, 0],
+    ]);
+  });
+
+  it('takes V8 Lens\'s own frames out with everything under them, and their bytes out of the total', async () => {
+    const { pruneFrames } = await import('../../../src/core/heap/resolvePositions');
+    const preload = { callFrame: { functionName: '', scriptId: '3', url: '/ext/dist/preload.js', lineNumber: 9, columnNumber: 0 }, selfSize: 5, id: nextId++, children: [node('stop', 70)] };
+    const profile = parseHeapProfile(JSON.stringify({ head: node('(root)', 0, [node('app', 100), preload]) }), 'x');
+    assert.equal(pruneFrames(profile, (n) => n.url.endsWith('preload.js')), 75);
+    assert.equal(profile.totalBytes, 100);
+    assert.deepEqual(profile.nodes.map((n) => [n.name, n.parent, n.children]), [['(root)', -1, [1]], ['app', 0, []]]);
+  });
+
+  it('merges processes: bytes add up, functions by place, shares over the whole', async () => {
+    const { mergeAllocations } = await import('../../../src/core/run/runAllocations');
+    const one = summarizeAllocations(parseHeapProfile(JSON.stringify({ head: node('(root)', 0, [node('handle', 300, [], 4)]) }), 'a'), context);
+    const two = summarizeAllocations(parseHeapProfile(JSON.stringify({ head: node('(root)', 0, [node('handle', 100, [], 4), node('log', 100, [], 9)]) }), 'b'), { ...context, requests: null });
+    const merged = mergeAllocations([one, two]);
+    assert.equal(merged.totalBytes, 500);
+    assert.deepEqual(merged.functions.map((f) => [f.name, f.selfBytes, f.share]), [['handle', 400, 0.8], ['log', 100, 0.2]]);
+    assert.equal(merged.bytesPerSecond, 250);
+    assert.equal(merged.bytesPerRequest, null, 'one process without requests: unknown for the whole');
+  });
+});

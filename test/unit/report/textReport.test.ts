@@ -49,3 +49,10 @@ describe('deopt count words', () => {
     assert.equal(deoptEventsText(0, 'not-collected'), 'deopts: not collected');
   });
 });
+
+describe('fmtBytes', () => {
+  it('1024-based units with a few significant digits', async () => {
+    const { fmtBytes } = await import('../../../src/core/report/textReport');
+    assert.deepEqual([0, 512, 2048, 39_000, 1.5 * 1024 ** 2, 150 * 1024 ** 2, 8.44 * 1024 ** 3].map(fmtBytes), ['0 B', '512 B', '2.00 KB', '38.1 KB', '1.50 MB', '150 MB', '8.44 GB']);
+  });
+});

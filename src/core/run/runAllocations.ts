@@ -1,0 +1,110 @@
+/**
+ * A run's allocations: each process's and thread's sampling heap profile (written by the preload,
+ * named in its agent record), summarized per process and for the whole run. Under load the
+ * profiles cover the measured window only, and bytes per request are over its requests.
+ */
+import type { AllocFunctionSummary, AllocSummary, LoadSummary } from '../../shared/model/summary';
+import { bool, nullable, num, shape, str } from '../../shared/model/shapeCheck';
+import { pathToFileURL } from 'node:url';
+import { MAX_ALLOC_FUNCTIONS, summarizeAllocations } from '../heap/allocSummary';
+import type { HeapNode } from '../heap/heapProfileFormat';
+import { pruneFrames, resolveHeapPositions, type ScriptFrames } from '../heap/resolvePositions';
+import { parseHeapProfile } from '../heap/parseHeapProfile';
+import type { AllocationRecord } from '../preload/allocationSampler';
+import { compareText } from '../util/compareText';
+import { errorMessage } from '../util/errors';
+import type { RunProcess } from './processTable';
+import { RUN_FILE_LIMITS, readRunText, runPath } from './runFiles';
+import type { RunLayout } from './runLayout';
+
+const checkAllocationRecord = shape<AllocationRecord>({ file: str, samplingIntervalBytes: num, startMs: num, endMs: num, window: bool, liveAtEndBytes: nullable(num) });
+
+export interface RunAllocations {
+  /** The whole run (npm's processes left out); null when no process wrote a usable profile. */
+  alloc: AllocSummary | null;
+  /** By RunProcess id. */
+  byProcess: Map<string, AllocSummary>;
+}
+
+export interface AllocationSources {
+  /** What each process's CPU profile (by its file's path) knows about its scripts. */
+  scriptFrames: ReadonlyMap<string, ScriptFrames>;
+  /** V8 Lens's preload: its frames and what it allocated are not the app's. */
+  preloadPath: string | null;
+}
+
+export async function readRunAllocations(
+  layout: RunLayout,
+  processes: readonly RunProcess[],
+  load: LoadSummary | null,
+  sources: AllocationSources,
+  warnings: string[],
+): Promise<RunAllocations> {
+  const byProcess = new Map<string, AllocSummary>();
+  const requests = load?.figures?.requests ?? null;
+  const isPreload = (node: HeapNode) => sources.preloadPath !== null && (node.url === sources.preloadPath || node.url === pathToFileURL(sources.preloadPath).href);
+  let unnamed = 0;
+  for (const p of processes) {
+    const raw = p.record?.allocations;
+    if (raw === undefined || raw === null) continue;
+    const problem = checkAllocationRecord(raw, `agent record of pid ${p.pid}: allocations`);
+    if (problem !== null) {
+      warnings.push(`${problem}; its allocations are left out`);
+      continue;
+    }
+    try {
+      const path = runPath(layout.heapDir, raw.file);
+      const profile = parseHeapProfile(await readRunText(layout.dir, path, RUN_FILE_LIMITS.heapProfile), raw.file);
+      for (const w of profile.warnings) warnings.push(`${raw.file}: ${w}`);
+      const frames = p.profile ? sources.scriptFrames.get(p.profile.path) : undefined;
+      if (frames) resolveHeapPositions(profile, frames);
+      pruneFrames(profile, isPreload);
+      unnamed += profile.nodes.filter((n) => n.url === '' && n.scriptId !== '' && n.scriptId !== '0').length;
+      byProcess.set(p.id, summarizeAllocations(profile, {
+        durationMs: raw.endMs - raw.startMs,
+        samplingIntervalBytes: raw.samplingIntervalBytes,
+        requests: raw.window ? requests : null,
+        liveAtEndBytes: raw.liveAtEndBytes,
+      }));
+    } catch (err) {
+      warnings.push(`allocations of pid ${p.pid}: ${errorMessage(err)}`);
+    }
+  }
+  if (unnamed > 0) {
+    warnings.push(`allocations: ${unnamed} frame(s) have no file or line (older V8 names the main script's functions only in CPU profiles: collect the CPU profile too)`);
+  }
+  const counted = processes.filter((p) => p.role !== 'npm' && byProcess.has(p.id)).map((p) => byProcess.get(p.id)!);
+  if (counted.length === 0 && !warnings.some((w) => w.startsWith('allocations'))) {
+    warnings.push('allocations: no process wrote a heap profile (see the agent records\' errors)');
+  }
+  return { alloc: counted.length > 0 ? mergeAllocations(counted) : null, byProcess };
+}
+
+/** Several processes' allocations as one: bytes and rates add up (each over its own time), functions merge by place. */
+export function mergeAllocations(parts: readonly AllocSummary[]): AllocSummary {
+  if (parts.length === 1) return parts[0]!;
+  const totalBytes = parts.reduce((sum, p) => sum + p.totalBytes, 0);
+  const sumOrNull = (pick: (p: AllocSummary) => number | null) => (parts.every((p) => pick(p) !== null) ? parts.reduce((sum, p) => sum + pick(p)!, 0) : null);
+  const functions = new Map<string, AllocFunctionSummary>();
+  for (const part of parts) {
+    for (const f of part.functions) {
+      const key = `${f.name}\u0000${f.url}\u0000${f.line}\u0000${f.column}`;
+      const into = functions.get(key) ?? { ...f, selfBytes: 0, totalBytes: 0, share: 0 };
+      into.selfBytes += f.selfBytes;
+      into.totalBytes += f.totalBytes;
+      functions.set(key, into);
+    }
+  }
+  return {
+    samplingIntervalBytes: parts[0]!.samplingIntervalBytes,
+    totalBytes,
+    bytesPerSecond: sumOrNull((p) => p.bytesPerSecond),
+    bytesPerRequest: sumOrNull((p) => p.bytesPerRequest),
+    liveAtEndBytes: sumOrNull((p) => p.liveAtEndBytes),
+    sampleCount: parts.reduce((sum, p) => sum + p.sampleCount, 0),
+    functions: [...functions.values()]
+      .map((f) => ({ ...f, share: totalBytes > 0 ? f.selfBytes / totalBytes : 0 }))
+      .sort((a, b) => b.selfBytes - a.selfBytes || compareText(a.name, b.name))
+      .slice(0, MAX_ALLOC_FUNCTIONS),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Allocations (issue 13) through the real CLI: `--preset cpu-gc-alloc` samples them with the
+ * garbage kept, in every process, and the figures agree with V8's own account of the same run
+ * (`--trace-gc-nvp`'s `allocated=` at each GC); under load only the measured window counts.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { AgentRecord } from '../../src/core/preload/agentRecord';
+import { NODES, PROGRAMS, REPO, readSummary, runCli, tempDir } from './cliHarness';
+
+const TWO_ALLOCATORS = join(PROGRAMS, 'two-allocators.js');
+const HTTP_SERVICE = join(REPO, 'examples', 'http-service', 'server.js');
+
+function records(run: string): AgentRecord[] {
+  return readdirSync(join(run, 'agent'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(run, 'agent', f), 'utf8')) as AgentRecord);
+}
+
+describe('allocations, held against V8\'s own account', () => {
+  for (const node of NODES) {
+    it(`${node.label}: two allocators at 10:1 come back near 10:1, at their lines; the bytes match --trace-gc-nvp`, { timeout: 90_000 }, async () => {
+      const out = join(tempDir(), 'run');
+      const r = await runCli(['profile', '--node', node.path, '--preset', 'cpu-gc-alloc', '--v8-flag=--trace-gc-nvp', '--out', out, '--', TWO_ALLOCATORS]);
+      assert.equal(r.code, 0, r.stderr);
+      const summary = readSummary(out);
+      const alloc = summary.alloc;
+      assert.ok(alloc, summary.warnings.join('\n'));
+      const f = (name: string) => alloc.functions.find((x) => x.name === name);
+      const big = f('bigAllocator');
+      const small = f('smallAllocator');
+      assert.ok(big && small, JSON.stringify(alloc.functions.slice(0, 6)));
+      const ratio = big.selfBytes / small.selfBytes;
+      assert.ok(ratio >= 5 && ratio <= 20, `bigAllocator:smallAllocator = ${ratio.toFixed(1)}`);
+      // 1-based function starts in the script, also where V8 left them unnamed in the heap profile (Node 20).
+      assert.ok(big.url.endsWith('two-allocators.js') && big.line === 5, `${big.url}:${big.line}`);
+      assert.ok(!alloc.functions.some((x) => x.url.endsWith('preload.js')), 'V8 Lens\'s own preload is not among the app\'s allocators');
+      assert.equal(summary.processes?.[0]?.alloc?.totalBytes, alloc.totalBytes, 'one process: its own figures are the run\'s');
+
+      // V8's own account of the same run: the bytes allocated since the previous GC, at every GC.
+      const nvp = readFileSync(join(out, 'gc-trace.log'), 'utf8');
+      const allocated = [...nvp.matchAll(/ allocated=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+      assert.ok(allocated > 0, 'the nvp trace has allocated= figures');
+      const factor = alloc.totalBytes / allocated;
+      assert.ok(factor > 1 / 3 && factor < 3, `V8 Lens ${alloc.totalBytes} bytes vs --trace-gc-nvp ${allocated} (× ${factor.toFixed(2)})`);
+      assert.ok(alloc.bytesPerSecond !== null && alloc.bytesPerSecond > 0);
+      assert.equal(alloc.bytesPerRequest, null, 'no load, no requests: not collected, never 0');
+    });
+  }
+
+  it('under load only the measured window counts, and bytes per request are over its requests', { timeout: 90_000 }, async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['profile', '--preset', 'cpu-gc-alloc', '--out', out, '--url', 'auto', '--warmup', '1', '--duration', '2', '--connections', '8', '--', HTTP_SERVICE], { timeoutMs: 90_000 });
+    assert.equal(r.code, 0, r.stderr);
+    const summary = readSummary(out);
+    const [rec] = records(out).filter((x) => x.allocations);
+    assert.ok(rec?.allocations, 'the record names the heap profile');
+    assert.equal(rec.allocations.window, true, 'restarted when the window opened');
+    const covered = rec.allocations.endMs - rec.allocations.startMs;
+    assert.ok(covered > 1500 && covered < 3500, `the profile covers the 2 s window: ${covered} ms`);
+    const requests = summary.load!.figures!.requests;
+    assert.ok(summary.alloc && summary.alloc.bytesPerRequest !== null);
+    assert.ok(Math.abs(summary.alloc.bytesPerRequest * requests - summary.alloc.totalBytes) < 1, 'bytes per request = bytes over the window\'s requests');
+    assert.match(r.stdout, /^Allocations in the measured window: .* per request\), sampled every 32\.0 KB, garbage included$/m);
+  });
+
+  it('a run without them says "not collected", never 0', { timeout: 60_000 }, async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['profile', '--preset', 'cpu-gc', '--out', out, '--', join(PROGRAMS, 'cpu-burn.js')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(readSummary(out).alloc, null);
+    assert.match(r.stdout, /^Allocations: not collected/m);
+  });
+});
