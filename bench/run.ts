@@ -8,7 +8,11 @@
  *  3. The editor's annotation model for a run with 5,000 deopts in one file (and 20,000 sampled
  *     lines in 200 files), against a bare JSON.parse of its summary.json. Target: under 250 ms, so
  *     opening such a run never stalls the editor.
+ *  4. What allocation sampling costs a service: req/s of the demo HTTP service under the same load,
+ *     profiled with the CPU + GC preset and with CPU + GC + allocations, interleaved runs, the
+ *     median ratio. Target: ≤ 5% fewer req/s at the default sampling interval.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,13 +161,50 @@ async function benchAnnotations(): Promise<void> {
   if (sink === -1) console.log(sink);
 }
 
+/** One profile of the demo service under load through the real CLI; its req/s in the measured window. */
+function serviceRps(preset: string, seconds: number): number {
+  const out = join(mkdtempSync(join(tmpdir(), 'v8-lens-bench-')), 'run');
+  const cli = join(__dirname, '..', 'dist', 'cli.js');
+  const service = join(__dirname, '..', 'examples', 'http-service', 'server.js');
+  const r = spawnSync(process.execPath, [cli, 'profile', '--preset', preset, '--out', out, '--url', 'auto', '--warmup', '2', '--duration', String(seconds), '--connections', '10', '--', service], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+  // The app's own output shares the CLI's stdout: the figures are read from the run folder.
+  const rps = r.status === 0 ? (JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary).load?.figures?.rps : undefined;
+  if (rps === undefined) throw new Error(`the ${preset} run failed: ${r.stderr.slice(-500)}`);
+  return rps;
+}
+
+function benchAllocationOverhead(): void {
+  const rounds = Number(process.env.BENCH_SERVICE_ROUNDS ?? 5);
+  const seconds = Number(process.env.BENCH_SERVICE_SECONDS ?? 5);
+  console.log(`allocation sampling on the demo HTTP service: ${rounds} interleaved rounds of ${seconds} s measured (after 2 s warm-up), 10 connections`);
+  const without: number[] = [];
+  const withAlloc: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    // Alternate which goes first, so drift and warm caches hit both alike.
+    const order = i % 2 === 0 ? ['cpu-gc', 'cpu-gc-alloc'] : ['cpu-gc-alloc', 'cpu-gc'];
+    const rps = new Map(order.map((preset) => [preset, serviceRps(preset, seconds)] as const));
+    without.push(rps.get('cpu-gc')!);
+    withAlloc.push(rps.get('cpu-gc-alloc')!);
+    ratios.push(rps.get('cpu-gc-alloc')! / rps.get('cpu-gc')!);
+  }
+  const ratio = median(ratios);
+  console.log(`  CPU + GC            median ${median(without).toFixed(0)} req/s  [${Math.min(...without).toFixed(0)}–${Math.max(...without).toFixed(0)}]`);
+  console.log(`  CPU + GC + alloc    median ${median(withAlloc).toFixed(0)} req/s  [${Math.min(...withAlloc).toFixed(0)}–${Math.max(...withAlloc).toFixed(0)}]`);
+  console.log(`  ratio (paired, median) ${ratio.toFixed(3)} = ${((1 - ratio) * 100).toFixed(1)}% fewer req/s with sampling every 32 KB (target ≤ 5%)  ${ratio >= 0.95 ? 'OK' : 'MISSED'}`);
+}
+
+/** BENCH_ONLY=profile,gc,annotations,alloc runs some of them. */
+const BENCHES: Record<string, () => void | Promise<void>> = { profile: benchCpuProfile, gc: benchGcTrace, annotations: benchAnnotations, alloc: benchAllocationOverhead };
+
 async function main(): Promise<void> {
   console.log(`V8 Lens benchmarks · Node ${process.version} · ${ROUNDS} rounds, medians\n`);
-  benchCpuProfile();
-  console.log('');
-  benchGcTrace();
-  console.log('');
-  await benchAnnotations();
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+  for (const [name, bench] of Object.entries(BENCHES)) {
+    if (only && !only.includes(name)) continue;
+    await bench();
+    console.log('');
+  }
 }
 
 void main();

@@ -112,7 +112,7 @@ describe('launch plans', () => {
     assert.equal(plan.env.V8_LENS_CPU_PROFILE_DIR, '/tmp/run with space/cpu');
     assert.deepEqual(plan.args, ['run', 'start']);
     assert.ok(plan.limitations.some((l) => /deopts need a direct launch/.test(l)));
-    assert.deepEqual(plan.capture, { cpu: true, gc: true, deopts: false }, 'the run records that it does not collect deopts');
+    assert.deepEqual(plan.capture, { cpu: true, gc: true, deopts: false, alloc: false }, 'the run records that it does not collect deopts');
     rejects(() => planNodeOptionsLaunch(node, options({ extraFlags: ['--min-semi-space-size=16'] }), layout, 'p', 'npm', [], undefined), /cannot be passed through NODE_OPTIONS/);
   });
 

@@ -46,7 +46,7 @@ describe('an npm script that runs node app.js', () => {
     const session = readSession(out);
     assert.equal(session.launch.mode, 'node-options');
     assert.equal(session.flags.preset, 'cpu-gc-deopts', 'what was asked');
-    assert.deepEqual(session.flags.capture, { cpu: true, gc: true, deopts: false }, 'what the run collects');
+    assert.deepEqual(session.flags.capture, { cpu: true, gc: true, deopts: false, alloc: false }, 'what the run collects');
 
     const summary = readSummary(out);
     assert.equal(summary.deoptCoverage, 'not-collected');
