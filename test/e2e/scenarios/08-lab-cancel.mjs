@@ -15,13 +15,18 @@ export default {
     const port = await freePort();
     const launchFile = join(t.workspace, '.vscode', 'launch.json');
     const launch = JSON.parse(readFileSync(launchFile, 'utf8'));
-    launch.configurations.find((c) => c.name === CONFIG).env = { PORT: String(port) };
+    const config = launch.configurations.find((c) => c.name === CONFIG);
+    config.env = { PORT: String(port) };
+    // Scenario 07's Apply may have put its recommended --max-semi-space-size into runtimeArgs (when
+    // the sweep recommended one): a sweep refuses a flag it sets itself, so this scenario starts from
+    // the configuration as shipped.
+    delete config.runtimeArgs;
     writeFileSync(launchFile, JSON.stringify(launch, null, 2));
     // The editor reads launch.json through its configuration, which follows the file a moment later:
     // a lab that reads it before then would start the service on the previous scenario's port.
     await t.waitFor(() => t.host.eval((vscode, want) => {
       const configs = vscode.workspace.getConfiguration('launch').get('configurations') ?? [];
-      return configs.some((c) => c.env?.PORT === want);
+      return configs.some((c) => c.env?.PORT === want && !c.runtimeArgs);
     }, String(port)), { timeout: 15_000, what: 'the editor to read the new PORT from launch.json' });
 
     await t.host.eval((vscode) => vscode.commands.executeCommand('v8Lens.semiSpaceLab.focus'));
