@@ -2,17 +2,33 @@
  * The CPU flame graph: d3-flame-graph v5 (ES module build, so its CSS is a separate file and no
  * <style> is injected), drawn top-down (root at the top, like VS Code's and DevTools' flame views)
  * in a scroll box. The settings, search, zoom and hover box shared with the compare page are in
- * flameChrome.ts; this file adds the idle toggle, the category colours and legend, and self/total.
+ * flameChrome.ts; this file adds the unit (ms or bytes), the idle toggle, the category colours and legend, and self/total.
  */
 import type { FlameHierarchyNode } from 'd3-flame-graph';
 import { FRAME_CATEGORIES, FRAME_CATEGORY_LABELS, type FrameCategory } from '../../src/shared/frameCategory';
 import { flameTotals } from '../../src/shared/flameTotals';
+import { fmtBytes } from '../../src/shared/formatBytes';
 import type { FlameNode, FromReportWebview } from '../../src/shared/reportProtocol';
 import { el } from '../common/dom';
 import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../common/flameChrome';
 import { fmtMs, fmtPct, plural, type LocationContext } from '../common/format';
 import type { Host } from '../common/host';
 import { toCss, type Palette } from '../common/theme';
+
+/** What a flame graph's weights are: CPU time in ms, or allocated bytes. */
+export interface FlameUnit {
+  title: string;
+  /** What the widths measure: "total time". */
+  width: string;
+  /** The whole tree, as the tooltip and the search say it: "the profile". */
+  whole: string;
+  /** The root frame's name in the tooltip. */
+  rootName: string;
+  format(value: number): string;
+}
+
+export const CPU_TIME: FlameUnit = { title: 'CPU flame graph', width: 'total time', whole: 'the profile', rootName: 'all (the whole profile)', format: fmtMs };
+export const ALLOCATED_BYTES: FlameUnit = { title: 'Allocation flame graph', width: 'bytes allocated (garbage included)', whole: 'the allocations', rootName: 'all (everything allocated)', format: fmtBytes };
 
 export interface FlameView {
   applyTheme(palette: Palette): void;
@@ -57,8 +73,16 @@ function withoutIdle(flame: FlameNode, totals: Map<FlameNode, number>): { busyRo
   return { busyRoot, idleTotal };
 }
 
-export function renderFlameSection(section: HTMLElement, flame: FlameNode | null, missing: string, host: Host<FromReportWebview>, loc: LocationContext, palette: Palette): FlameView | null {
-  section.append(el('h2', { text: 'CPU flame graph' }));
+export function renderFlameSection(
+  section: HTMLElement,
+  flame: FlameNode | null,
+  missing: string,
+  host: Host<FromReportWebview>,
+  loc: LocationContext,
+  palette: Palette,
+  unit: FlameUnit = CPU_TIME,
+): FlameView | null {
+  section.append(el('h2', { text: unit.title }));
   if (!flame) {
     section.append(emptyFlameGraph('No flame graph:', missing));
     return null;
@@ -89,14 +113,14 @@ export function renderFlameSection(section: HTMLElement, flame: FlameNode | null
   const hint = el('p', {
     className: 'hint',
     text: host.connected
-      ? 'Width = total time. Click a frame to zoom into it; Ctrl/⌘-click (or a zoomed frame’s Open source) opens its code. Hover for times.'
-      : 'Width = total time. Click a frame to zoom into it; hover for times.',
+      ? `Width = ${unit.width}. Click a frame to zoom into it; Ctrl/⌘-click (or a zoomed frame’s Open source) opens its code. Hover for figures.`
+      : `Width = ${unit.width}. Click a frame to zoom into it; hover for figures.`,
   });
 
   const tooltip = tooltipRows();
   const chrome = flameChrome<FlameNode>({
     nodeCount: stats.nodeCount,
-    resetTitle: 'Show the whole profile again',
+    resetTitle: `Show all of ${unit.whole} again`,
     toggles: [idleToggle],
     tooltipRows: tooltip.rows,
     fillTooltip: tooltip.fill,
@@ -105,7 +129,7 @@ export function renderFlameSection(section: HTMLElement, flame: FlameNode | null
     openSource: (node) => host.openSource({ type: 'openSource', url: node.url, line: node.line, column: node.column }),
     fill: (d) => current.frame[d.data.category] ?? current.frame.native,
     background: () => current.background,
-    describeMatches: (results, sum) => `${plural(results.length, 'frame')} match · ${fmtMs(sum)} = ${fmtPct(sum, stats.rootTotal)} of the profile`,
+    describeMatches: (results, sum) => `${plural(results.length, 'frame')} match · ${unit.format(sum)} = ${fmtPct(sum, stats.rootTotal)} of ${unit.whole}`,
   });
   section.append(chrome.toolbar, el('div', { className: 'legend-row' }, legend, hint), chrome.container);
   chrome.container.setAttribute('data-render-ms', String(Math.round(chrome.mount(showIdle ? flame : busyRoot!))));
@@ -139,10 +163,10 @@ export function renderFlameSection(section: HTMLElement, flame: FlameNode | null
     const fill = (d: FlameHierarchyNode<FlameNode>) => {
       const node = d.data;
       const t = stats.totals.get(node) ?? node.value;
-      name.textContent = d.depth === 0 ? (showIdle ? 'all (the whole profile)' : 'all, without idle time') : node.name;
+      name.textContent = d.depth === 0 ? (showIdle ? unit.rootName : 'all, without idle time') : node.name;
       where.textContent = d.depth === 0 ? `${plural(stats.nodeCount, 'call-tree node')}` : tooltipLocation(node, loc);
-      self.textContent = `${fmtMs(node.value)} · ${fmtPct(node.value, stats.rootTotal)} of the profile`;
-      total.textContent = `${fmtMs(t)} · ${fmtPct(t, stats.rootTotal)} of the profile`;
+      self.textContent = `${unit.format(node.value)} · ${fmtPct(node.value, stats.rootTotal)} of ${unit.whole}`;
+      total.textContent = `${unit.format(t)} · ${fmtPct(t, stats.rootTotal)} of ${unit.whole}`;
       category.textContent = FRAME_CATEGORY_LABELS[node.category] ?? '';
     };
     return { rows: [name, where, table, category], fill };

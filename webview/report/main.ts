@@ -12,7 +12,9 @@ import { clear, el } from '../common/dom';
 import type { LocationContext } from '../common/format';
 import { connectHost } from '../common/host';
 import { onThemeChange, readPalette } from '../common/theme';
-import { renderFlameSection, type FlameView } from './flameGraph';
+import { renderAllocPanel } from './allocPanel';
+import type { FlameView } from './flameGraph';
+import { renderFlameTabs, type FlameTab } from './flameTabs';
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
 import { renderLoadSection } from './loadFigures';
@@ -29,6 +31,8 @@ app.append(status);
 let views: { flame: FlameView | null; gc: GcView | null } = { flame: null, gc: null };
 /** Which process of a multi-process run is shown ("all": the whole run); kept across redraws. */
 let selectedProcess = ALL_PROCESSES;
+/** Which flame graph is shown: CPU time or allocated bytes; kept across redraws. */
+let flameTab: FlameTab = 'cpu';
 let themeHooked = false;
 
 let liveRendered = false;
@@ -92,22 +96,25 @@ function render(full: ReportModel): void {
   const gcSection = el('section', { id: 'gc-section', className: 'panel', attrs: { 'aria-label': 'Garbage collection' } });
   const hotSection = el('section', { id: 'hot-section', className: 'panel', attrs: { 'aria-label': 'Hot functions' } });
   const deoptSection = el('section', { id: 'deopt-section', className: 'panel', attrs: { 'aria-label': 'Deopts' } });
-  app.append(el('main', {}, flameSection, gcSection, hotSection, deoptSection));
+  // Only a run folder can have sampled allocations: a single file has nothing to say about them.
+  const allocSection = model.summary.source.kind === 'run' ? el('section', { id: 'alloc-section', className: 'panel', attrs: { 'aria-label': 'GC and allocations' } }) : null;
+  app.append(el('main', {}, flameSection, gcSection, allocSection, hotSection, deoptSection));
 
   const palette = readPalette();
   views = {
-    flame: timed('v8-lens:flame', () => renderFlameSection(flameSection, model.flame, missingFlame(model), host, loc, palette)),
+    flame: timed('v8-lens:flame', () => drawFlame(flameSection, model, loc, palette, pickedLabel(full))),
     gc: timed('v8-lens:gc', () => renderGcSection(gcSection, model.summary.gc, model.gcEvents, missingGc(model), palette, model.gcClock ?? 'isolate')),
   };
   timed('v8-lens:tables', () => {
+    if (allocSection) renderAllocPanel(allocSection, model.summary.alloc, host, loc);
     renderHotFunctions(hotSection, model.summary.cpu, missingFlame(model), host, loc);
     renderDeopts(deoptSection, model.summary.deopts, missingDeopts(model), host, loc);
   });
   // One process picked: every section says whose figures it shows.
-  const picked = full.processes?.find((v) => v.id === selectedProcess);
-  if (picked) {
-    for (const h of [flameSection, gcSection, hotSection, deoptSection].map((s) => s.querySelector('h2'))) {
-      h?.append(el('span', { className: 'process-of', text: ` · ${picked.label}` }));
+  const picked = pickedLabel(full);
+  if (picked !== null) {
+    for (const h of [flameSection, gcSection, allocSection, hotSection, deoptSection].map((s) => s?.querySelector('h2'))) {
+      h?.append(processOf(picked));
     }
   }
   document.documentElement.setAttribute('data-report-ready', 'true');
@@ -120,6 +127,30 @@ function render(full: ReportModel): void {
       views.gc?.applyTheme(next);
     });
   }
+}
+
+/** The label of the one process picked; null for the whole run. */
+function pickedLabel(full: ReportModel): string | null {
+  return full.processes?.find((v) => v.id === selectedProcess)?.label ?? null;
+}
+
+/** " · worker · pid 4121" after a section's title: whose figures it shows. */
+function processOf(label: string): HTMLElement {
+  return el('span', { className: 'process-of', text: ` · ${label}` });
+}
+
+/** The flame section with its tabs; picking a tab redraws this section alone. */
+function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>, picked: string | null): FlameView | null {
+  const input = { cpu: model.flame, cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null };
+  if (input.alloc === null) flameTab = 'cpu';
+  const view = renderFlameTabs(section, input, flameTab, (tab) => {
+    flameTab = tab;
+    clear(section);
+    views.flame = drawFlame(section, model, loc, readPalette(), picked);
+    if (picked !== null) section.querySelector('h2')?.append(processOf(picked));
+    document.getElementById(`flame-tab-${tab}`)?.focus();
+  }, host, loc, palette);
+  return view;
 }
 
 /**

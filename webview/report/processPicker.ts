@@ -18,9 +18,10 @@ export function modelForProcess(model: ReportModel, id: string): ReportModel {
   return {
     ...model,
     flame: view.flame,
+    allocFlame: view.allocFlame ?? null,
     gcEvents: view.gcEvents,
     gcClock: 'isolate',
-    summary: { ...model.summary, cpu: view.cpu, gc: view.gc, deopts: view.deopts },
+    summary: { ...model.summary, cpu: view.cpu, gc: view.gc, deopts: view.deopts, alloc: view.process.alloc ?? null },
   };
 }
 

@@ -64,7 +64,7 @@ export function buildFlameTree(model: CpuModel, warnings: string[] = []): FlameN
 }
 
 /** "Left heavy": children by total time, so the widest stacks line up on the left. */
-function sortHeaviestFirst(root: FlameNode): void {
+export function sortHeaviestFirst(root: FlameNode): void {
   const { order, totals } = flameTotals(root);
   for (const node of order) if (node.children.length > 1) node.children.sort((a, b) => totals.get(b)! - totals.get(a)!);
 }

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { buildCpuModel } from '../cpu/cpuModel';
 import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
 import { buildFlameTree, type FlameNode } from './flameTree';
+import { readAllocFlames } from './allocFlame';
 import type { GcEvent } from '../gc/gcEvent';
 import { readGcTraceFile, readRunGcTrace } from '../run/analyzeRun';
 import { runLayout, type RunLayout } from '../run/runLayout';
@@ -39,10 +40,13 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
   const session = (await readSessionRecord(dir)).value;
   const title = session ? `${basename(session.target.program)}${session.mode === 'attach' ? ' (attached)' : ''} · ${new Date(session.startedAt).toLocaleString('en-GB')}` : basename(dir);
   const model: ReportModel = { title, source: dir, summary, session, flame: null, gcEvents: [] };
+  const allocFlames = await readAllocFlames(layout, summary.processes ?? [], session, summary.warnings);
   if ((summary.processes?.length ?? 0) > 1) {
-    await addProcessViews(model, layout);
+    await addProcessViews(model, layout, allocFlames);
     return model;
   }
+  const only = summary.processes?.[0];
+  if (only && allocFlames.has(only.id)) model.allocFlame = allocFlames.get(only.id)!;
   const profile = summary.cpu?.profile;
   if (profile !== undefined) model.flame = await flameFromText(() => readRunProfile(layout, profile), profile, summary);
   if (session && sessionMode(session) === 'attach') {
@@ -72,7 +76,7 @@ async function runGcEvents(layout: RunLayout): Promise<readonly GcEvent[]> {
  * for the selector, and the whole run as "all": one root frame per process (npm's own left out, as in
  * the summary's totals) and every GC event on the run's clock.
  */
-async function addProcessViews(model: ReportModel, layout: RunLayout): Promise<void> {
+async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlames: ReadonlyMap<string, FlameNode>): Promise<void> {
   const summary = model.summary;
   const events = await runGcEvents(layout).catch((): readonly GcEvent[] => []);
   const views: ProcessView[] = [];
@@ -84,7 +88,7 @@ async function addProcessViews(model: ReportModel, layout: RunLayout): Promise<v
       try {
         const cpuModel = buildCpuModel(parseCpuProfile(await readRunProfile(layout, p.cpu.profile), p.cpu.profile));
         flame = buildFlameTree(cpuModel, summary.warnings);
-        if (flame) Object.assign(flame, { name: label, category: 'process' });
+        if (flame) asProcessRoot(flame, label);
         const part = summarizeCpuModel(cpuModel, { profileFile: p.cpu.profile });
         cpu = { ...part, profiles: [{ file: p.cpu.profile, pid: p.pid, threadId: p.threadId, durationMs: part.durationMs, sampleCount: part.sampleCount }] };
       } catch (err) {
@@ -99,6 +103,7 @@ async function addProcessViews(model: ReportModel, layout: RunLayout): Promise<v
       label,
       process: p,
       flame,
+      ...(allocFlames.has(p.id) ? { allocFlame: asProcessRoot(allocFlames.get(p.id)!, label) } : {}),
       cpu,
       gc: p.gc,
       gcEvents: own.map(toPoint),
@@ -109,11 +114,18 @@ async function addProcessViews(model: ReportModel, layout: RunLayout): Promise<v
   const roots = counted.flatMap((v) => (v.flame ? [v.flame] : []));
   model.flame = roots.length > 0 ? { name: 'all', value: 0, children: roots, category: 'idle', url: '', line: 0, column: 0 } : null;
   // Each isolate counts from its own start: shifted by its process's start, all meet on the run's clock.
+  const allocRoots = counted.flatMap((v) => (v.allocFlame ? [v.allocFlame] : []));
+  if (allocRoots.length > 0) model.allocFlame = { name: 'all', value: 0, children: allocRoots, category: 'idle', url: '', line: 0, column: 0 };
   model.gcEvents = counted
     .flatMap((v) => v.gcEvents.map((e) => ({ ...e, timeMs: e.timeMs + (v.process.startMs ?? 0) })))
     .sort((a, b) => a.timeMs - b.timeMs);
   model.gcClock = 'run';
   model.processes = views;
+}
+
+/** A process's own tree as its root under "all": named by the process. */
+function asProcessRoot(root: FlameNode, label: string): FlameNode {
+  return Object.assign(root, { name: label, category: 'process' as const });
 }
 
 /** "worker · pid 4121", "worker thread 1 · pid 4120", "main · pid 4120". */

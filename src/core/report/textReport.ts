@@ -1,3 +1,4 @@
+import { fmtBytes } from '../../shared/formatBytes';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeYoungGeneration, requestedSemiSpaceText } from '../../shared/youngGenerationText';
@@ -199,14 +200,4 @@ export function formatLoadLine(load: LoadSummary): string {
   return `Under load (${load.url}, ${load.connections} connections, ${f.durationSeconds.toFixed(1)} s): ${parts.join(' · ')}`;
 }
 
-/** Bytes in the largest unit that keeps a number ≥ 1: "512 B", "38.2 KB", "1.21 GB" (1024-based, as V8 counts). */
-export function fmtBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${Math.round(value)} B` : `${fmtNum(value, value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`;
-}
+export { fmtBytes };

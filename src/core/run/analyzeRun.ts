@@ -187,9 +187,8 @@ function refineGcInWindow(load: LoadSummary, counted: readonly RunProcess[]): vo
   load.gcInWindow = { ...windowTotals(figures, Math.max(lives, windowMs)), processes: figures };
 }
 
-/** The preload V8 Lens gave the target (`--require <path>` on a direct launch's command line). */
 /** V8 Lens's preload as the launch named it: `--require <path>` on the command line, or in NODE_OPTIONS (npm scripts). */
-function preloadPathOf(session: SessionRecord | null): string | null {
+export function preloadPathOf(session: SessionRecord | null): string | null {
   const argv = session?.launch.argv ?? [];
   const at = argv.indexOf('--require');
   if (at >= 0 && at + 1 < argv.length) return argv[at + 1]!;

@@ -7,7 +7,7 @@ import type { AllocFunctionSummary, AllocSummary, LoadSummary } from '../../shar
 import { bool, nullable, num, shape, str } from '../../shared/model/shapeCheck';
 import { pathToFileURL } from 'node:url';
 import { MAX_ALLOC_FUNCTIONS, summarizeAllocations } from '../heap/allocSummary';
-import type { HeapNode } from '../heap/heapProfileFormat';
+import type { HeapNode, HeapProfile } from '../heap/heapProfileFormat';
 import { pruneFrames, resolveHeapPositions, type ScriptFrames } from '../heap/resolvePositions';
 import { parseHeapProfile } from '../heap/parseHeapProfile';
 import type { AllocationRecord } from '../preload/allocationSampler';
@@ -42,33 +42,18 @@ export async function readRunAllocations(
 ): Promise<RunAllocations> {
   const byProcess = new Map<string, AllocSummary>();
   const requests = load?.figures?.requests ?? null;
-  const isPreload = (node: HeapNode) => sources.preloadPath !== null && (node.url === sources.preloadPath || node.url === pathToFileURL(sources.preloadPath).href);
   let unnamed = 0;
   for (const p of processes) {
-    const raw = p.record?.allocations;
-    if (raw === undefined || raw === null) continue;
-    const problem = checkAllocationRecord(raw, `agent record of pid ${p.pid}: allocations`);
-    if (problem !== null) {
-      warnings.push(`${problem}; its allocations are left out`);
-      continue;
-    }
-    try {
-      const path = runPath(layout.heapDir, raw.file);
-      const profile = parseHeapProfile(await readRunText(layout.dir, path, RUN_FILE_LIMITS.heapProfile), raw.file);
-      for (const w of profile.warnings) warnings.push(`${raw.file}: ${w}`);
-      const frames = p.profile ? sources.scriptFrames.get(p.profile.path) : undefined;
-      if (frames) resolveHeapPositions(profile, frames);
-      pruneFrames(profile, isPreload);
-      unnamed += profile.nodes.filter((n) => n.url === '' && n.scriptId !== '' && n.scriptId !== '0').length;
-      byProcess.set(p.id, summarizeAllocations(profile, {
-        durationMs: raw.endMs - raw.startMs,
-        samplingIntervalBytes: raw.samplingIntervalBytes,
-        requests: raw.window ? requests : null,
-        liveAtEndBytes: raw.liveAtEndBytes,
-      }));
-    } catch (err) {
-      warnings.push(`allocations of pid ${p.pid}: ${errorMessage(err)}`);
-    }
+    const profile = await readProcessHeapProfile(layout, p, sources, warnings);
+    if (profile === null) continue;
+    const raw = p.record!.allocations!;
+    unnamed += profile.nodes.filter((n) => n.url === '' && n.scriptId !== '' && n.scriptId !== '0').length;
+    byProcess.set(p.id, summarizeAllocations(profile, {
+      durationMs: raw.endMs - raw.startMs,
+      samplingIntervalBytes: raw.samplingIntervalBytes,
+      requests: raw.window ? requests : null,
+      liveAtEndBytes: raw.liveAtEndBytes,
+    }));
   }
   if (unnamed > 0) {
     warnings.push(`allocations: ${unnamed} frame(s) have no file or line (older V8 names the main script's functions only in CPU profiles: collect the CPU profile too)`);
@@ -78,6 +63,39 @@ export async function readRunAllocations(
     warnings.push('allocations: no process wrote a heap profile (see the agent records\' errors)');
   }
   return { alloc: counted.length > 0 ? mergeAllocations(counted) : null, byProcess };
+}
+
+/**
+ * One process's or thread's heap profile as its agent record names it, with the frames V8 left
+ * unnamed resolved from its CPU profile and the preload's subtrees pruned; null when it has none
+ * or it may not be read (`warnings` says why).
+ */
+export async function readProcessHeapProfile(
+  layout: RunLayout,
+  p: Pick<RunProcess, 'pid' | 'record' | 'profile'>,
+  sources: AllocationSources,
+  warnings: string[],
+): Promise<HeapProfile | null> {
+  const raw = p.record?.allocations;
+  if (raw === undefined || raw === null) return null;
+  const problem = checkAllocationRecord(raw, `agent record of pid ${p.pid}: allocations`);
+  if (problem !== null) {
+    warnings.push(`${problem}; its allocations are left out`);
+    return null;
+  }
+  try {
+    const path = runPath(layout.heapDir, raw.file);
+    const profile = parseHeapProfile(await readRunText(layout.dir, path, RUN_FILE_LIMITS.heapProfile), raw.file);
+    for (const w of profile.warnings) warnings.push(`${raw.file}: ${w}`);
+    const frames = p.profile ? sources.scriptFrames.get(p.profile.path) : undefined;
+    if (frames) resolveHeapPositions(profile, frames);
+    const preloadPath = sources.preloadPath;
+    pruneFrames(profile, (node: HeapNode) => preloadPath !== null && (node.url === preloadPath || node.url === pathToFileURL(preloadPath).href));
+    return profile;
+  } catch (err) {
+    warnings.push(`allocations of pid ${p.pid}: ${errorMessage(err)}`);
+    return null;
+  }
 }
 
 /** Several processes' allocations as one: bytes and rates add up (each over its own time), functions merge by place. */

@@ -42,6 +42,11 @@ export interface ReportModel {
   session: SessionRecord | null;
   /** With several processes: one root frame per process and thread under "all". */
   flame: FlameNode | null;
+  /**
+   * Where the bytes were allocated (sampling heap profiles): `value` is self bytes. With several
+   * processes one root per process, like `flame`. Null or absent when the run has no allocations.
+   */
+  allocFlame?: FlameNode | null;
   /** GC events in time order: of the one isolate, or with several processes of all of them. */
   gcEvents: GcPoint[];
   /**
@@ -60,6 +65,8 @@ export interface ProcessView {
   label: string;
   process: ProcessSummary;
   flame: FlameNode | null;
+  /** Its allocation flame graph (bytes); null or absent without allocations. */
+  allocFlame?: FlameNode | null;
   cpu: CpuSummary | null;
   gc: GcSummary | null;
   /** Its own GC events, on its isolate's clock. */

@@ -1,0 +1,86 @@
+/**
+ * The allocation flame graph: each process's sampling heap profile as a call tree whose weights are
+ * bytes (`FlameNode.value` = self bytes), read and cleaned the way the summary's allocations are
+ * (run/runAllocations.ts: positions from the CPU profile, the preload's frames pruned).
+ */
+import { frameCategory } from '../../shared/frameCategory';
+import type { FlameNode } from '../../shared/model/reportModel';
+import type { SessionRecord } from '../../shared/model/session';
+import type { ProcessSummary } from '../../shared/model/summary';
+import type { HeapProfile } from '../heap/heapProfileFormat';
+import { scriptFramesOf } from '../cpu/cpuModel';
+import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
+import { readAgentRecords } from '../run/agentRecords';
+import { preloadPathOf } from '../run/analyzeRun';
+import { readProcessHeapProfile } from '../run/runAllocations';
+import { readRunText, runPath } from '../run/runFiles';
+import type { RunLayout } from '../run/runLayout';
+import { errorMessage } from '../util/errors';
+import { MAX_FLAME_DEPTH, sortHeaviestFirst } from './flameTree';
+
+/** A heap profile's call tree in bytes, heaviest first; frames deeper than MAX_FLAME_DEPTH fold into the one at the limit. */
+export function heapFlameTree(profile: HeapProfile): FlameNode | null {
+  if (profile.nodes.length === 0) return null;
+  const built: FlameNode[] = new Array(profile.nodes.length);
+  const depth = new Int32Array(profile.nodes.length);
+  profile.nodes.forEach((node, i) => {
+    if (i > 0 && depth[node.parent]! >= MAX_FLAME_DEPTH) {
+      built[i] = built[node.parent]!;
+      built[i]!.value += node.selfBytes;
+      depth[i] = MAX_FLAME_DEPTH;
+      return;
+    }
+    const flame: FlameNode = {
+      name: i === 0 ? 'all' : node.name === '' ? '(anonymous)' : node.name,
+      value: node.selfBytes,
+      children: [],
+      category: frameCategory(node.name, node.url, node.line),
+      url: node.url,
+      line: node.line,
+      column: node.column,
+    };
+    built[i] = flame;
+    if (i > 0) {
+      depth[i] = depth[node.parent]! + 1;
+      built[node.parent]!.children.push(flame);
+    }
+  });
+  const root = built[0]!;
+  sortHeaviestFirst(root);
+  return root;
+}
+
+/**
+ * Each process's and thread's allocation flame graph, by ProcessSummary id: those whose summary has
+ * allocations and whose heap profile may be read (`warnings` says why one may not).
+ */
+export async function readAllocFlames(
+  layout: RunLayout,
+  processes: readonly ProcessSummary[],
+  session: SessionRecord | null,
+  warnings: string[],
+): Promise<Map<string, FlameNode>> {
+  const flames = new Map<string, FlameNode>();
+  const wanted = processes.filter((p) => p.alloc);
+  if (wanted.length === 0) return flames;
+  // The summary said already what was wrong with the records; these are read again for their files only.
+  const records = await readAgentRecords(layout, []);
+  const preloadPath = preloadPathOf(session);
+  for (const p of wanted) {
+    const record = records.find((r) => r.pid === p.pid && (r.threadId ?? 0) === (p.threadId ?? 0)) ?? null;
+    if (record === null) continue;
+    const cpuPath = p.cpu ? runPath(layout.cpuDir, p.cpu.profile) : null;
+    const scriptFrames = new Map<string, ReturnType<typeof scriptFramesOf>>();
+    if (cpuPath !== null) {
+      try {
+        scriptFrames.set(cpuPath, scriptFramesOf(parseCpuProfile(await readRunText(layout.dir, cpuPath, CPU_PROFILE_READ_LIMIT), p.cpu!.profile)));
+      } catch (err) {
+        warnings.push(`allocation flame graph of pid ${p.pid}: ${errorMessage(err)}`);
+      }
+    }
+    const profile = await readProcessHeapProfile(layout, { pid: p.pid, record, profile: cpuPath === null ? null : { path: cpuPath, file: p.cpu!.profile, pid: p.pid, threadId: p.threadId } }, { scriptFrames, preloadPath }, []);
+    const flame = profile ? heapFlameTree(profile) : null;
+    if (flame) flames.set(p.id, flame);
+  }
+  return flames;
+}

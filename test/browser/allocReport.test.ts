@@ -1,0 +1,176 @@
+/**
+ * The report page of a run with sampled allocations, in headless Chromium: the allocation flame
+ * graph's tab (bytes in the tooltip), the "GC ← allocations" panel's figures and links, a
+ * function name with markup kept as text, and "not collected" (never 0) for a run without them.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { webviewPageHtml } from '../../src/core/report/reportPage';
+import type { FlameNode, ReportModel } from '../../src/shared/model/reportModel';
+import { emptySummary, type AllocSummary } from '../../src/shared/model/summary';
+import { parseFromReportWebview } from '../../src/shared/reportProtocol';
+import { REPO, launchBrowser, tempDir } from './browserHarness';
+
+declare const window: any;
+declare const document: any;
+
+const HOSTILE = '<b>bold</b>';
+const APP = 'file:///app/server.js';
+
+function frame(name: string, value: number, children: FlameNode[] = [], line = 3): FlameNode {
+  return { name, value, children, category: 'user', url: APP, line, column: 5 };
+}
+
+const alloc: AllocSummary = {
+  totalBytes: 64 * 1024 ** 2,
+  bytesPerSecond: 8 * 1024 ** 2,
+  bytesPerRequest: 12 * 1024,
+  liveAtEndBytes: null,
+  samplingIntervalBytes: 32768,
+  sampleCount: 2048,
+  functions: [
+    { name: HOSTILE, url: APP, line: 10, column: 3, selfBytes: 48 * 1024 ** 2, totalBytes: 48 * 1024 ** 2, share: 0.75 },
+    { name: 'makeBuffer', url: APP, line: 20, column: 3, selfBytes: 16 * 1024 ** 2, totalBytes: 16 * 1024 ** 2, share: 0.25 },
+  ],
+};
+
+function model(withAlloc: boolean): ReportModel {
+  const summary = emptySummary({ kind: 'run', path: '/runs/a' }, { alloc: withAlloc ? alloc : null });
+  return {
+    title: 'alloc run',
+    source: '/runs/a',
+    summary,
+    session: null,
+    flame: { ...frame('all', 0, [frame('handle', 10)], 0), url: '' },
+    allocFlame: withAlloc ? { ...frame('all', 0, [frame('handle', 0, [frame(HOSTILE, 48 * 1024 ** 2, [], 10), frame('makeBuffer', 16 * 1024 ** 2, [], 20)])], 0), url: '' } : null,
+    gcEvents: [],
+  };
+}
+
+/** Two processes: the run's allocations and one root per process; the worker's own are a quarter. */
+function twoProcesses(): ReportModel {
+  const whole = model(true);
+  const workerAlloc: AllocSummary = { ...alloc, totalBytes: 16 * 1024 ** 2, bytesPerSecond: 2 * 1024 ** 2, bytesPerRequest: null, functions: [alloc.functions[1]!] };
+  const views = (['4100', '4101'] as const).map((id, i) => {
+    const own = i === 0 ? { ...alloc, totalBytes: 48 * 1024 ** 2, bytesPerSecond: 6 * 1024 ** 2, functions: [alloc.functions[0]!] } : workerAlloc;
+    const label = i === 0 ? 'main · pid 4100' : 'worker · pid 4101';
+    const root: FlameNode = { ...frame(label, 0, [frame(i === 0 ? HOSTILE : 'makeBuffer', own.totalBytes)], 0), category: 'process', url: '' };
+    return {
+      id,
+      label,
+      process: { id, pid: Number(id), parentPid: i === 0 ? null : 4100, threadId: 0, role: i === 0 ? 'main' : 'worker', command: 'node app.js', startMs: 0, endMs: 1000, cpu: null, gc: null, deoptCount: null, maxRssMB: null, alloc: own },
+      flame: null,
+      allocFlame: root,
+      cpu: null,
+      gc: null,
+      gcEvents: [],
+      deopts: [],
+    } as NonNullable<ReportModel['processes']>[number];
+  });
+  return { ...whole, summary: { ...whole.summary, processes: views.map((v) => v.process) }, allocFlame: { ...frame('all', 0, views.map((v) => v.allocFlame!), 0), url: '', category: 'idle' }, processes: views };
+}
+
+describe('the report page with allocations', () => {
+  let browser: Browser;
+  const dir = tempDir('v8-lens-alloc-');
+  const htmlFile = join(dir, 'panel.html');
+
+  before(async () => {
+    browser = await launchBrowser();
+    writeFileSync(
+      htmlFile,
+      webviewPageHtml({
+        cspSource: 'file:',
+        nonce: 'bm9uY2Vub25jZW5vbmNlbm9uY2U=',
+        scriptUri: pathToFileURL(join(REPO, 'dist', 'webview', 'report.js')).href,
+        styleUris: [pathToFileURL(join(REPO, 'dist', 'webview', 'report.css')).href],
+      }),
+    );
+  });
+  after(async () => browser?.close());
+
+  async function open(m: ReportModel): Promise<{ page: Page; problems: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(String(e)));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(msg.text());
+    });
+    await page.exposeBinding('__reportCsp', (_s, text: string) => void problems.push(`CSP ${text}`));
+    await page.addInitScript(`
+      window.__sent = [];
+      window.acquireVsCodeApi = function () {
+        return { postMessage: function (m) { window.__sent.push(m); }, getState: function () {}, setState: function () {} };
+      };
+      document.addEventListener('securitypolicyviolation', function (e) { window.__reportCsp(e.violatedDirective + ' ' + e.blockedURI); });
+    `);
+    await page.goto(pathToFileURL(htmlFile).href);
+    await page.waitForFunction(() => window.__sent.some((msg: { type: string }) => msg.type === 'ready'));
+    await page.evaluate((sent) => window.postMessage({ type: 'model', model: sent }, '*'), JSON.parse(JSON.stringify(m)) as ReportModel);
+    await page.waitForSelector('html[data-report-ready="true"]');
+    return { page, problems };
+  }
+
+  it('has an Allocations tab whose flame graph is in bytes, and a panel with the figures and links', async () => {
+    const { page, problems } = await open(model(true));
+    assert.equal(await page.locator('#flame-tabs [role="tab"]').count(), 2);
+    assert.equal(await page.locator('#flame-section h2').innerText(), 'CPU flame graph');
+    await page.locator('#flame-tab-alloc').click();
+    await page.waitForSelector('#flame-tab-alloc[aria-selected="true"]');
+    assert.equal(await page.locator('#flame-section h2').innerText(), 'Allocation flame graph');
+    await page.locator('#flame-graph g[name="makeBuffer"]').first().hover();
+    const tip = page.locator('#flame-tooltip');
+    await tip.waitFor({ state: 'visible' });
+    assert.match(await tip.innerText(), /self\s+16\.0 MB · 25\.0% of the allocations/);
+
+    const cards = await page.locator('#alloc-cards').innerText();
+    assert.match(cards, /8\.00 MB\/s/);
+    assert.match(cards, /12\.0 KB/);
+    assert.match(cards, /64\.0 MB/);
+    const rows = page.locator('#alloc-functions tbody tr');
+    assert.equal(await rows.count(), 2);
+    assert.match(await rows.first().innerText(), /75\.0%\s+48\.0 MB\s+<b>bold<\/b>/);
+    assert.equal(await page.locator('#alloc-section b, #flame-graph b').count(), 0, 'a function name is text, not markup');
+
+    await rows.nth(1).click();
+    const sent = (await page.evaluate(() => window.__sent)) as unknown[];
+    const opened = sent.map((msg) => parseFromReportWebview(msg)).filter((msg) => msg?.type === 'openSource');
+    assert.deepEqual(opened, [{ type: 'openSource', url: APP, line: 20, column: 3 }]);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('with one process picked, the panel and the allocation flame graph are that process\'s', async () => {
+    const { page, problems } = await open(twoProcesses());
+    assert.match(await page.locator('#alloc-cards').innerText(), /64\.0 MB/, 'the whole run first');
+    await page.locator('#process-table tr[data-process-id="4101"] button').click();
+    await page.waitForSelector('#process-table tr[data-process-id="4101"].selected');
+    const cards = await page.locator('#alloc-cards').innerText();
+    assert.match(cards, /2\.00 MB\/s/);
+    assert.match(cards, /16\.0 MB/);
+    assert.equal(await page.locator('#alloc-functions tbody tr').count(), 1);
+    assert.match(await page.locator('#alloc-section h2').innerText(), /worker · pid 4101/);
+    await page.locator('#flame-tab-alloc').click();
+    await page.waitForSelector('#flame-tab-alloc[aria-selected="true"]');
+    assert.match(await page.locator('#flame-section h2').innerText(), /^Allocation flame graph · worker · pid 4101$/);
+    assert.equal(await page.locator('#flame-graph g[name="makeBuffer"]').count(), 1);
+    assert.equal(await page.locator('#flame-graph g[name="main · pid 4100"]').count(), 0);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('without allocations: no tab, and the panel says not collected, never 0', async () => {
+    const { page, problems } = await open(model(false));
+    assert.equal(await page.locator('#flame-tabs').count(), 0);
+    assert.equal(await page.locator('#flame-section h2').innerText(), 'CPU flame graph');
+    const panel = await page.locator('#alloc-section').innerText();
+    assert.match(panel, /Allocations: not collected \(profile with the CPU \+ GC trace \+ allocations preset\)/);
+    assert.doesNotMatch(panel, /\b0 B\b/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The "GC ← allocations" panel beside the GC cards: how fast the program allocates (what the GC
+ * has to collect) and the functions that allocate most, each a link to its source. A run without
+ * sampled allocations says "not collected", never 0.
+ */
+import { fmtBytes } from '../../src/shared/formatBytes';
+import type { FromReportWebview } from '../../src/shared/reportProtocol';
+import type { AllocSummary } from '../../src/shared/model/summary';
+import { el, emptyNote } from '../common/dom';
+import { formatLocation, plural, type LocationContext } from '../common/format';
+import { canOpen, type Host } from '../common/host';
+
+/** How many allocators the panel lists. */
+export const TOP_ALLOCATORS = 8;
+
+export const NOT_COLLECTED = 'not collected (profile with the CPU + GC trace + allocations preset)';
+
+export function renderAllocPanel(section: HTMLElement, alloc: AllocSummary | null | undefined, host: Host<FromReportWebview>, loc: LocationContext): void {
+  section.append(el('h2', { text: 'GC ← allocations' }));
+  if (!alloc) {
+    section.append(el('div', { id: 'alloc-panel', className: 'is-empty' }, emptyNote('Allocations:', NOT_COLLECTED)));
+    return;
+  }
+  const card = (label: string, value: string, detail: string, name: string) =>
+    el('div', { className: 'card', attrs: { 'data-card': name } }, el('div', { className: 'card-label', text: label }), el('div', { className: 'card-value', text: value }), el('div', { className: 'card-detail', text: detail }));
+  const cards = el(
+    'div',
+    { id: 'alloc-cards', className: 'cards' },
+    card('Allocation rate', alloc.bytesPerSecond === null ? 'unknown' : `${fmtBytes(alloc.bytesPerSecond)}/s`, 'garbage included: what the GC has to collect', 'rate'),
+    card('Per request', alloc.bytesPerRequest === null ? '–' : fmtBytes(alloc.bytesPerRequest), alloc.bytesPerRequest === null ? 'not under load' : 'in the measured window', 'per-request'),
+    card('Allocated in total', fmtBytes(alloc.totalBytes), `${plural(alloc.sampleCount, 'sample')}, one every ${fmtBytes(alloc.samplingIntervalBytes)}`, 'total'),
+  );
+  section.append(cards);
+  const rows = alloc.functions.slice(0, TOP_ALLOCATORS);
+  if (rows.length === 0) return;
+  const body = el('tbody');
+  for (const f of rows) {
+    const where = f.url ? formatLocation(f.url, f.line, f.column, loc) : null;
+    const tr = el(
+      'tr',
+      {},
+      el('td', { className: 'num', text: `${(f.share * 100).toFixed(1)}%` }),
+      el('td', { className: 'num', text: fmtBytes(f.selfBytes) }),
+      el('td', {}, el('span', { className: 'fn-name', text: f.name })),
+      el('td', {}, where ? el('span', { className: 'location', text: where.text, title: where.full }) : el('span', { className: 'muted', text: 'native / VM' })),
+    );
+    if (host.connected && f.url && canOpen(f.url, f.line)) {
+      tr.classList.add('clickable');
+      tr.tabIndex = 0;
+      tr.setAttribute('title', 'Open in the editor');
+      const open = () => host.openSource({ type: 'openSource', url: f.url, line: f.line, column: f.column });
+      tr.addEventListener('click', open);
+      tr.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') open();
+      });
+    }
+    body.append(tr);
+  }
+  const head = el('tr', {}, ...['Share', 'Self bytes', 'Function', 'Location'].map((h) => el('th', { attrs: { scope: 'col' }, text: h })));
+  section.append(el('table', { id: 'alloc-functions', className: 'data-table' }, el('caption', { text: `Top ${plural(rows.length, 'allocator')} by bytes allocated in the function itself` }), el('thead', {}, head), body));
+}

@@ -1,0 +1,42 @@
+/**
+ * The flame graph section's tabs: CPU time and, when the run sampled allocations, allocated bytes.
+ * Without an allocation tree the section is the CPU flame graph alone, as before.
+ */
+import type { FlameNode, FromReportWebview } from '../../src/shared/reportProtocol';
+import { el } from '../common/dom';
+import type { LocationContext } from '../common/format';
+import type { Host } from '../common/host';
+import type { Palette } from '../common/theme';
+import { ALLOCATED_BYTES, CPU_TIME, renderFlameSection, type FlameView } from './flameGraph';
+
+export type FlameTab = 'cpu' | 'alloc';
+
+export interface FlameTabsInput {
+  cpu: FlameNode | null;
+  cpuMissing: string;
+  alloc: FlameNode | null;
+}
+
+/** Draws the chosen tab's flame graph (with the tab bar when there are two); `onPick` redraws. */
+export function renderFlameTabs(
+  section: HTMLElement,
+  input: FlameTabsInput,
+  tab: FlameTab,
+  onPick: (tab: FlameTab) => void,
+  host: Host<FromReportWebview>,
+  loc: LocationContext,
+  palette: Palette,
+): FlameView | null {
+  if (input.alloc === null) return renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, CPU_TIME);
+  const bar = el('div', { id: 'flame-tabs', className: 'flame-tabs', attrs: { role: 'tablist', 'aria-label': 'Flame graph' } });
+  for (const [id, label] of [['cpu', 'CPU time'], ['alloc', 'Allocations']] as const) {
+    const selected = id === tab;
+    const button = el('button', { id: `flame-tab-${id}`, className: 'flame-tab', attrs: { type: 'button', role: 'tab', 'aria-selected': selected ? 'true' : 'false' }, text: label });
+    if (!selected) button.addEventListener('click', () => onPick(id));
+    bar.append(button);
+  }
+  section.append(bar);
+  return tab === 'alloc'
+    ? renderFlameSection(section, input.alloc, '', host, loc, palette, ALLOCATED_BYTES)
+    : renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, CPU_TIME);
+}
