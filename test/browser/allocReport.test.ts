@@ -13,7 +13,7 @@ import { webviewPageHtml } from '../../src/core/report/reportPage';
 import type { FlameNode, ReportModel } from '../../src/shared/model/reportModel';
 import { emptySummary, type AllocSummary } from '../../src/shared/model/summary';
 import { parseFromReportWebview } from '../../src/shared/reportProtocol';
-import { REPO, launchBrowser, tempDir } from './browserHarness';
+import { fakeVsCodeApiScript, launchBrowser, REPO, tempDir } from './browserHarness';
 
 declare const window: any;
 declare const document: any;
@@ -101,13 +101,7 @@ describe('the report page with allocations', () => {
       if (msg.type() === 'error') problems.push(msg.text());
     });
     await page.exposeBinding('__reportCsp', (_s, text: string) => void problems.push(`CSP ${text}`));
-    await page.addInitScript(`
-      window.__sent = [];
-      window.acquireVsCodeApi = function () {
-        return { postMessage: function (m) { window.__sent.push(m); }, getState: function () {}, setState: function () {} };
-      };
-      document.addEventListener('securitypolicyviolation', function (e) { window.__reportCsp(e.violatedDirective + ' ' + e.blockedURI); });
-    `);
+    await page.addInitScript(fakeVsCodeApiScript('__reportCsp'));
     await page.goto(pathToFileURL(htmlFile).href);
     await page.waitForFunction(() => window.__sent.some((msg: { type: string }) => msg.type === 'ready'));
     await page.evaluate((sent) => window.postMessage({ type: 'model', model: sent }, '*'), JSON.parse(JSON.stringify(m)) as ReportModel);

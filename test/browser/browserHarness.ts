@@ -37,6 +37,21 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * The page script that stands in for VS Code's webview API: records what the page posts in
+ * `window.__sent`, and reports CSP violations to the binding `cspBinding` the test exposed. A string,
+ * not a function: tsx would wrap named functions in a helper that does not exist in the page.
+ */
+export function fakeVsCodeApiScript(cspBinding: string): string {
+  return `
+      window.__sent = [];
+      window.acquireVsCodeApi = function () {
+        return { postMessage: function (m) { window.__sent.push(m); }, getState: function () {}, setState: function () {} };
+      };
+      document.addEventListener('securitypolicyviolation', function (e) { window.${cspBinding}(e.violatedDirective + ' ' + e.blockedURI); });
+    `;
+}
+
 export function tempDir(prefix = 'v8-lens-browser-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -22,7 +22,7 @@ import { buildCompareModel, type CompareModel } from '../../src/core/report/comp
 import type { ReportModel } from '../../src/shared/model/reportModel';
 import { standaloneReportHtml, webviewPageHtml } from '../../src/core/report/reportPage';
 import { parseFromCompareWebview, type FromCompareWebview } from '../../src/shared/compareProtocol';
-import { CLI, PROGRAMS, REPO, launchBrowser, openReport, runCli, tempDir } from './browserHarness';
+import { CLI, fakeVsCodeApiScript, launchBrowser, openReport, PROGRAMS, REPO, runCli, tempDir } from './browserHarness';
 
 // Browser globals used inside page.evaluate callbacks, which run in the page. This file is
 // type-checked with the Node libs only, so they are declared here (no code is emitted).
@@ -183,14 +183,7 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
       void d.dismiss();
     });
     await page.exposeBinding('__compareCsp', (_s, text: string) => void problems.cspViolations.push(text));
-    // A string, not a function: tsx would wrap named functions in a helper that does not exist in the page.
-    await page.addInitScript(`
-      window.__sent = [];
-      window.acquireVsCodeApi = function () {
-        return { postMessage: function (m) { window.__sent.push(m); }, getState: function () {}, setState: function () {} };
-      };
-      document.addEventListener('securitypolicyviolation', function (e) { window.__compareCsp(e.violatedDirective + ' ' + e.blockedURI); });
-    `);
+    await page.addInitScript(fakeVsCodeApiScript('__compareCsp'));
     await page.goto(pathToFileURL(htmlFile).href);
     await page.waitForFunction(() => window.__sent.some((m: { type: string }) => m.type === 'ready'));
     await page.evaluate((m) => window.postMessage({ type: 'model', model: m }, '*'), JSON.parse(JSON.stringify(model)) as CompareModel);

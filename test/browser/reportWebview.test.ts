@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildReportModel, type ReportModel } from '../../src/core/report/reportModel';
 import { webviewPageHtml } from '../../src/core/report/reportPage';
 import { parseFromReportWebview } from '../../src/shared/reportProtocol';
-import { REPO, SPEEDSCOPE, launchBrowser, openReport, profileServerUnderLoad, runCli, tempDir, writeXssProfile, type PageProblems } from './browserHarness';
+import { fakeVsCodeApiScript, launchBrowser, openReport, profileServerUnderLoad, REPO, runCli, SPEEDSCOPE, tempDir, type PageProblems, writeXssProfile } from './browserHarness';
 
 // Browser globals used inside page.evaluate / addInitScript callbacks, which run in the page. This
 // file is type-checked with the Node libs only, so they are declared here (no code is emitted).
@@ -252,15 +252,7 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
       if (m.type() === 'error') errors.push(m.text());
     });
     await page.exposeBinding('__reportCsp', (_s, text: string) => void cspViolations.push(text));
-    // A stand-in for VS Code's webview API that records what the page posts. A string, not a
-    // function: tsx would wrap named functions in a helper that does not exist in the page.
-    await page.addInitScript(`
-      window.__sent = [];
-      window.acquireVsCodeApi = function () {
-        return { postMessage: function (m) { window.__sent.push(m); }, getState: function () {}, setState: function () {} };
-      };
-      document.addEventListener('securitypolicyviolation', function (e) { window.__reportCsp(e.violatedDirective + ' ' + e.blockedURI); });
-    `);
+    await page.addInitScript(fakeVsCodeApiScript('__reportCsp'));
     const htmlFile = join(dir, 'panel.html');
     writeFileSync(
       htmlFile,
