@@ -369,6 +369,38 @@ export interface AllocSummary {
   sampleCount: number;
   /** Sorted by selfBytes, at most 200. */
   functions: AllocFunctionSummary[];
+  /** How the bytes line up with the young-generation GCs of the same time; null when the GC was not traced. Absent in older summaries. */
+  gcLink?: AllocGcLink | null;
+  /**
+   * Set when this V8 gives an inlined function's allocations to the function it was inlined into
+   * (Node 20): the sentence the report shows. null when V8 names the inlined function itself, or
+   * inlining was off (`exactSites`). Absent in older summaries.
+   */
+  inliningCaveat?: string | null;
+  /** Sampled with TurboFan inlining off (`--no-turbo-inlining`): exact sites, changed performance. */
+  exactSites?: boolean;
+}
+
+/**
+ * The allocations beside the young-generation GCs (scavenges, or Minor Mark-Sweeps) of the same
+ * processes in the same time: a young GC runs when the young generation is full, so the bytes
+ * allocated per young GC should be near the size it reached. When they are not, `disagreement` says
+ * so (large objects and pretenured allocations skip the young generation; a young generation that
+ * grew during the run fills faster early on).
+ */
+export interface AllocGcLink {
+  /** Young-generation GCs while the allocations were sampled. */
+  youngGcs: number;
+  /** Their main-thread pause, ms. */
+  youngGcPauseMs: number;
+  /** Sampled bytes per young GC; null when none ran. */
+  bytesPerYoungGc: number | null;
+  /** The young generation the run reached, in `--max-semi-space-size`'s terms (the semi-space for the Scavenger), bytes; null when not measured. */
+  youngGenerationBytes: number | null;
+  /** bytesPerYoungGc / youngGenerationBytes; null when either is unknown. */
+  ratio: number | null;
+  /** Why the two figures do not agree, in a sentence; null when they do or cannot be checked. */
+  disagreement: string | null;
 }
 
 export interface AllocFunctionSummary {
@@ -383,6 +415,12 @@ export interface AllocFunctionSummary {
   totalBytes: number;
   /** selfBytes over everything allocated, 0–1. */
   share: number;
+  /**
+   * An estimate of the young-GC pause this function's garbage costs: its share of what was allocated
+   * times the young-GC pause of the same time (most sampled bytes die young). null when the GC was
+   * not traced. Absent in older summaries.
+   */
+  youngGcPauseMsEstimate?: number | null;
 }
 
 export function emptySummary(source: SummarySource, parts: Partial<Summary> = {}): Summary {

@@ -6,6 +6,7 @@
 import type { LoadFigures } from './load';
 import {
   SUMMARY_SCHEMA_VERSION,
+  type AllocGcLink,
   type AllocFunctionSummary,
   type AllocSummary,
   type CpuFunctionSummary,
@@ -149,7 +150,10 @@ const allocSummary = shape<AllocSummary>({
   bytesPerRequest: nullable(num),
   liveAtEndBytes: nullable(num),
   sampleCount: num,
-  functions: arrayOf(shape<AllocFunctionSummary>({ name: str, url: str, line: num, column: num, selfBytes: num, totalBytes: num, share: num })),
+  functions: arrayOf(shape<AllocFunctionSummary>({ name: str, url: str, line: num, column: num, selfBytes: num, totalBytes: num, share: num, youngGcPauseMsEstimate: optional(nullable(num)) })),
+  gcLink: optional(nullable(shape<AllocGcLink>({ youngGcs: num, youngGcPauseMs: num, bytesPerYoungGc: nullable(num), youngGenerationBytes: nullable(num), ratio: nullable(num), disagreement: nullable(str) }))),
+  inliningCaveat: optional(nullable(str)),
+  exactSites: optional(bool),
 });
 
 const processSummary = shape<ProcessSummary>({
