@@ -9,7 +9,8 @@
  *     lines in 200 files), against a bare JSON.parse of its summary.json. Target: under 250 ms, so
  *     opening such a run never stalls the editor.
  *  4. What allocation sampling costs a service: req/s of the demo HTTP service under the same load,
- *     profiled with the CPU + GC preset and with CPU + GC + allocations, interleaved runs, the
+ *     profiled with the CPU + GC preset, with CPU + GC + allocations, and with exact allocation sites
+ *     (inlining off), interleaved runs, the
  *     median ratio. Target: ≤ 5% fewer req/s at the default sampling interval.
  */
 import { spawnSync } from 'node:child_process';
@@ -162,36 +163,45 @@ async function benchAnnotations(): Promise<void> {
 }
 
 /** One profile of the demo service under load through the real CLI; its req/s in the measured window. */
-function serviceRps(preset: string, seconds: number): number {
+function serviceRps(options: readonly string[], seconds: number): number {
   const out = join(mkdtempSync(join(tmpdir(), 'v8-lens-bench-')), 'run');
   const cli = join(__dirname, '..', 'dist', 'cli.js');
   const service = join(__dirname, '..', 'examples', 'http-service', 'server.js');
-  const r = spawnSync(process.execPath, [cli, 'profile', '--preset', preset, '--out', out, '--url', 'auto', '--warmup', '2', '--duration', String(seconds), '--connections', '10', '--', service], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+  const r = spawnSync(process.execPath, [cli, 'profile', ...options, '--out', out, '--url', 'auto', '--warmup', '2', '--duration', String(seconds), '--connections', '10', '--', service], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
   // The app's own output shares the CLI's stdout: the figures are read from the run folder.
   const rps = r.status === 0 ? (JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary).load?.figures?.rps : undefined;
-  if (rps === undefined) throw new Error(`the ${preset} run failed: ${r.stderr.slice(-500)}`);
+  if (rps === undefined) throw new Error(`the run with ${options.join(' ')} failed: ${r.stderr.slice(-500)}`);
   return rps;
 }
+
+/** The arms of the allocation bench: the baseline first, each compared with it in the same round. */
+const ALLOC_ARMS = [
+  { label: 'CPU + GC', options: ['--preset', 'cpu-gc'] },
+  { label: 'CPU + GC + alloc', options: ['--preset', 'cpu-gc-alloc'] },
+  { label: '  + exact sites', options: ['--preset', 'cpu-gc-alloc', '--exact-alloc-sites'] },
+] as const;
 
 function benchAllocationOverhead(): void {
   const rounds = Number(process.env.BENCH_SERVICE_ROUNDS ?? 5);
   const seconds = Number(process.env.BENCH_SERVICE_SECONDS ?? 5);
   console.log(`allocation sampling on the demo HTTP service: ${rounds} interleaved rounds of ${seconds} s measured (after 2 s warm-up), 10 connections`);
-  const without: number[] = [];
-  const withAlloc: number[] = [];
-  const ratios: number[] = [];
+  const rps = ALLOC_ARMS.map(() => [] as number[]);
   for (let i = 0; i < rounds; i++) {
-    // Alternate which goes first, so drift and warm caches hit both alike.
-    const order = i % 2 === 0 ? ['cpu-gc', 'cpu-gc-alloc'] : ['cpu-gc-alloc', 'cpu-gc'];
-    const rps = new Map(order.map((preset) => [preset, serviceRps(preset, seconds)] as const));
-    without.push(rps.get('cpu-gc')!);
-    withAlloc.push(rps.get('cpu-gc-alloc')!);
-    ratios.push(rps.get('cpu-gc-alloc')! / rps.get('cpu-gc')!);
+    // Rotate which goes first, so drift and warm caches hit every arm alike.
+    for (let k = 0; k < ALLOC_ARMS.length; k++) {
+      const arm = (i + k) % ALLOC_ARMS.length;
+      rps[arm]!.push(serviceRps(ALLOC_ARMS[arm]!.options, seconds));
+    }
   }
-  const ratio = median(ratios);
-  console.log(`  CPU + GC            median ${median(without).toFixed(0)} req/s  [${Math.min(...without).toFixed(0)}–${Math.max(...without).toFixed(0)}]`);
-  console.log(`  CPU + GC + alloc    median ${median(withAlloc).toFixed(0)} req/s  [${Math.min(...withAlloc).toFixed(0)}–${Math.max(...withAlloc).toFixed(0)}]`);
-  console.log(`  ratio (paired, median) ${ratio.toFixed(3)} = ${((1 - ratio) * 100).toFixed(1)}% fewer req/s with sampling every 32 KB (target ≤ 5%)  ${ratio >= 0.95 ? 'OK' : 'MISSED'}`);
+  const base = rps[0]!;
+  ALLOC_ARMS.forEach((arm, a) => {
+    const runs = rps[a]!;
+    const range = `median ${median(runs).toFixed(0)} req/s  [${Math.min(...runs).toFixed(0)}–${Math.max(...runs).toFixed(0)}]`;
+    if (a === 0) return console.log(`  ${arm.label.padEnd(18)}  ${range}`);
+    const ratio = median(runs.map((r, i) => r / base[i]!));
+    const verdict = a === 1 ? `, sampling every 32 KB (target ≤ 5%)  ${ratio >= 0.95 ? 'OK' : 'MISSED'}` : ', inlining off (opt-in: for finding sites only)';
+    console.log(`  ${arm.label.padEnd(18)}  ${range}  ratio (paired, median) ${ratio.toFixed(3)} = ${((1 - ratio) * 100).toFixed(1)}% fewer req/s${verdict}`);
+  });
 }
 
 /** BENCH_ONLY=profile,gc,annotations,alloc runs some of them. */

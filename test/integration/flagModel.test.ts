@@ -8,7 +8,7 @@ import { before, describe, it } from 'node:test';
 import type { CaptureOptions } from '../../src/core/flags/captureOptions';
 import { planDirectLaunch, planNodeOptionsLaunch, quoteForNodeOptions } from '../../src/core/flags/launchPlan';
 import { probeNodeRuntime, type NodeRuntime } from '../../src/core/flags/nodeRuntime';
-import { PRESETS } from '../../src/core/flags/presets';
+import { DEFAULT_ALLOC_SAMPLING_BYTES, PRESETS } from '../../src/core/flags/presets';
 import { validateUserFlag } from '../../src/core/flags/userFlags';
 import { runLayout } from '../../src/core/run/runLayout';
 import { UserError } from '../../src/core/util/errors';
@@ -30,6 +30,8 @@ const options = (over: Partial<CaptureOptions> = {}): CaptureOptions => ({
   semiSpaceMB: 64,
   stableDeopts: false,
   extraFlags: [],
+  allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES,
+  exactAllocSites: false,
   ...over,
 });
 
@@ -112,8 +114,25 @@ describe('launch plans', () => {
     assert.equal(plan.env.V8_LENS_CPU_PROFILE_DIR, '/tmp/run with space/cpu');
     assert.deepEqual(plan.args, ['run', 'start']);
     assert.ok(plan.limitations.some((l) => /deopts need a direct launch/.test(l)));
-    assert.deepEqual(plan.capture, { cpu: true, gc: true, deopts: false, alloc: false }, 'the run records that it does not collect deopts');
+    assert.deepEqual(plan.capture, { cpu: true, gc: true, deopts: false, alloc: true }, 'the run records that it does not collect deopts');
     rejects(() => planNodeOptionsLaunch(node, options({ extraFlags: ['--min-semi-space-size=16'] }), layout, 'p', 'npm', [], undefined), /cannot be passed through NODE_OPTIONS/);
+  });
+
+  it('allocations: the interval reaches the preload; exact sites turn inlining off on the command line, or through the preload', () => {
+    const direct = planDirectLaunch(node, options({ allocSamplingBytes: 4096, exactAllocSites: true }), layout, '/x/preload.js', '/app/server.js', []);
+    assert.equal(direct.env.V8_LENS_ALLOC_DIR, '/tmp/run with space/heap');
+    assert.equal(direct.env.V8_LENS_ALLOC_INTERVAL_BYTES, '4096');
+    const at = direct.args.indexOf('--require');
+    assert.deepEqual(direct.args.slice(at - 2, at), ['--no-turbo-inlining', '--no-maglev-inlining']);
+    const typed = planDirectLaunch(node, options({ exactAllocSites: true, extraFlags: ['--no-turbo-inlining'] }), layout, 'p', 's', []);
+    assert.equal(typed.args.filter((a) => a === '--no-turbo-inlining').length, 1, 'said once even when typed too');
+    // NODE_OPTIONS refuses V8's inlining flags: the preload sets them before the app runs.
+    const npm = planNodeOptionsLaunch(node, options({ exactAllocSites: true }), layout, '/x/preload.js', 'npm', ['start'], undefined);
+    assert.equal(npm.env.V8_LENS_EXACT_ALLOC_SITES, '1');
+    assert.doesNotMatch(npm.env.NODE_OPTIONS!, /inlining/);
+    assert.equal(planDirectLaunch(node, options(), layout, 'p', 's', []).args.includes('--no-turbo-inlining'), false, 'inlining stays on unless asked');
+    rejects(() => planDirectLaunch(node, options({ allocSamplingBytes: 100 }), layout, 'p', 's', []), /allocation sampling interval must be a whole number of bytes from 256/);
+    rejects(() => planDirectLaunch(node, options({ capture: PRESETS['cpu-gc'].capture, exactAllocSites: true }), layout, 'p', 's', []), /exact allocation sites need allocations/);
   });
 
   it('quotes NODE_OPTIONS values the way Node parses them', () => {

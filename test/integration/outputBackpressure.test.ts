@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ProfileRun } from '../../src/core/capture/profileRun';
-import { PRESETS } from '../../src/core/flags/presets';
+import { DEFAULT_ALLOC_SAMPLING_BYTES, PRESETS } from '../../src/core/flags/presets';
 import { tempDir } from './cliHarness';
 
 describe('app output', () => {
@@ -29,7 +29,7 @@ describe('app output', () => {
         cwd: dir,
         node: 'node',
         preset: 'gc',
-        options: { capture: PRESETS.gc.capture, samplingIntervalUs: 1000, semiSpaceMB: null, stableDeopts: false, extraFlags: [] },
+        options: { capture: PRESETS.gc.capture, samplingIntervalUs: 1000, semiSpaceMB: null, stableDeopts: false, extraFlags: [], allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES, exactAllocSites: false },
         runDir: join(dir, 'run'),
         timeoutS: null,
       },

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { ProfileRun } from '../../src/core/capture/profileRun';
-import { DEFAULT_PRESET, PRESETS } from '../../src/core/flags/presets';
+import { DEFAULT_ALLOC_SAMPLING_BYTES, DEFAULT_PRESET, PRESETS } from '../../src/core/flags/presets';
 import { summarizeDeopts } from '../../src/core/v8log/deoptSummary';
 import { findV8LogFiles, readV8LogFiles } from '../../src/core/v8log/v8LogReader';
 import { DEOPTS_PROGRAM, describeSite, loadExpectedSites, siteFound } from '../unit/v8log/expectedSites';
@@ -67,6 +67,8 @@ for (const node of nodes) {
           semiSpaceMB: null,
           stableDeopts: true,
           extraFlags: ['--no-turbo-inlining', '--no-maglev-inlining'],
+          allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES,
+          exactAllocSites: false,
         },
         runDir: join(dir, `run-${node.label.replace(/\W+/g, '-')}`),
         timeoutS: null,
@@ -103,7 +105,7 @@ it('real launch into a deep run folder (code-trace path over 127 bytes): the deo
       cwd: dir,
       node: process.execPath,
       preset: DEFAULT_PRESET,
-      options: { capture: PRESETS[DEFAULT_PRESET].capture, samplingIntervalUs: 1000, semiSpaceMB: null, stableDeopts: true, extraFlags: ['--no-turbo-inlining'] },
+      options: { capture: PRESETS[DEFAULT_PRESET].capture, samplingIntervalUs: 1000, semiSpaceMB: null, stableDeopts: true, extraFlags: ['--no-turbo-inlining'], allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES, exactAllocSites: false },
       runDir,
       timeoutS: null,
     },

@@ -3,6 +3,7 @@
  * has to collect) and the functions that allocate most, each a link to its source. A run without
  * sampled allocations says "not collected", never 0.
  */
+import { PAUSE_ESTIMATE_NOTE, pauseEstimateText, traceAgreementText, youngGcCadenceDetail } from '../../src/shared/allocText';
 import { fmtBytes } from '../../src/shared/formatBytes';
 import type { FromReportWebview } from '../../src/shared/reportProtocol';
 import type { AllocSummary } from '../../src/shared/model/summary';
@@ -30,7 +31,17 @@ export function renderAllocPanel(section: HTMLElement, alloc: AllocSummary | nul
     card('Per request', alloc.bytesPerRequest === null ? '–' : fmtBytes(alloc.bytesPerRequest), alloc.bytesPerRequest === null ? 'not under load' : 'in the measured window', 'per-request'),
     card('Allocated in total', fmtBytes(alloc.totalBytes), `${plural(alloc.sampleCount, 'sample')}, one every ${fmtBytes(alloc.samplingIntervalBytes)}`, 'total'),
   );
-  section.append(cards);
+  const link = alloc.gcLink;
+  if (link) {
+    const agreement = traceAgreementText(link);
+    cards.append(card('Young GCs while sampling', String(link.youngGcs), youngGcCadenceDetail(link), 'young-gcs'));
+    section.append(cards);
+    if (agreement) section.append(el('p', { className: link.disagreement ? 'section-note note-warn' : 'section-note', attrs: { 'data-note': 'agreement' }, text: link.disagreement ?? `Checked against V8's own account: ${agreement}.` }));
+  } else {
+    section.append(cards);
+  }
+  if (alloc.inliningCaveat) section.append(el('p', { className: 'section-note', attrs: { 'data-note': 'inlining' }, text: alloc.inliningCaveat }));
+  if (alloc.exactSites) section.append(el('p', { className: 'section-note', attrs: { 'data-note': 'exact-sites' }, text: 'Exact allocation sites: sampled with V8\'s inlining off, so every function\'s bytes are its own (and the app ran slower than usual).' }));
   const rows = alloc.functions.slice(0, TOP_ALLOCATORS);
   if (rows.length === 0) return;
   const body = el('tbody');
@@ -41,6 +52,7 @@ export function renderAllocPanel(section: HTMLElement, alloc: AllocSummary | nul
       {},
       el('td', { className: 'num', text: `${(f.share * 100).toFixed(1)}%` }),
       el('td', { className: 'num', text: fmtBytes(f.selfBytes) }),
+      ...(link ? [el('td', { className: 'num', text: f.youngGcPauseMsEstimate === null || f.youngGcPauseMsEstimate === undefined ? '–' : pauseEstimateText(f.youngGcPauseMsEstimate), title: PAUSE_ESTIMATE_NOTE })] : []),
       el('td', {}, el('span', { className: 'fn-name', text: f.name })),
       el('td', {}, where ? el('span', { className: 'location', text: where.text, title: where.full }) : el('span', { className: 'muted', text: 'native / VM' })),
     );
@@ -56,6 +68,7 @@ export function renderAllocPanel(section: HTMLElement, alloc: AllocSummary | nul
     }
     body.append(tr);
   }
-  const head = el('tr', {}, ...['Share', 'Self bytes', 'Function', 'Location'].map((h) => el('th', { attrs: { scope: 'col' }, text: h })));
+  const columns = ['Share', 'Self bytes', ...(link ? ['Est. young-GC pause'] : []), 'Function', 'Location'];
+  const head = el('tr', {}, ...columns.map((h) => el('th', { attrs: { scope: 'col' }, text: h, ...(h.startsWith('Est.') ? { title: PAUSE_ESTIMATE_NOTE } : {}) })));
   section.append(el('table', { id: 'alloc-functions', className: 'data-table' }, el('caption', { text: `Top ${plural(rows.length, 'allocator')} by bytes allocated in the function itself` }), el('thead', {}, head), body));
 }

@@ -162,6 +162,7 @@ export class ProfileRun {
           semiSpaceMB: request.options.semiSpaceMB,
           stableDeopts: request.options.stableDeopts,
           extra: [...request.options.extraFlags],
+          ...(plan.capture.alloc ? { allocSamplingBytes: request.options.allocSamplingBytes, exactAllocSites: request.options.exactAllocSites } : {}),
           // The environment's own NODE_OPTIONS changes the run as much as our flags do.
           inheritedNodeOptions: env.NODE_OPTIONS?.trim() || null,
           timeoutS: request.timeoutS,

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { CpuProfile } from './cpuProfileFormat';
 import { functionTotals, nodeTotals } from './functionTotals';
 import { groupFunctions, type CpuFunctionTime } from './groupFunctions';
@@ -81,4 +82,56 @@ export function scriptFramesOf(profile: CpuProfile): { urls: Map<string, string>
   }
   for (const key of ambiguous) starts.delete(key);
   return { urls, starts };
+}
+
+/**
+ * A function by place: `${file}\0${line}\0${column}`, 1-based, as summaries name them. CPU profiles
+ * name a CommonJS script by its file:// URL where heap profiles give its path: both become the path.
+ */
+export function functionPlaceKey(url: string, line: number, column: number): string {
+  let file = url;
+  if (url.startsWith('file://')) {
+    try {
+      file = fileURLToPath(url);
+    } catch {
+      // Not a local file URL: kept as it is.
+    }
+  }
+  return `${file}\u0000${line}\u0000${column}`;
+}
+
+/** How deep below a function its callees are named (inlining nests: a handler, its helper, the helper's). */
+const CALLEE_DEPTH = 3;
+
+/**
+ * The app's functions each script function calls in the CPU profile, directly or through up to
+ * CALLEE_DEPTH levels of the app's own code (by place key to callee names, nearest first; Node's own
+ * `node:` modules end a path). The CPU profiler sees through inlining (it maps each sample to its
+ * inlined frame); the heap profiler may not, so this is what a heap profile's function can hide.
+ */
+export function scriptCalleesOf(profile: CpuProfile): Map<string, Set<string>> {
+  const callees = new Map<string, Set<string>>();
+  const isApp = (i: number) => {
+    const url = profile.nodes[i]!.callFrame.url;
+    return url !== '' && !url.startsWith('node:');
+  };
+  const keyOf = (i: number) => {
+    const f = profile.nodes[i]!.callFrame;
+    return functionPlaceKey(f.url, f.line, f.column);
+  };
+  // By depth, so that nearer callees come first in each set.
+  for (let depth = 1; depth <= CALLEE_DEPTH; depth++) {
+    for (let i = 1; i < profile.nodes.length; i++) {
+      if (!isApp(i) || profile.nodes[i]!.callFrame.functionName === '') continue;
+      let caller = profile.parents[i]!;
+      for (let up = 1; up < depth && caller >= 0 && isApp(caller); up++) caller = profile.parents[caller]!;
+      if (caller < 0 || !isApp(caller)) continue;
+      const key = keyOf(caller);
+      if (key === keyOf(i)) continue;
+      let names = callees.get(key);
+      if (!names) callees.set(key, (names = new Set()));
+      names.add(profile.nodes[i]!.callFrame.functionName);
+    }
+  }
+  return callees;
 }

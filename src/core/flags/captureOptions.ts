@@ -1,4 +1,4 @@
-import { DEFAULT_SAMPLING_INTERVAL_US, PRESETS, type CaptureSet, type PresetId } from './presets';
+import { DEFAULT_ALLOC_SAMPLING_BYTES, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, type CaptureSet, type PresetId } from './presets';
 
 export interface CaptureOptions {
   capture: CaptureSet;
@@ -9,6 +9,10 @@ export interface CaptureOptions {
   stableDeopts: boolean;
   /** Further V8/Node flags, validated against the target's Node. */
   extraFlags: readonly string[];
+  /** Bytes between allocation samples (when allocations are collected). */
+  allocSamplingBytes: number;
+  /** Inlining off while allocations are sampled, so each allocation is its own function's (see EXACT_ALLOC_SITES_FLAGS). */
+  exactAllocSites: boolean;
 }
 
 /** What "stable deopts" adds: recompilation on the main thread, so a program deopts the same way every run. */
@@ -22,6 +26,8 @@ export interface CaptureChoice {
   stableDeopts?: boolean;
   /** The user's V8/Node flags as typed (settings, launch.json runtimeArgs, `--v8-flag`). */
   extraFlags?: readonly string[];
+  allocSamplingBytes?: number;
+  exactAllocSites?: boolean;
 }
 
 /**
@@ -36,5 +42,7 @@ export function captureOptionsFor(choice: CaptureChoice): CaptureOptions {
     semiSpaceMB: choice.semiSpaceMB ?? null,
     stableDeopts: (choice.stableDeopts ?? false) || extra.includes(STABLE_DEOPTS_FLAG),
     extraFlags: extra.filter((f) => f !== STABLE_DEOPTS_FLAG),
+    allocSamplingBytes: choice.allocSamplingBytes ?? DEFAULT_ALLOC_SAMPLING_BYTES,
+    exactAllocSites: choice.exactAllocSites ?? false,
   };
 }

@@ -3,7 +3,8 @@ import { UserError } from '../util/errors';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { STABLE_DEOPTS_FLAG, type CaptureOptions } from './captureOptions';
 import type { NodeRuntime } from './nodeRuntime';
-import { DEFAULT_ALLOC_SAMPLING_BYTES, type CaptureSet } from './presets';
+import { EXACT_ALLOC_SITES_FLAGS } from '../preload/allocationSampler';
+import { ALLOC_SAMPLING_BYTES_RANGE, type CaptureSet } from './presets';
 import { validateUserFlags, type UserFlag } from './userFlags';
 
 /**
@@ -36,6 +37,13 @@ export function validateCaptureOptions(options: CaptureOptions, runtime: NodeRun
   }
   if (options.semiSpaceMB !== null && (!Number.isInteger(options.semiSpaceMB) || options.semiSpaceMB < 1 || options.semiSpaceMB > 65536)) {
     throw new UserError(`semi-space size must be a whole number of MB from 1 to 65536 (got ${options.semiSpaceMB})`);
+  }
+  const { min, max } = ALLOC_SAMPLING_BYTES_RANGE;
+  if (!Number.isInteger(options.allocSamplingBytes) || options.allocSamplingBytes < min || options.allocSamplingBytes > max) {
+    throw new UserError(`allocation sampling interval must be a whole number of bytes from ${min} to ${max} (got ${options.allocSamplingBytes})`);
+  }
+  if (options.exactAllocSites && !options.capture.alloc) {
+    throw new UserError('exact allocation sites need allocations to be collected (a preset with allocations)');
   }
   const flags = validateUserFlags(options.extraFlags, runtime);
   if (options.semiSpaceMB !== null && flags.some((f) => f.name === 'max-semi-space-size')) {
@@ -98,18 +106,19 @@ export function planDirectLaunch(
       : []),
     // Once, even when the user's own flags (launch.json runtimeArgs) already say it.
     ...(options.stableDeopts && !flags.some((f) => f.raw === STABLE_DEOPTS_FLAG) ? [STABLE_DEOPTS_FLAG] : []),
+    ...(options.exactAllocSites ? EXACT_ALLOC_SITES_FLAGS.filter((x) => !flags.some((f) => f.raw === x)) : []),
     ...preloadThenScript(preloadPath, script, scriptArgs),
   ];
   const env: Record<string, string> = { [AGENT_ENV.dir]: layout.agentDir };
   // The code trace is read only with a CPU profile; then every process and thread needs its own file.
   if (capture.deopts && capture.cpu) env[AGENT_ENV.codeTraceDir] = codeTraces.dir;
-  Object.assign(env, allocationEnv(capture, layout));
+  Object.assign(env, allocationEnv(options, layout));
   return { mode: 'direct', command: runtime.command, args, env, flags, capture: { ...capture }, limitations: [] };
 }
 
 /** Allocations are sampled in-process by the preload, the same for every kind of launch. */
-function allocationEnv(capture: CaptureSet, layout: CapturePaths): Record<string, string> {
-  return capture.alloc ? { [AGENT_ENV.allocDir]: layout.heapDir, [AGENT_ENV.allocIntervalBytes]: String(DEFAULT_ALLOC_SAMPLING_BYTES) } : {};
+function allocationEnv(options: CaptureOptions, layout: CapturePaths): Record<string, string> {
+  return options.capture.alloc ? { [AGENT_ENV.allocDir]: layout.heapDir, [AGENT_ENV.allocIntervalBytes]: String(options.allocSamplingBytes) } : {};
 }
 
 /** How every direct launch ends: our preload first, then the user's script and its arguments. */
@@ -172,7 +181,9 @@ export function planNodeOptionsLaunch(
     ...(options.semiSpaceMB !== null ? [`--max-semi-space-size=${options.semiSpaceMB}`] : []),
     `--require=${quoteForNodeOptions(preloadPath)}`,
   ].join(' ');
-  const env: Record<string, string> = { NODE_OPTIONS: nodeOptions, [AGENT_ENV.dir]: layout.agentDir, ...allocationEnv(options.capture, layout) };
+  const env: Record<string, string> = { NODE_OPTIONS: nodeOptions, [AGENT_ENV.dir]: layout.agentDir, ...allocationEnv(options, layout) };
+  // NODE_OPTIONS refuses V8's inlining flags: the preload sets them before the app's code runs.
+  if (options.exactAllocSites) env[AGENT_ENV.exactAllocSites] = '1';
   if (options.capture.gc) env[AGENT_ENV.traceGc] = '1';
   if (options.capture.cpu) {
     env[AGENT_ENV.cpuProfileDir] = layout.cpuDir;

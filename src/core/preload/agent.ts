@@ -21,7 +21,7 @@ import { AGENT_ENV } from './agentEnv';
 import type { AgentRecord } from './agentRecord';
 import { redirectCodeTrace, type CodeTraceRedirect } from './codeTraceRedirect';
 import { startGroupReaper } from './groupReaper';
-import { startAllocationSampler, type AllocationSampler } from './allocationSampler';
+import { EXACT_ALLOC_SITES_FLAGS, startAllocationSampler, type AllocationSampler } from './allocationSampler';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 const SAMPLE_EVERY_MS = 250;
@@ -373,6 +373,14 @@ function startAllocations(record: AgentRecord, agentDir: string): AllocationSamp
   const dir = process.env[AGENT_ENV.allocDir];
   if (!dir) return null;
   const interval = Number(process.env[AGENT_ENV.allocIntervalBytes]);
+  if (process.env[AGENT_ENV.exactAllocSites] === '1') {
+    // Before the app's code is optimized, so nothing is inlined (see EXACT_ALLOC_SITES_FLAGS).
+    try {
+      for (const flag of EXACT_ALLOC_SITES_FLAGS) v8.setFlagsFromString(flag);
+    } catch (err) {
+      noteError(record, 'exact allocation sites', err);
+    }
+  }
   try {
     return startAllocationSampler(dir, Number.isInteger(interval) && interval > 0 ? interval : 32768, agentDir, (err) => noteError(record, 'allocations', err));
   } catch (err) {

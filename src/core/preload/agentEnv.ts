@@ -35,6 +35,8 @@ export const AGENT_ENV = {
   allocDir: 'V8_LENS_ALLOC_DIR',
   /** Bytes between samples of the heap profiler (V8's default is 32768). */
   allocIntervalBytes: 'V8_LENS_ALLOC_INTERVAL_BYTES',
+  /** Set when inlining must be off for exact allocation sites and the command line cannot say so (NODE_OPTIONS). */
+  exactAllocSites: 'V8_LENS_EXACT_ALLOC_SITES',
 } as const;
 
 /**

@@ -1,3 +1,4 @@
+import { pauseEstimateText, traceAgreementText, youngGcCadenceText } from '../../shared/allocText';
 import { fmtBytes } from '../../shared/formatBytes';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,14 +72,24 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     const rate = alloc.bytesPerSecond !== null ? `${fmtBytes(alloc.bytesPerSecond)}/s` : 'rate unknown';
     const perRequest = alloc.bytesPerRequest !== null ? ` · ${fmtBytes(alloc.bytesPerRequest)} per request` : '';
     const window = load?.figures ? ' in the measured window' : '';
-    out.push(`Allocations${window}: ${fmtBytes(alloc.totalBytes)} (${rate}${perRequest}), sampled every ${fmtBytes(alloc.samplingIntervalBytes)}, garbage included`);
+    const exact = alloc.exactSites ? ', exact sites (inlining off)' : '';
+    out.push(`Allocations${window}: ${fmtBytes(alloc.totalBytes)} (${rate}${perRequest}), sampled every ${fmtBytes(alloc.samplingIntervalBytes)}, garbage included${exact}`);
+    const link = alloc.gcLink;
+    if (link) {
+      const agreement = traceAgreementText(link);
+      out.push(`GC ← allocations: ${youngGcCadenceText(link)}${agreement ? `; ${agreement}` : ''}`);
+      if (link.disagreement) out.push(`  Check: ${link.disagreement}`);
+    }
+    if (alloc.inliningCaveat) out.push(`  Note: ${alloc.inliningCaveat}`);
     const rows = alloc.functions.slice(0, options.topFunctions ?? 10);
     if (rows.length > 0) {
+      const estimate = (ms: number | null | undefined) => (ms === null || ms === undefined ? '' : pauseEstimateText(ms));
       out.push(table(
-        ['self', 'share', 'total', 'function', 'location'],
-        rows.map((f) => [fmtBytes(f.selfBytes), `${fmtNum(f.share * 100, 1)}%`, fmtBytes(f.totalBytes), f.name, f.url ? place(f.url, f.line, f.column) : '']),
-        [true, true, true, false, false],
+        ['self', 'share', 'total', 'young-GC pause (est.)', 'function', 'location'],
+        rows.map((f) => [fmtBytes(f.selfBytes), `${fmtNum(f.share * 100, 1)}%`, fmtBytes(f.totalBytes), estimate(f.youngGcPauseMsEstimate), f.name, f.url ? place(f.url, f.line, f.column) : '']),
+        [true, true, true, true, false, false],
       ));
+      if (link) out.push(`  (est.): each function's share of the bytes × the young-GC pause; most sampled bytes die young`);
     }
     out.push('');
   } else if (summary.source.kind === 'run' && summary.alloc === null) {

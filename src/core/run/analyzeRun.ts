@@ -11,6 +11,8 @@ import {
   SUMMARY_SCHEMA_VERSION,
   emptySummary,
   type CpuProfileFile,
+  type AllocFunctionSummary,
+  type AllocSummary,
   type CpuSummary,
   type DeoptCoverage,
   type GcSummary,
@@ -22,6 +24,8 @@ import { windowTotals } from '../gc/gcWindow';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { recoverStagedCodeTraces } from './stagedCodeTraces';
 import { readRunAllocations } from './runAllocations';
+import { inliningCaveat } from '../heap/allocSummary';
+import { EXACT_ALLOC_SITES_FLAGS } from '../preload/allocationSampler';
 import { errorMessage, isErrno } from '../util/errors';
 import { round } from '../util/stats';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
@@ -37,7 +41,7 @@ import { outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from '.
 import { openRegularFile } from '../util/files';
 import { openRunFile, readRunText, readableArtifacts } from './runFiles';
 import { readLoadRecord } from './runRecords';
-import { scriptFramesOf } from '../cpu/cpuModel';
+import { functionPlaceKey, scriptCalleesOf, scriptFramesOf } from '../cpu/cpuModel';
 import type { ScriptFrames } from '../heap/resolvePositions';
 
 /** GC data already in memory from a live capture, so the trace file need not be read back. */
@@ -137,8 +141,18 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const processSummaries = processes.map((p) => processSummary(p, cpuParts, gcData?.events ?? [], isolates, deoptCounts, runStart, session, capture.gc));
   const allocAsked = capture.alloc === true;
   const scriptFrames = new Map(cpuParts.map((part) => [part.artifact.path, part.frames] as const));
-  const allocations = allocAsked ? await readRunAllocations(layout, processes, load, { scriptFrames, preloadPath: preloadPathOf(session) }, warnings) : null;
-  if (allocations) for (const p of processSummaries) p.alloc = allocations.byProcess.get(p.id) ?? null;
+  const allocations = allocAsked ? await readRunAllocations(layout, processes, load, { scriptFrames, preloadPath: preloadPathOf(session) }, gcData ? isolates : null, warnings) : null;
+  if (allocations) {
+    const exact = sampledExactSites(session);
+    const callees = mergedCallees(cpuParts);
+    const calleesOf = (f: AllocFunctionSummary) => [...(callees.get(functionPlaceKey(f.url, f.line, f.column)) ?? [])];
+    const marked = (a: AllocSummary): AllocSummary => ({ ...a, exactSites: exact, inliningCaveat: inliningCaveat(a, exact, calleesOf) });
+    for (const p of processSummaries) {
+      const own = allocations.byProcess.get(p.id);
+      p.alloc = own ? marked(own) : null;
+    }
+    if (allocations.alloc) allocations.alloc = marked(allocations.alloc);
+  }
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     source: { kind: 'run', path: layout.dir },
@@ -152,6 +166,13 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     alloc: allocations?.alloc ?? null,
     warnings,
   };
+}
+
+/** Whether inlining was off while allocations were sampled: asked for by name, or typed as its flags. */
+function sampledExactSites(session: SessionRecord | null): boolean {
+  const flags = session?.flags;
+  if (!flags) return false;
+  return flags.exactAllocSites === true || EXACT_ALLOC_SITES_FLAGS.every((f) => flags.extra.includes(f));
 }
 
 /** load.json: none when no load was driven (the usual case); one that cannot be used is a warning. */
@@ -262,6 +283,20 @@ interface ProfilePart extends CpuPart {
   artifact: CpuProfileArtifact;
   /** Its scripts by V8's id: completes the same isolate's heap profile (heap/resolvePositions.ts). */
   frames: ScriptFrames;
+  /** What each of the app's functions called (see scriptCalleesOf), to name what inlining may hide. */
+  callees: Map<string, Set<string>>;
+}
+
+function mergedCallees(parts: readonly ProfilePart[]): Map<string, Set<string>> {
+  const all = new Map<string, Set<string>>();
+  for (const part of parts) {
+    for (const [key, names] of part.callees) {
+      const into = all.get(key) ?? new Set<string>();
+      for (const name of names) into.add(name);
+      all.set(key, into);
+    }
+  }
+  return all;
 }
 
 async function readCpuParts(layout: RunLayout, artifacts: readonly CpuProfileArtifact[], warnings: string[]): Promise<ProfilePart[]> {
@@ -269,7 +304,7 @@ async function readCpuParts(layout: RunLayout, artifacts: readonly CpuProfileArt
   for (const artifact of artifacts) {
     try {
       const profile = parseCpuProfile(await readRunText(layout.dir, artifact.path, CPU_PROFILE_READ_LIMIT), artifact.file);
-      parts.push({ artifact, pid: artifact.pid, summary: summarizeCpu(profile, { profileFile: artifact.file }), frames: scriptFramesOf(profile) });
+      parts.push({ artifact, pid: artifact.pid, summary: summarizeCpu(profile, { profileFile: artifact.file }), frames: scriptFramesOf(profile), callees: scriptCalleesOf(profile) });
       for (const w of profile.warnings) warnings.push(`${artifact.file}: ${w}`);
     } catch (err) {
       warnings.push(errorMessage(err));

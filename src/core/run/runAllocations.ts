@@ -13,6 +13,8 @@ import { parseHeapProfile } from '../heap/parseHeapProfile';
 import type { AllocationRecord } from '../preload/allocationSampler';
 import { compareText } from '../util/compareText';
 import { errorMessage } from '../util/errors';
+import type { IsolateEvents } from '../gc/gcSummary';
+import { gcInAllocationSpan, linkAllocationsToGc, withGcLink, type GcSpan } from './allocGcLink';
 import type { RunProcess } from './processTable';
 import { RUN_FILE_LIMITS, readRunText, runPath } from './runFiles';
 import type { RunLayout } from './runLayout';
@@ -38,9 +40,12 @@ export async function readRunAllocations(
   processes: readonly RunProcess[],
   load: LoadSummary | null,
   sources: AllocationSources,
+  /** Each isolate's GC events, to set the allocations beside their young GCs; null when the GC was not traced. */
+  gcIsolates: readonly IsolateEvents[] | null,
   warnings: string[],
 ): Promise<RunAllocations> {
   const byProcess = new Map<string, AllocSummary>();
+  const spans = new Map<string, GcSpan>();
   const requests = load?.figures?.requests ?? null;
   let unnamed = 0;
   for (const p of processes) {
@@ -48,21 +53,36 @@ export async function readRunAllocations(
     if (profile === null) continue;
     const raw = p.record!.allocations!;
     unnamed += profile.nodes.filter((n) => n.url === '' && n.scriptId !== '' && n.scriptId !== '0').length;
-    byProcess.set(p.id, summarizeAllocations(profile, {
+    const summary = summarizeAllocations(profile, {
       durationMs: raw.endMs - raw.startMs,
       samplingIntervalBytes: raw.samplingIntervalBytes,
       requests: raw.window ? requests : null,
       liveAtEndBytes: raw.liveAtEndBytes,
-    }));
+    });
+    const span = gcSpanOf(p, gcIsolates);
+    if (span) spans.set(p.id, span);
+    byProcess.set(p.id, withGcLink(summary, span ? linkAllocationsToGc(summary.totalBytes, summary.sampleCount, [span]) : null));
   }
   if (unnamed > 0) {
     warnings.push(`allocations: ${unnamed} frame(s) have no file or line (older V8 names the main script's functions only in CPU profiles: collect the CPU profile too)`);
   }
-  const counted = processes.filter((p) => p.role !== 'npm' && byProcess.has(p.id)).map((p) => byProcess.get(p.id)!);
-  if (counted.length === 0 && !warnings.some((w) => w.startsWith('allocations'))) {
+  const countedIds = processes.filter((p) => p.role !== 'npm' && byProcess.has(p.id)).map((p) => p.id);
+  if (countedIds.length === 0 && !warnings.some((w) => w.startsWith('allocations'))) {
     warnings.push('allocations: no process wrote a heap profile (see the agent records\' errors)');
   }
-  return { alloc: counted.length > 0 ? mergeAllocations(counted) : null, byProcess };
+  if (countedIds.length === 0) return { alloc: null, byProcess };
+  const merged = mergeAllocations(countedIds.map((id) => byProcess.get(id)!));
+  const countedSpans = countedIds.map((id) => spans.get(id)).filter((s): s is GcSpan => s !== undefined);
+  const link = gcIsolates !== null && countedSpans.length > 0 ? linkAllocationsToGc(merged.totalBytes, merged.sampleCount, countedSpans) : null;
+  return { alloc: withGcLink(merged, link), byProcess };
+}
+
+/** The process's GCs while its allocations were sampled; null when its GC was not traced or its isolate is unknown. */
+function gcSpanOf(p: RunProcess, gcIsolates: readonly IsolateEvents[] | null): GcSpan | null {
+  const raw = p.record?.allocations;
+  if (gcIsolates === null || !raw || p.isolate === null) return null;
+  const events = gcIsolates.find((i) => i.pid === p.pid && i.isolate === p.isolate)?.events ?? [];
+  return gcInAllocationSpan(events, p.record!.processStartMs, raw, p.record!.newSpaceMaxBytes);
 }
 
 /**

@@ -33,6 +33,10 @@ export interface SessionRecord {
     semiSpaceMB: number | null;
     stableDeopts: boolean;
     extra: string[];
+    /** Bytes between allocation samples; absent when allocations were not collected (or in older runs). */
+    allocSamplingBytes?: number;
+    /** Allocations sampled with inlining off (exact sites); absent when not collected (or in older runs). */
+    exactAllocSites?: boolean;
     /** NODE_OPTIONS the target inherited from its environment (absent in runs before it was recorded). */
     inheritedNodeOptions?: string | null;
     timeoutS: number | null;

@@ -35,6 +35,8 @@ export const checkSession: Check = shape<SessionRecord>({
     semiSpaceMB: nullable(num),
     stableDeopts: bool,
     extra: arrayOf(str),
+    allocSamplingBytes: optional(num),
+    exactAllocSites: optional(bool),
     inheritedNodeOptions: optional(nullable(str)),
     timeoutS: nullable(num),
   }),

@@ -382,14 +382,12 @@ export interface AllocSummary {
 }
 
 /**
- * The allocations beside the young-generation GCs (scavenges, or Minor Mark-Sweeps) of the same
- * processes in the same time: a young GC runs when the young generation is full, so the bytes
- * allocated per young GC should be near the size it reached. When they are not, `disagreement` says
- * so (large objects and pretenured allocations skip the young generation; a young generation that
- * grew during the run fills faster early on).
+ * The allocations beside the GC of the same processes in the same time. V8's own account of what
+ * was allocated is in the GC trace: the heap grows between one GC's end and the next one's start. The
+ * sampled bytes should agree with it; when they do not, `disagreement` says so.
  */
 export interface AllocGcLink {
-  /** Young-generation GCs while the allocations were sampled. */
+  /** Young-generation GCs (scavenges, or Minor Mark-Sweeps) while the allocations were sampled. */
   youngGcs: number;
   /** Their main-thread pause, ms. */
   youngGcPauseMs: number;
@@ -397,9 +395,11 @@ export interface AllocGcLink {
   bytesPerYoungGc: number | null;
   /** The young generation the run reached, in `--max-semi-space-size`'s terms (the semi-space for the Scavenger), bytes; null when not measured. */
   youngGenerationBytes: number | null;
-  /** bytesPerYoungGc / youngGenerationBytes; null when either is unknown. */
+  /** V8's own account from the GC trace: the heap's growth between GCs in the same time, bytes (to 0.1 MB per GC line); null when no GC ran. */
+  traceAllocatedBytes: number | null;
+  /** Sampled bytes over `traceAllocatedBytes`; null when unknown. */
   ratio: number | null;
-  /** Why the two figures do not agree, in a sentence; null when they do or cannot be checked. */
+  /** Why the two accounts do not agree, in a sentence; null when they do or cannot be checked. */
   disagreement: string | null;
 }
 

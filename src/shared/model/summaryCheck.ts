@@ -151,7 +151,7 @@ const allocSummary = shape<AllocSummary>({
   liveAtEndBytes: nullable(num),
   sampleCount: num,
   functions: arrayOf(shape<AllocFunctionSummary>({ name: str, url: str, line: num, column: num, selfBytes: num, totalBytes: num, share: num, youngGcPauseMsEstimate: optional(nullable(num)) })),
-  gcLink: optional(nullable(shape<AllocGcLink>({ youngGcs: num, youngGcPauseMs: num, bytesPerYoungGc: nullable(num), youngGenerationBytes: nullable(num), ratio: nullable(num), disagreement: nullable(str) }))),
+  gcLink: optional(nullable(shape<AllocGcLink>({ youngGcs: num, youngGcPauseMs: num, bytesPerYoungGc: nullable(num), youngGenerationBytes: nullable(num), traceAllocatedBytes: nullable(num), ratio: nullable(num), disagreement: nullable(str) }))),
   inliningCaveat: optional(nullable(str)),
   exactSites: optional(bool),
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { STABLE_DEOPTS_FLAG, captureOptionsFor } from '../../../src/core/flags/captureOptions';
 import { planSweepRunLaunch } from '../../../src/core/flags/launchPlan';
-import { DEFAULT_SAMPLING_INTERVAL_US, PRESETS } from '../../../src/core/flags/presets';
+import { DEFAULT_ALLOC_SAMPLING_BYTES, DEFAULT_SAMPLING_INTERVAL_US, PRESETS } from '../../../src/core/flags/presets';
 import { AGENT_ENV } from '../../../src/core/preload/agentEnv';
 
 describe('captureOptionsFor', () => {
@@ -14,7 +14,16 @@ describe('captureOptionsFor', () => {
       semiSpaceMB: null,
       stableDeopts: false,
       extraFlags: [],
+      allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES,
+      exactAllocSites: false,
     });
+  });
+
+  it('takes the allocation sampling interval and exact sites as chosen', () => {
+    const o = captureOptionsFor({ preset: 'cpu-gc-deopts', allocSamplingBytes: 65536, exactAllocSites: true });
+    assert.equal(o.allocSamplingBytes, 65536);
+    assert.equal(o.exactAllocSites, true);
+    assert.equal(o.capture.alloc, true, 'the default preset samples allocations');
   });
 
   it('treats stable deopts the same whether asked by name (--stable-deopts) or typed as its flag', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { summarizeAllocations } from '../../../src/core/heap/allocSummary';
+import { inliningCaveat, summarizeAllocations } from '../../../src/core/heap/allocSummary';
 import { HeapProfileError } from '../../../src/core/heap/heapProfileError';
 import { parseHeapProfile } from '../../../src/core/heap/parseHeapProfile';
 
@@ -131,5 +131,23 @@ describe('completing and pruning a heap profile', () => {
     assert.deepEqual(merged.functions.map((f) => [f.name, f.selfBytes, f.share]), [['handle', 400, 0.8], ['log', 100, 0.2]]);
     assert.equal(merged.bytesPerSecond, 250);
     assert.equal(merged.bytesPerRequest, null, 'one process without requests: unknown for the whole');
+  });
+});
+
+describe('inliningCaveat', () => {
+  const fn = (name: string, share: number, url = '/srv/app/server.js') => ({ name, url, line: 1, column: 1, selfBytes: share * 100, totalBytes: share * 100, share });
+  const none = () => [];
+
+  it('names the top allocator and what the CPU profile saw run under it', () => {
+    const text = inliningCaveat({ functions: [fn('Map', 0.5, ''), fn('handle', 0.38)] }, false, (f) => (f.name === 'handle' ? ['buildOrder', 'toLine'] : []));
+    assert.equal(
+      text,
+      "V8 gives an inlined function's allocations to the function it was inlined into: handle (38%) may include what the functions it calls allocated (the CPU profile sees buildOrder, toLine run under it). For exact sites, profile with exact allocation sites (inlining off, which slows the app down).",
+    );
+  });
+
+  it('says it in general when no app function makes a tenth, and not at all for exact sites', () => {
+    assert.match(inliningCaveat({ functions: [fn('a', 0.05)] }, false, none) ?? '', /: a function may include what the functions it calls allocated\./);
+    assert.equal(inliningCaveat({ functions: [fn('handle', 0.9)] }, true, none), null);
   });
 });
