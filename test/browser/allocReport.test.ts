@@ -157,12 +157,43 @@ describe('the report page with allocations', () => {
     await page.close();
   });
 
+  it('beside the GC: young GCs while sampling, the check against V8\'s trace, the pause estimates and the inlining caveat', async () => {
+    const link = { youngGcs: 40, youngGcPauseMs: 120, bytesPerYoungGc: 1.6 * 1024 ** 2, youngGenerationBytes: 16 * 1024 ** 2, traceAllocatedBytes: 63 * 1024 ** 2, ratio: 1.016, disagreement: null };
+    const linked: AllocSummary = {
+      ...alloc,
+      gcLink: link,
+      inliningCaveat: 'V8 gives an inlined function\'s allocations to the function it was inlined into: handle (75%) may include what the functions it calls allocated.',
+      exactSites: false,
+      functions: alloc.functions.map((f) => ({ ...f, youngGcPauseMsEstimate: f.share * 120 })),
+    };
+    const m = model(true);
+    const { page, problems } = await open({ ...m, summary: { ...m.summary, alloc: linked } });
+    const card = await page.locator('#alloc-cards [data-card="young-gcs"]').innerText();
+    assert.match(card, /Young GCs while sampling\s+40\s+120 ms of pause; one every 1\.60 MB allocated \(young generation 16\.0 MB\)/);
+    assert.equal(await page.locator('[data-note="agreement"]').innerText(), 'Checked against V8\'s own account: V8\'s GC trace accounts for 63.0 MB (sampled × 1.02).');
+    assert.match(await page.locator('[data-note="inlining"]').innerText(), /handle \(75%\) may include/);
+    const header = page.locator('#alloc-functions thead th').nth(2);
+    assert.equal(await header.innerText(), 'Est. young-GC pause');
+    assert.match((await header.getAttribute('title')) ?? '', /^Estimate: the function's share of all bytes allocated × the young-GC pause/);
+    assert.match(await page.locator('#alloc-functions tbody tr').first().innerText(), /75\.0%\s+48\.0 MB\s+≈ 90\.0 ms\s+<b>bold<\/b>/);
+    await page.close();
+
+    // When the samples and the trace disagree, the panel says so instead of "checked", in the warning colour.
+    const off = { ...linked, gcLink: { ...link, ratio: 3.1, disagreement: 'V8 Lens sampled 64.0 MB allocated; V8\'s GC trace accounts for 20.6 MB in the same time: the samples (2048) overestimate, or much was allocated after the last GC' } };
+    const second = await open({ ...m, summary: { ...m.summary, alloc: off } });
+    const note = second.page.locator('[data-note="agreement"]');
+    assert.match(await note.innerText(), /^V8 Lens sampled 64\.0 MB allocated; V8's GC trace accounts for 20\.6 MB/);
+    assert.equal(await note.getAttribute('class'), 'section-note note-warn');
+    assert.deepEqual([...problems, ...second.problems], []);
+    await second.page.close();
+  });
+
   it('without allocations: no tab, and the panel says not collected, never 0', async () => {
     const { page, problems } = await open(model(false));
     assert.equal(await page.locator('#flame-tabs').count(), 0);
     assert.equal(await page.locator('#flame-section h2').innerText(), 'CPU flame graph');
     const panel = await page.locator('#alloc-section').innerText();
-    assert.match(panel, /Allocations: not collected \(profile with the CPU \+ GC trace \+ allocations preset\)/);
+    assert.match(panel, /Allocations: not collected \(the default preset samples them; this run's preset did not\)/);
     assert.doesNotMatch(panel, /\b0 B\b/);
     assert.deepEqual(problems, []);
     await page.close();

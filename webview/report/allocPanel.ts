@@ -14,7 +14,7 @@ import { canOpen, type Host } from '../common/host';
 /** How many allocators the panel lists. */
 export const TOP_ALLOCATORS = 8;
 
-export const NOT_COLLECTED = 'not collected (profile with the CPU + GC trace + allocations preset)';
+export const NOT_COLLECTED = 'not collected (the default preset samples them; this run\'s preset did not)';
 
 export function renderAllocPanel(section: HTMLElement, alloc: AllocSummary | null | undefined, host: Host<FromReportWebview>, loc: LocationContext): void {
   section.append(el('h2', { text: 'GC ← allocations' }));
