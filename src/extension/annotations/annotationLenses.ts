@@ -1,7 +1,7 @@
 /**
  * CodeLenses above functions: why V8 deoptimized them, how much time the hot ones took, how much
- * the allocating ones allocate, and (on request) which ones stayed optimized. Plus one notice lens at the top for a stale file or when
- * a file has more deopts than we draw.
+ * the allocating ones allocate, and (on request) which ones stayed optimized. Plus one notice lens
+ * at the top for a stale file or when a file has more deopts than we draw.
  */
 import * as vscode from 'vscode';
 import { allocLensTitle, allocLensTooltip, deoptLensTitle, hotLensTitle, optimizedLensTitle } from '../../core/annotations/annotationText';
