@@ -130,6 +130,7 @@ export interface Settings {
   'annotations.heatMinMs': number;
   'annotations.heatMinPercent': number;
   'annotations.hotFunctionMinPercent': number;
+  'annotations.allocMinPercent': number;
   'annotations.showOptimized': boolean;
   'attach.allowRemote': boolean;
 }
@@ -146,6 +147,7 @@ export const SETTING_TYPES: { readonly [K in keyof Settings]: SchemaType<Setting
   'annotations.heatMinMs': 'number',
   'annotations.heatMinPercent': 'number',
   'annotations.hotFunctionMinPercent': 'number',
+  'annotations.allocMinPercent': 'number',
   'annotations.showOptimized': 'boolean',
   'attach.allowRemote': 'boolean',
 };

@@ -1,21 +1,24 @@
 /**
  * The editor's annotations from real runs: `v8-lens profile` on the TypeScript fixture compiled
- * with source maps, then the annotation model must put the deopt and the hot line on the .ts lines.
+ * with source maps, then the annotation model must put the deopt and the hot line on the .ts lines;
+ * and with allocations sampled, the allocation lens on the function that allocates.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { allocLensTitle } from '../../src/core/annotations/annotationText';
 import { DEFAULT_THRESHOLDS } from '../../src/core/annotations/annotationTypes';
 import { buildAnnotations } from '../../src/core/annotations/buildAnnotations';
 import { pathKey } from '../../src/core/annotations/sourcePaths';
 import { loadReport } from '../../src/core/report/loadReport';
 import { SourceMapResolver } from '../../src/core/sourcemap/sourceMapResolver';
-import { NODES, REPO, runCli, tempDir } from './cliHarness';
+import { NODES, PROGRAMS, REPO, runCli, tempDir } from './cliHarness';
 
 const APP = join(REPO, 'test', 'fixtures', 'sourcemap', 'ts-app');
 const TS = join(APP, 'src', 'app.ts');
 const JS = join(APP, 'dist', 'app.js');
+const TWO_ALLOCATORS = join(PROGRAMS, 'two-allocators.js');
 const lineOf = (file: string, marker: string) => readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(marker)) + 1;
 
 for (const node of NODES) {
@@ -49,6 +52,30 @@ for (const node of NODES) {
       assert.ok(hottest.line >= lineOf(TS, 'for (let i = 0; i < 100_000') && hottest.line <= lineOf(TS, '// HOT-LOOP'), 'in the hot loop');
       assert.ok(hottest.labeled, 'and it gets its after-line text');
       assert.equal(run.files.get(pathKey(JS))?.deoptSites.length ?? 0, 0, 'nothing mapped stays on the generated file');
+    });
+  });
+}
+
+for (const node of NODES) {
+  describe(`allocation lenses of a real run (${node.label})`, () => {
+    it('bigAllocator gets its lens at its first line, with the rate; exactly the functions at or above the threshold get one', { timeout: 90_000 }, async () => {
+      const out = join(tempDir(), 'run');
+      const r = await runCli(['profile', '--node', node.path, '--preset', 'cpu-gc-alloc', '--out', out, '--', TWO_ALLOCATORS], { timeoutMs: 90_000 });
+      assert.equal(r.code, 0, r.stderr);
+      const summary = await loadReport(out);
+      assert.ok(summary.alloc, summary.warnings.join('\n'));
+      const run = await buildAnnotations(summary, { source: out, capturedAt: null, roots: [REPO], resolver: null, thresholds: DEFAULT_THRESHOLDS });
+      const file = run.files.get(pathKey(TWO_ALLOCATORS));
+      assert.ok(file, `two-allocators.js is annotated (files: ${[...run.files.keys()].join(', ')})`);
+      const expected = summary.alloc.functions
+        .filter((f) => f.url.endsWith('two-allocators.js') && f.line > 0 && f.share * 100 >= DEFAULT_THRESHOLDS.allocMinPercent)
+        .map((f) => [f.line, f.selfBytes]);
+      assert.deepEqual(file.allocFunctions.map((f) => [f.line, f.selfBytes]), expected);
+      const big = file.allocFunctions.find((f) => f.line === lineOf(TWO_ALLOCATORS, 'function bigAllocator('));
+      assert.ok(big, `a lens on bigAllocator: ${JSON.stringify(file.allocFunctions)}`);
+      assert.ok(big.bytesPerSecond !== null && big.bytesPerSecond > 0);
+      assert.equal(big.bytesPerRequest, null, 'no load: no per-request figure');
+      assert.match(allocLensTitle(big), /^\$\(trash\) allocates [\d.,]+ (B|KB|MB|GB)\/s · [\d.]+% of young garbage$/);
     });
   });
 }

@@ -2,7 +2,8 @@
  * The words on the lines and lenses, in one place so the editor, the tests and the README agree.
  * Lens titles may carry codicons (`$(warning)`); after-line texts are plain.
  */
-import type { DeoptFunctionLens, DeoptSite, HeatLine, HotFunctionLens, OptimizedFunctionLens } from './annotationTypes';
+import { fmtBytes } from '../../shared/formatBytes';
+import type { AllocFunctionLens, AllocRunFacts, DeoptFunctionLens, DeoptSite, HeatLine, HotFunctionLens, OptimizedFunctionLens } from './annotationTypes';
 
 export function formatMs(ms: number): string {
   if (ms >= 100) return `${Math.round(ms).toLocaleString('en-US')} ms`;
@@ -57,4 +58,68 @@ export function siteWhen(site: DeoptSite): string | null {
   if (site.firstMs === null) return null;
   if (site.lastMs === null || site.lastMs === site.firstMs) return `at ${formatMs(site.firstMs)} into the run`;
   return `from ${formatMs(site.firstMs)} to ${formatMs(site.lastMs)} into the run`;
+}
+
+/**
+ * `allocates 410 MB/s · 38% of young garbage · 12.3 KB/request`: the run's rate split by the
+ * function's share (its bytes when the profile's duration is unknown), per request under load.
+ */
+export function allocLensTitle(fn: AllocFunctionLens): string {
+  const amount = fn.bytesPerSecond !== null ? `${fmtBytes(fn.bytesPerSecond)}/s` : fmtBytes(fn.selfBytes);
+  const parts = [`$(trash) allocates ${amount}`, `${formatShare(fn.share)} of young garbage`];
+  if (fn.bytesPerRequest !== null) parts.push(`${fmtBytes(fn.bytesPerRequest)}/request`);
+  return parts.join(' · ');
+}
+
+/** The lens's tooltip: plain text (a CodeLens takes no markdown); the line's hover says the rest. */
+export function allocLensTooltip(fn: AllocFunctionLens): string {
+  return `${fn.name} allocated ${fmtBytes(fn.selfBytes)} in its own body, ${formatShare(fn.share)} of what the run allocated. Hover its first line for what that costs and the usual fixes; click for the report.`;
+}
+
+/** The fixes that cut allocation in JavaScript, most common first. */
+export const ALLOC_FIXES: readonly string[] = [
+  'Reuse objects and buffers across calls instead of making new ones each time (a pool, one preallocated Buffer or typed array).',
+  'Avoid intermediate arrays: each step of a map/filter/slice/concat chain makes a new array; one loop makes none.',
+  'Avoid closures and object literals created per call in hot paths: hoist them out, or pass the values as arguments.',
+  'Avoid string concatenation in loops: collect the parts and join once, or write them to the stream as they come.',
+  'Pre-size arrays whose length is known instead of growing them with push.',
+  'Avoid JSON round trips (JSON.parse(JSON.stringify(x)) to copy, or to read one field): copy or read only what is needed.',
+];
+
+/**
+ * The hover on an allocating function's first line, as markdown: what it allocated, what that costs
+ * the young GC (its share of the pause when the run can estimate it), V8's inlining caveat, the
+ * usual fixes. Names and V8's sentences are data: escaped, never read as markdown.
+ */
+export function allocHoverMarkdown(fn: AllocFunctionLens, run: AllocRunFacts, runLabel: string): string {
+  const rates = [fn.bytesPerSecond !== null ? `${fmtBytes(fn.bytesPerSecond)}/s` : null, fn.bytesPerRequest !== null ? `${fmtBytes(fn.bytesPerRequest)} per request` : null].filter((r) => r !== null);
+  const blocks = [
+    `**V8 Lens · allocations: ${escapeMarkdown(fn.name)}**`,
+    escapeMarkdown(
+      `Allocated ${fmtBytes(fn.selfBytes)} in its own body (not in the functions it calls): ${formatShare(fn.share)} of the ${fmtBytes(run.totalBytes)} the run allocated` +
+        `${rates.length > 0 ? `, ${rates.join(', ')}` : ''}. V8 sampled one allocation every ${fmtBytes(run.samplingIntervalBytes)} and kept the garbage: the bytes are its estimates.`,
+    ),
+    '**What it costs:** ' +
+      escapeMarkdown(
+        'allocating is cheap, collecting is not free. New objects fill the young generation; when it is full V8 pauses the main thread for a young GC (a scavenge), ' +
+          'which copies whatever is still alive. More garbage means more young GCs, and objects that stay alive across two of them move to the old generation, which the slower Mark-Compact collects.',
+      ),
+  ];
+  if (fn.youngGcPauseMsEstimate !== null) blocks.push(pauseEstimate(fn, fn.youngGcPauseMsEstimate, run));
+  if (run.inliningCaveat !== null) blocks.push(`⚠ ${escapeMarkdown(run.inliningCaveat)}`);
+  if (run.exactSites) blocks.push(escapeMarkdown('Sampled with inlining off (exact allocation sites): the run was slower than the program usually is, so its rates are not the usual ones.'));
+  blocks.push(`**What usually cuts it:**\n\n${ALLOC_FIXES.map((f) => `- ${escapeMarkdown(f)}`).join('\n')}`);
+  blocks.push(escapeMarkdown(`From ${runLabel}.`));
+  return blocks.join('\n\n');
+}
+
+function pauseEstimate(fn: AllocFunctionLens, estimateMs: number, run: AllocRunFacts): string {
+  const gcs = run.youngGcPauseMs !== null && run.youngGcs !== null ? `the ${formatMs(run.youngGcPauseMs)} that the ${run.youngGcs.toLocaleString('en-US')} young GCs of the same time paused the main thread` : 'the young-GC pause of the same time';
+  return `**Its share of the young-GC pause: about ${formatMs(estimateMs)}** (_estimate_: ` +
+    escapeMarkdown(`its ${formatShare(fn.share)} of the allocated bytes × ${gcs}; it assumes this function's objects die as young as everyone else's)`);
+}
+
+/** Text as markdown shows it verbatim (VS Code's appendText escapes the same characters). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-!~|<>]/g, '\\$&');
 }

@@ -1,6 +1,6 @@
 /**
  * What the editor draws on source files for one run: deopt sites and per-function deopt lenses,
- * line heat and hot-function lenses, grouped by file. Built from a summary (buildAnnotations.ts);
+ * line heat and hot-function lenses, allocation lenses, grouped by file. Built from a summary (buildAnnotations.ts);
  * the extension only renders it. Lines and columns are 1-based, times in ms.
  */
 
@@ -13,9 +13,19 @@ export interface AnnotationThresholds {
   heatMinPercent: number;
   /** A function gets a self/total CodeLens when its total time is at least this share, in percent. */
   hotFunctionMinPercent: number;
+  /** A function gets an allocation CodeLens when its own bytes are at least this share of all allocated, in percent. */
+  allocMinPercent: number;
 }
 
-export const DEFAULT_THRESHOLDS: AnnotationThresholds = { heatMinMs: 1, heatMinPercent: 1, hotFunctionMinPercent: 2 };
+export const DEFAULT_THRESHOLDS: AnnotationThresholds = {
+  heatMinMs: 1,
+  heatMinPercent: 1,
+  hotFunctionMinPercent: 2,
+  // 5%: removing every byte of a function below it would cut young-GC work by less than the
+  // run-to-run noise of the GC figures, and it keeps the lenses to the few (at most 20) allocators
+  // worth changing. Shares are sampled estimates too: a small share rests on few samples.
+  allocMinPercent: 5,
+};
 
 /** Per file, the most a viewer draws; the rest is counted and said in a notice. */
 export const MAX_DEOPT_SITES_PER_FILE = 500;
@@ -100,6 +110,37 @@ export interface HotFunctionLens {
   totalShare: number;
 }
 
+export interface AllocFunctionLens {
+  name: string;
+  /** The function's first line (heap profiles know no lines inside it); the lens sits above it. */
+  line: number;
+  column: number;
+  /** Allocated in its own body over the run (sampled, garbage included). */
+  selfBytes: number;
+  /** selfBytes over everything the run allocated, 0–1. */
+  share: number;
+  /** The run's rate × share; null when the time the profile covers is unknown. */
+  bytesPerSecond: number | null;
+  /** Under load: the run's bytes per request × share; null otherwise. */
+  bytesPerRequest: number | null;
+  /** Its estimated share of the young-GC pause, ms; null when not known (older summaries, GC not traced). */
+  youngGcPauseMsEstimate: number | null;
+}
+
+/** What every allocation lens's hover says about the run as a whole. */
+export interface AllocRunFacts {
+  samplingIntervalBytes: number;
+  totalBytes: number;
+  bytesPerSecond: number | null;
+  /** The young GCs of the same time, when the GC was traced beside the sampling; null otherwise. */
+  youngGcs: number | null;
+  youngGcPauseMs: number | null;
+  /** The report's sentence when V8 gave inlined functions' bytes to their callers; null otherwise. */
+  inliningCaveat: string | null;
+  /** Sampled with inlining off: exact sites, changed performance. */
+  exactSites: boolean;
+}
+
 export interface FileAnnotations {
   /** The file as resolved on this machine (the original source when a source map moved it here). */
   path: string;
@@ -112,6 +153,8 @@ export interface FileAnnotations {
   heatLines: HeatLine[];
   hotFunctions: HotFunctionLens[];
   optimizedFunctions: OptimizedFunctionLens[];
+  /** Functions whose own allocations are at least the threshold's share, biggest first. */
+  allocFunctions: AllocFunctionLens[];
 }
 
 export interface RunAnnotations {
@@ -123,6 +166,8 @@ export interface RunAnnotations {
   deoptEvents: number;
   /** Whether the run looked for deopts at all: 'not-collected' makes `deoptEvents` 0 without meaning "none". */
   deoptCoverage: DeoptCoverage;
+  /** null when the run did not sample allocations. */
+  alloc: AllocRunFacts | null;
   /** Keyed by pathKey(path). */
   files: Map<string, FileAnnotations>;
   /** One line each: positions that could not be placed, source maps that could not be read. */

@@ -1,16 +1,19 @@
 /**
- * summary.json → what each source file shows: deopt sites and lenses, line heat, hot functions.
+ * summary.json → what each source file shows: deopt sites and lenses, line heat, hot functions,
+ * the functions that allocate a visible share.
  * Every position goes the same way: the url V8 recorded → a file on this machine → through its
  * source map to the original source when there is one (else it stays on the generated file).
  */
 import { deoptEventCount } from '../../shared/deoptText';
 import type { SourceMapResolver } from '../sourcemap/sourceMapResolver';
-import type { CpuFunctionSummary, DeoptFunctionSummary, DeoptSummaryEntry, SourcePosition, Summary } from '../../shared/model/summary';
+import type { AllocSummary, CpuFunctionSummary, DeoptFunctionSummary, DeoptSummaryEntry, SourcePosition, Summary } from '../../shared/model/summary';
 import { explainDeoptReason } from './deoptReasons';
 import { findFunctionStart } from './functionStart';
 import {
   MAX_DEOPT_SITES_PER_FILE,
   MAX_LENSES_PER_FILE,
+  type AllocFunctionLens,
+  type AllocRunFacts,
   type AnnotationThresholds,
   type DeoptFunctionLens,
   type DeoptSite,
@@ -54,7 +57,7 @@ export async function buildAnnotations(summary: Summary, options: BuildAnnotatio
   const fileOf = (p: Placed): FileAnnotations => {
     let f = files.get(p.key);
     if (f === undefined) {
-      f = { path: p.path, deoptFunctions: [], deoptSites: [], hiddenDeoptSites: 0, hiddenDeoptLenses: 0, heatLines: [], hotFunctions: [], optimizedFunctions: [] };
+      f = { path: p.path, deoptFunctions: [], deoptSites: [], hiddenDeoptSites: 0, hiddenDeoptLenses: 0, heatLines: [], hotFunctions: [], optimizedFunctions: [], allocFunctions: [] };
       files.set(p.key, f);
     }
     return f;
@@ -63,6 +66,7 @@ export async function buildAnnotations(summary: Summary, options: BuildAnnotatio
   await addDeopts(summary, placer, fileOf);
   await addHeat(summary, placer, fileOf, options.thresholds);
   await addOptimized(summary, placer, fileOf);
+  await addAlloc(summary, placer, fileOf, options.thresholds);
   for (const f of files.values()) capFile(f);
 
   const warnings: string[] = [];
@@ -74,6 +78,7 @@ export async function buildAnnotations(summary: Summary, options: BuildAnnotatio
     profileMs: summary.cpu?.durationMs ?? 0,
     deoptEvents: deoptEventCount(summary),
     deoptCoverage: summary.deoptCoverage ?? (summary.deopts.length > 0 ? 'collected' : 'not-collected'),
+    alloc: summary.alloc ? allocRunFacts(summary.alloc) : null,
     files,
     warnings,
   };
@@ -313,6 +318,51 @@ async function addOptimized(summary: Summary, placer: Placer, fileOf: (p: Placed
   }
 }
 
+// ------------------------------------------------------------------------------------ allocations
+
+/**
+ * A lens above each function whose own allocations reach the threshold's share. Two entries that
+ * land on the same function start (a source map folding generated functions together) are one lens.
+ */
+async function addAlloc(summary: Summary, placer: Placer, fileOf: (p: Placed) => FileAnnotations, thresholds: AnnotationThresholds): Promise<void> {
+  const alloc = summary.alloc;
+  if (!alloc) return;
+  const lenses = new Map<string, AllocFunctionLens & { file: FileAnnotations }>();
+  for (const f of alloc.functions) {
+    if (f.line <= 0 || f.share * 100 < thresholds.allocMinPercent) continue;
+    const where = await placer.place(f.url, f.line, f.column);
+    if (where === null) continue;
+    const estimate = f.youngGcPauseMsEstimate ?? null;
+    const lensKey = `${where.key}\0${f.name}\0${where.line}`;
+    const lens = lenses.get(lensKey);
+    if (lens) {
+      lens.selfBytes += f.selfBytes;
+      lens.share += f.share;
+      lens.youngGcPauseMsEstimate = lens.youngGcPauseMsEstimate === null || estimate === null ? null : lens.youngGcPauseMsEstimate + estimate;
+    } else {
+      lenses.set(lensKey, { name: f.name, line: where.line, column: where.column, selfBytes: f.selfBytes, share: f.share, bytesPerSecond: null, bytesPerRequest: null, youngGcPauseMsEstimate: estimate, file: fileOf(where) });
+    }
+  }
+  for (const { file, ...lens } of lenses.values()) {
+    // The run's rates split by the function's share: what it allocates per second and per request.
+    lens.bytesPerSecond = alloc.bytesPerSecond === null ? null : alloc.bytesPerSecond * lens.share;
+    lens.bytesPerRequest = alloc.bytesPerRequest === null ? null : alloc.bytesPerRequest * lens.share;
+    file.allocFunctions.push(lens);
+  }
+}
+
+function allocRunFacts(alloc: AllocSummary): AllocRunFacts {
+  return {
+    samplingIntervalBytes: alloc.samplingIntervalBytes,
+    totalBytes: alloc.totalBytes,
+    bytesPerSecond: alloc.bytesPerSecond,
+    youngGcs: alloc.gcLink?.youngGcs ?? null,
+    youngGcPauseMs: alloc.gcLink?.youngGcPauseMs ?? null,
+    inliningCaveat: alloc.inliningCaveat ?? null,
+    exactSites: alloc.exactSites === true,
+  };
+}
+
 // ------------------------------------------------------------------------------------------- caps
 
 function capFile(f: FileAnnotations): void {
@@ -329,4 +379,6 @@ function capFile(f: FileAnnotations): void {
   f.hotFunctions.sort((a, b) => b.totalMs - a.totalMs);
   f.hotFunctions.length = Math.min(f.hotFunctions.length, MAX_LENSES_PER_FILE);
   f.optimizedFunctions.length = Math.min(f.optimizedFunctions.length, MAX_LENSES_PER_FILE);
+  f.allocFunctions.sort((a, b) => b.selfBytes - a.selfBytes || a.line - b.line);
+  f.allocFunctions.length = Math.min(f.allocFunctions.length, MAX_LENSES_PER_FILE);
 }

@@ -29,7 +29,7 @@ export class AnnotationStatus implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const { enabled, deopts, heat } = this.store.settings;
+    const { enabled, deopts, heat, alloc } = this.store.settings;
     const parts = [`V8 Lens: ${runLabel(run)}`];
     if (enabled) parts.push(deoptEventsText(run.deoptEvents, run.deoptCoverage));
     else parts.push('annotations off');
@@ -37,7 +37,7 @@ export class AnnotationStatus implements vscode.Disposable {
     const md = new vscode.MarkdownString();
     md.appendText(`Source lines show ${runLabel(run)} (${run.source}).`);
     md.appendMarkdown('\n\n');
-    md.appendText(`Deopts ${enabled && deopts ? 'on' : 'off'} · line heat ${enabled && heat ? 'on' : 'off'}. Click to switch run or turn annotations off.`);
+    md.appendText(`Deopts ${enabled && deopts ? 'on' : 'off'} · line heat ${enabled && heat ? 'on' : 'off'} · allocations ${!run.alloc ? 'not collected' : enabled && alloc ? 'on' : 'off'}. Click to switch run or turn annotations off.`);
     for (const w of run.warnings) {
       md.appendMarkdown('\n\n');
       md.appendText(`⚠ ${w}`);
@@ -54,9 +54,9 @@ export class AnnotationStatus implements vscode.Disposable {
 
 type PickItem = vscode.QuickPickItem & { run?: () => PromiseLike<unknown> };
 
-/** Switch the annotated run, toggle deopts/heat, or turn annotations off. */
+/** Switch the annotated run, toggle deopts/heat/allocations, or turn annotations off. */
 export async function pickAnnotatedRun(store: AnnotationStore, openReport: (source: string) => Promise<void>): Promise<void> {
-  const { enabled, deopts, heat } = store.settings;
+  const { enabled, deopts, heat, alloc } = store.settings;
   const current = store.runSource;
   const items: PickItem[] = [];
   if (current) {
@@ -66,6 +66,7 @@ export async function pickAnnotatedRun(store: AnnotationStore, openReport: (sour
         : { label: '$(eye) Turn annotations on', run: () => store.setToggles({ enabled: true }) },
       { label: `$(warning) Deopts on source lines: ${deopts ? 'on' : 'off'}`, description: 'toggle', run: () => store.setToggles({ deopts: !deopts, enabled: true }) },
       { label: `$(flame) Line heat (self time): ${heat ? 'on' : 'off'}`, description: 'toggle', run: () => store.setToggles({ heat: !heat, enabled: true }) },
+      { label: `$(trash) Allocation lenses: ${alloc ? 'on' : 'off'}`, description: 'toggle', run: () => store.setToggles({ alloc: !alloc, enabled: true }) },
     );
   }
   const runs = await listWorkspaceRuns();

@@ -1,10 +1,10 @@
 /**
- * CodeLenses above functions: why V8 deoptimized them, how much time the hot ones took, and (on
- * request) which ones stayed optimized. Plus one notice lens at the top for a stale file or when
- * a file has more deopts than we draw.
+ * CodeLenses above functions: why V8 deoptimized them, how much time the hot ones took, how much
+ * the allocating ones allocate, and (on request) which ones stayed optimized. Plus one notice lens
+ * at the top for a stale file or when a file has more deopts than we draw.
  */
 import * as vscode from 'vscode';
-import { deoptLensTitle, hotLensTitle, optimizedLensTitle } from '../../core/annotations/annotationText';
+import { allocLensTitle, allocLensTooltip, deoptLensTitle, hotLensTitle, optimizedLensTitle } from '../../core/annotations/annotationText';
 import { Commands, asCommand, readSetting } from '../contract';
 import type { AnnotationStore } from './annotationStore';
 import { runLabel } from './runLabel';
@@ -32,7 +32,7 @@ export class AnnotationLenses implements vscode.CodeLensProvider {
       ];
     }
     const { file, line } = shown;
-    const { deopts, heat } = this.store.settings;
+    const { deopts, heat, alloc } = this.store.settings;
     const lenses: vscode.CodeLens[] = [];
     const at = (recordedLine: number, column: number) => {
       const l = line(recordedLine);
@@ -66,6 +66,14 @@ export class AnnotationLenses implements vscode.CodeLensProvider {
             ...asCommand(Commands.OpenReport, hotLensTitle(fn), vscode.Uri.file(run.source)),
             tooltip: `${fn.name}: self time is spent in its own code, total includes what it calls (recursion counted once). Click for the report.`,
           }));
+        }
+      }
+    }
+    if (alloc) {
+      for (const fn of file.allocFunctions) {
+        const range = at(fn.line, fn.column);
+        if (range) {
+          lenses.push(new vscode.CodeLens(range, { ...asCommand(Commands.OpenReport, allocLensTitle(fn), vscode.Uri.file(run.source)), tooltip: allocLensTooltip(fn) }));
         }
       }
     }

@@ -1,6 +1,6 @@
 /**
- * Which run the editor annotates (the report opened last in this workspace), whether deopts and
- * heat are on, and, per document, how its lines moved since: the state the CodeLens provider,
+ * Which run the editor annotates (the report opened last in this workspace), whether deopts, heat
+ * and allocations are on, and, per document, how its lines moved since: the state the CodeLens provider,
  * the decorations and the status bar render.
  */
 import { stat } from 'node:fs/promises';
@@ -22,6 +22,8 @@ export interface AnnotationToggles {
   enabled: boolean;
   deopts: boolean;
   heat: boolean;
+  /** Allocation lenses (runs that sampled allocations). */
+  alloc: boolean;
 }
 
 /** What a document shows: its annotations with lines moved by the edits since, or why none. */
@@ -49,7 +51,7 @@ export class AnnotationStore implements vscode.Disposable {
 
   constructor(private readonly state: vscode.Memento) {
     this.source = state.get<string>(StateKeys.AnnotatedRun) ?? null;
-    this.toggles = { enabled: true, deopts: true, heat: true, ...state.get<Partial<AnnotationToggles>>(StateKeys.AnnotationToggles) };
+    this.toggles = { enabled: true, deopts: true, heat: true, alloc: true, ...state.get<Partial<AnnotationToggles>>(StateKeys.AnnotationToggles) };
     this.disposables.push(
       vscode.workspace.onDidChangeTextDocument((e) => this.recordEdits(e)),
       vscode.workspace.onDidCloseTextDocument((d) => this.documents.delete(documentKey(d) ?? '')),
@@ -160,6 +162,7 @@ export class AnnotationStore implements vscode.Disposable {
           heatMinMs: readSetting('annotations.heatMinMs'),
           heatMinPercent: readSetting('annotations.heatMinPercent'),
           hotFunctionMinPercent: readSetting('annotations.hotFunctionMinPercent'),
+          allocMinPercent: readSetting('annotations.allocMinPercent'),
         },
       });
       if (this.source !== source) return null; // switched meanwhile

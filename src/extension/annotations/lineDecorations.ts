@@ -1,11 +1,13 @@
 /**
  * What sits on the lines: a dotted marker at each deopt position with the reason after the line
  * (like an inline diagnostic, not an error squiggle) and a hover that explains it; a gutter heat
- * mark on every sampled line and its self time after the hot ones.
+ * mark on every sampled line and its self time after the hot ones; on an allocating function's
+ * first line, a hover with what its allocations cost and the usual fixes (its CodeLens's tooltip
+ * can only be plain text).
  */
 import * as vscode from 'vscode';
-import type { DeoptSite, FileAnnotations, HeatLine } from '../../core/annotations/annotationTypes';
-import { deoptSiteText, formatMs, formatShare, heatText, siteWhen } from '../../core/annotations/annotationText';
+import type { AllocFunctionLens, AllocRunFacts, DeoptSite, FileAnnotations, HeatLine } from '../../core/annotations/annotationTypes';
+import { allocHoverMarkdown, deoptSiteText, formatMs, formatShare, heatText, siteWhen } from '../../core/annotations/annotationText';
 import type { AnnotationStore } from './annotationStore';
 import { runLabel } from './runLabel';
 
@@ -19,6 +21,8 @@ export class LineDecorations implements vscode.Disposable {
   private readonly harmlessText: vscode.TextEditorDecorationType;
   private readonly heatText: vscode.TextEditorDecorationType;
   private readonly heatGutter: Map<number, vscode.TextEditorDecorationType>;
+  /** Draws nothing: it only carries the allocation hover. */
+  private readonly allocHover: vscode.TextEditorDecorationType;
   private readonly disposables: vscode.Disposable[] = [];
   private pending: NodeJS.Timeout | undefined;
 
@@ -48,6 +52,7 @@ export class LineDecorations implements vscode.Disposable {
       overviewRulerColor: level >= 4 ? new vscode.ThemeColor('editorError.foreground') : undefined,
       overviewRulerLane: vscode.OverviewRulerLane.Left,
     })]));
+    this.allocHover = vscode.window.createTextEditorDecorationType({ rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed });
     this.disposables.push(
       store.onDidChange(() => this.schedule()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.schedule()),
@@ -68,7 +73,7 @@ export class LineDecorations implements vscode.Disposable {
   private async render(editor: vscode.TextEditor): Promise<void> {
     const shown = await this.store.forDocument(editor.document);
     const run = this.store.current;
-    const { deopts, heat } = this.store.settings;
+    const { deopts, heat, alloc } = this.store.settings;
     const file = shown.state === 'shown' && run ? shown.file : null;
     const line = shown.state === 'shown' ? shown.line : () => null;
     const doc = editor.document;
@@ -107,18 +112,26 @@ export class LineDecorations implements vscode.Disposable {
         if (h.labeled) heatTexts.push({ range, hoverMessage, renderOptions: { after: { contentText: heatText(h) } } });
       }
     }
+    const allocHovers: vscode.DecorationOptions[] = [];
+    if (file && alloc && run?.alloc) {
+      for (const fn of file.allocFunctions) {
+        const range = lineRange(fn.line);
+        if (range) allocHovers.push({ range, hoverMessage: allocHover(fn, run.alloc, runLabel(run)) });
+      }
+    }
     editor.setDecorations(this.deoptMarker, markers);
     editor.setDecorations(this.harmlessMarker, harmlessMarkers);
     editor.setDecorations(this.deoptText, texts);
     editor.setDecorations(this.harmlessText, harmlessTexts);
     editor.setDecorations(this.heatText, heatTexts);
     for (const [level, type] of this.heatGutter) editor.setDecorations(type, gutters.get(level)!);
+    editor.setDecorations(this.allocHover, allocHovers);
   }
 
   dispose(): void {
     clearTimeout(this.pending);
     for (const d of this.disposables.splice(0)) d.dispose();
-    for (const t of [this.deoptMarker, this.harmlessMarker, this.deoptText, this.harmlessText, this.heatText, ...this.heatGutter.values()]) t.dispose();
+    for (const t of [this.deoptMarker, this.harmlessMarker, this.deoptText, this.harmlessText, this.heatText, this.allocHover, ...this.heatGutter.values()]) t.dispose();
   }
 }
 
@@ -173,6 +186,14 @@ function heatHover(h: HeatLine, run: string): vscode.MarkdownString {
   md.isTrusted = false;
   md.appendMarkdown(`**V8 Lens · ${formatMs(h.selfMs)} self time** on this line, ${formatShare(h.share)} of the profile\n\n`);
   md.appendText(`Time V8 sampled while running this line's own code (not the functions it calls), in ${run}.`);
+  return md;
+}
+
+/** Built in core (escaped there); links and HTML stay off. */
+function allocHover(fn: AllocFunctionLens, facts: AllocRunFacts, run: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(allocHoverMarkdown(fn, facts, run));
+  md.isTrusted = false;
+  md.supportHtml = false;
   return md;
 }
 

@@ -109,7 +109,7 @@ describe('buildAnnotations', () => {
 
   it('heat: every sampled line gets a level, text only above both thresholds; hot functions by total share', async () => {
     const { root, app } = project();
-    const run = await buildAnnotations(summary(app, []), { ...options(root), thresholds: { heatMinMs: 3, heatMinPercent: 0.3, hotFunctionMinPercent: 5 } });
+    const run = await buildAnnotations(summary(app, []), { ...options(root), thresholds: { ...DEFAULT_THRESHOLDS, heatMinMs: 3, heatMinPercent: 0.3, hotFunctionMinPercent: 5 } });
     const file = run.files.get(pathKey(app))!;
     assert.deepEqual(file.heatLines.map((h) => [h.line, h.level, h.labeled]), [
       [5, 5, true],
