@@ -123,6 +123,8 @@ export interface Settings {
   nodePath: string;
   defaultPreset: PresetId;
   samplingIntervalUs: number;
+  'allocations.samplingIntervalBytes': number;
+  'allocations.exactSites': boolean;
   defaultFlags: string[];
   runsFolder: string;
   retention: number;
@@ -140,6 +142,8 @@ export const SETTING_TYPES: { readonly [K in keyof Settings]: SchemaType<Setting
   nodePath: 'string',
   defaultPreset: 'string',
   samplingIntervalUs: 'integer',
+  'allocations.samplingIntervalBytes': 'integer',
+  'allocations.exactSites': 'boolean',
   defaultFlags: 'array',
   runsFolder: 'string',
   retention: 'integer',

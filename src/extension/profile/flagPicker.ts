@@ -36,8 +36,11 @@ export async function pickFlags(scope: vscode.ConfigurationScope | undefined, ex
   const base = {
     samplingIntervalUs: readSetting('samplingIntervalUs', scope),
     extraFlags: [...readSetting('defaultFlags', scope), ...extraFlags],
+    allocSamplingBytes: readSetting('allocations.samplingIntervalBytes', scope),
   };
-  if (!picked.custom) return { preset: picked.preset!, options: captureOptionsFor({ preset: picked.preset!, ...base }) };
+  // Exact sites only mean something when the preset samples allocations.
+  const exactAllocSites = (id: PresetId) => PRESETS[id].capture.alloc && readSetting('allocations.exactSites', scope);
+  if (!picked.custom) return { preset: picked.preset!, options: captureOptionsFor({ preset: picked.preset!, ...base, exactAllocSites: exactAllocSites(picked.preset!) }) };
 
   const preset = await vscode.window.showQuickPick(
     order.map((id) => ({ label: PRESETS[id].label, description: caveat(id), detail: PRESETS[id].detail, id })),
@@ -69,6 +72,8 @@ export async function pickFlags(scope: vscode.ConfigurationScope | undefined, ex
       samplingIntervalUs: Number(interval),
       semiSpaceMB: semi === '' ? null : Number(semi),
       extraFlags: flags.split(/\s+/).filter(Boolean),
+      allocSamplingBytes: base.allocSamplingBytes,
+      exactAllocSites: exactAllocSites(preset.id),
     }),
   };
 }

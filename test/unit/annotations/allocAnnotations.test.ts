@@ -92,7 +92,7 @@ describe('allocation annotations from a real run', () => {
     const alloc = realAlloc();
     const handle = alloc.functions.find((f) => f.name === 'handle')!;
     handle.youngGcPauseMsEstimate = 838.3;
-    alloc.gcLink = { youngGcs: 294, youngGcPauseMs: 1097.6, bytesPerYoungGc: 9_041_000, youngGenerationBytes: 16 * 1024 * 1024, ratio: 0.51, disagreement: null };
+    alloc.gcLink = { youngGcs: 294, youngGcPauseMs: 1097.6, bytesPerYoungGc: 9_041_000, youngGenerationBytes: 16 * 1024 * 1024, traceAllocatedBytes: 2_660_000_000, ratio: 0.999, disagreement: null };
     alloc.inliningCaveat = 'On this Node, V8 gives an inlined function\'s allocations to the function it was inlined into.';
     const run = await annotate(summaryWith(alloc));
     const lens = run.files.get(pathKey(SERVER))!.allocFunctions[0]!;
@@ -134,7 +134,7 @@ describe('allocation lens text', () => {
   it('hover of a newer summary: its share of the young-GC pause labelled as an estimate, with how; the inlining caveat', async () => {
     const alloc = realAlloc();
     alloc.functions.find((f) => f.name === 'handle')!.youngGcPauseMsEstimate = 838.3;
-    alloc.gcLink = { youngGcs: 294, youngGcPauseMs: 1097.6, bytesPerYoungGc: 9_041_000, youngGenerationBytes: 16 * 1024 * 1024, ratio: 0.51, disagreement: null };
+    alloc.gcLink = { youngGcs: 294, youngGcPauseMs: 1097.6, bytesPerYoungGc: 9_041_000, youngGenerationBytes: 16 * 1024 * 1024, traceAllocatedBytes: 2_660_000_000, ratio: 0.999, disagreement: null };
     alloc.inliningCaveat = 'On Node 20 an inlined function\'s bytes go to its caller (buildOrder → handle).';
     const run = await annotate(summaryWith(alloc));
     const handle = run.files.get(pathKey(SERVER))!.allocFunctions[0]!;
