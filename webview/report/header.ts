@@ -1,4 +1,5 @@
 /** The report header: title, the run's metadata, the summary's warnings, and the host actions. */
+import { fmtBytes } from '../../src/shared/formatBytes';
 import type { FromReportWebview, ReportModel } from '../../src/shared/reportProtocol';
 import type { SessionRecord } from '../../src/shared/model/session';
 import { el } from '../common/dom';
@@ -68,9 +69,11 @@ function describeFlags(s: SessionRecord): string {
   const f = s.flags;
   const parts: string[] = [];
   if (f.preset) parts.push(`preset ${f.preset}`);
-  const collected = (['cpu', 'gc', 'deopts'] as const).filter((k) => f.capture[k]);
+  const collected = (['cpu', 'gc', 'deopts', 'alloc'] as const).filter((k) => f.capture[k]).map((k) => (k === 'alloc' ? 'allocations' : k));
   parts.push(collected.length > 0 ? `collects ${collected.join(' + ')}` : 'collects nothing');
   if (f.capture.cpu) parts.push(`sampling ${f.samplingIntervalUs} µs`);
+  if (f.capture.alloc && f.allocSamplingBytes !== undefined) parts.push(`an allocation sample every ${fmtBytes(f.allocSamplingBytes)}`);
+  if (f.exactAllocSites) parts.push('exact allocation sites (inlining off)');
   parts.push(f.semiSpaceMB !== null ? `--max-semi-space-size=${f.semiSpaceMB}` : 'semi-space: V8 default');
   if (f.stableDeopts && !f.extra.includes('--no-concurrent-recompilation')) parts.push('--no-concurrent-recompilation');
   parts.push(...f.extra);
