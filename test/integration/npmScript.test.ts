@@ -38,7 +38,7 @@ describe('an npm script that runs node app.js', () => {
 
     // Before it starts: one line on what it collects, one hint with the direct launch.
     const ours = r.stderr.split('\n').filter((l) => l.startsWith('v8-lens:'));
-    const notice = ours.findIndex((l) => l === 'v8-lens: npm run start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the CPU profile and the GC trace; deopts need a direct launch (Node refuses --log-deopt in NODE_OPTIONS)');
+    const notice = ours.findIndex((l) => l === 'v8-lens: npm run start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the CPU profile, the GC trace and the allocations; deopts need a direct launch (Node refuses --log-deopt in NODE_OPTIONS)');
     const hint = ours.findIndex((l) => l.startsWith('v8-lens: hint: npm run start runs "node app.js": to collect deopts too, profile the file directly: v8-lens profile -- app.js'));
     const started = ours.findIndex((l) => l.startsWith('v8-lens: profiling pid'));
     assert.ok(notice >= 0 && hint > notice && started > hint, `stderr: ${ours.join('\n')}`);
@@ -46,7 +46,7 @@ describe('an npm script that runs node app.js', () => {
     const session = readSession(out);
     assert.equal(session.launch.mode, 'node-options');
     assert.equal(session.flags.preset, 'cpu-gc-deopts', 'what was asked');
-    assert.deepEqual(session.flags.capture, { cpu: true, gc: true, deopts: false, alloc: false }, 'what the run collects');
+    assert.deepEqual(session.flags.capture, { cpu: true, gc: true, deopts: false, alloc: true }, 'what the run collects');
 
     const summary = readSummary(out);
     assert.equal(summary.deoptCoverage, 'not-collected');

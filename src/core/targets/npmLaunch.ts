@@ -70,10 +70,11 @@ function packageFolder(from: string): string | null {
   }
 }
 
-/** "the CPU profile and the GC trace" for what a NODE_OPTIONS launch of this capture set collects. */
+/** "the CPU profile, the GC trace and the allocations" for what a NODE_OPTIONS launch of this capture set collects. */
 export function collectedThroughNodeOptions(capture: CaptureSet): string {
-  const parts = [capture.cpu ? 'the CPU profile' : '', capture.gc ? 'the GC trace' : ''].filter(Boolean);
-  return parts.length > 0 ? parts.join(' and ') : 'nothing';
+  const parts = [capture.cpu ? 'the CPU profile' : '', capture.gc ? 'the GC trace' : '', capture.alloc ? 'the allocations' : ''].filter(Boolean);
+  if (parts.length === 0) return 'nothing';
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
 /**
