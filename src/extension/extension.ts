@@ -75,7 +75,8 @@ export function activate(context: vscode.ExtensionContext): void {
         if (!flags) return;
         const load = await pickLoad(context.workspaceState);
         if (load === undefined) return;
-        output.show(true);
+        // The app's output goes to the V8 Lens channel without taking the report's height; a failure
+        // offers it (Show Output), and the palette's Output: Show Output Channels opens it anytime.
         const result = await runs.run(target, flags, folder, load ?? undefined);
         if (result) await openReport(result.layout.dir);
       } catch (err) {

@@ -1,5 +1,6 @@
 /** The report header: title, the run's metadata, the summary's warnings, and the host actions. */
 import { fmtBytes } from '../../src/shared/formatBytes';
+import { runDateTime } from '../../src/shared/runTime';
 import type { FromReportWebview, ReportModel } from '../../src/shared/reportProtocol';
 import type { SessionRecord } from '../../src/shared/model/session';
 import { el } from '../common/dom';
@@ -39,7 +40,7 @@ export function renderHeader(root: HTMLElement, model: ReportModel, host: Host<F
     add('Flags', describeFlags(s), 'flags', true);
     add('Duration', s.durationMs !== null ? fmtDuration(s.durationMs) : s.status === 'running' ? 'still running' : '–', 'duration');
     add('Exit', describeExit(s), 'exit');
-    add('Started', new Date(s.startedAt).toLocaleString('en-GB'), 'started');
+    add('Started', runDateTime(s.startedAt), 'started');
   } else {
     add('Source', SOURCE_KIND_LABELS[model.summary.source.kind] ?? model.summary.source.kind, 'kind');
     if (cpu) add('Profiled', `${fmtDuration(cpu.durationMs)}, ${cpu.sampleCount.toLocaleString('en-US')} samples every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms`, 'duration');

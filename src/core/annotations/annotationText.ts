@@ -45,7 +45,10 @@ export function heatText(line: HeatLine): string {
 
 /** `🔥 self 4.2 ms (3.1%) · total 40 ms (13%)` (recursion counted once in total). */
 export function hotLensTitle(fn: HotFunctionLens): string {
-  return `$(flame) self ${formatMs(fn.selfMs)} (${formatShare(fn.selfShare)}) · total ${formatMs(fn.totalMs)} (${formatShare(fn.totalShare)})`;
+  const total = `total ${formatMs(fn.totalMs)} (${formatShare(fn.totalShare)})`;
+  // "self 0.00 ms (0.0%)" says nothing: a function whose time is all in its callees says that.
+  if (fn.selfMs < 0.005) return `$(flame) ${total}, all in what it calls`;
+  return `$(flame) self ${formatMs(fn.selfMs)} (${formatShare(fn.selfShare)}) · ${total}`;
 }
 
 export function optimizedLensTitle(fn: OptimizedFunctionLens): string {

@@ -285,6 +285,9 @@ async function addHeat(summary: Summary, placer: Placer, fileOf: (p: Placed) => 
   }
   for (const f of cpu.functions) {
     if (f.line <= 0 || (f.totalMs / cpu.durationMs) * 100 < thresholds.hotFunctionMinPercent) continue;
+    // A module's own top level (the anonymous function at 1:1): its total is everything the file
+    // started while loading, a lens on line 1 that says nothing about any function.
+    if (f.line === 1 && f.column === 1 && (f.name === '' || f.name === '(anonymous)')) continue;
     const where = await placer.place(f.url, f.line, f.column);
     if (where === null) continue;
     fileOf(where).hotFunctions.push({

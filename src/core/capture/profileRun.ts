@@ -40,6 +40,8 @@ export interface ProfileRequest {
   stopGraceMs?: number;
   /** Drive the target with HTTP load once it is ready, then stop and collect ("profile under load"). */
   load?: RunLoadOptions;
+  /** What the user picked it as (a launch configuration's name), for the run's title; the file name when absent. */
+  name?: string;
 }
 
 /** Where the app's own output goes, unchanged (a terminal, an output channel). */
@@ -151,8 +153,8 @@ export class ProfileRun {
         node: { command: runtime.command, execPath: runtime.execPath, version: runtime.version, v8Version: runtime.v8Version },
         target:
           request.target.kind === 'script'
-            ? { kind: 'script', program: request.target.script, args: request.target.args, cwd }
-            : { kind: 'command', program: request.target.command, args: request.target.args, cwd },
+            ? { kind: 'script', program: request.target.script, args: request.target.args, cwd, ...(request.name ? { name: request.name } : {}) }
+            : { kind: 'command', program: request.target.command, args: request.target.args, cwd, ...(request.name ? { name: request.name } : {}) },
         launch: { mode: plan.mode, command: plan.command, argv: plan.args, env: plan.env, limitations: plan.limitations },
         flags: {
           preset: request.preset,

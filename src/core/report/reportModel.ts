@@ -10,6 +10,8 @@ import { runLayout, type RunLayout } from '../run/runLayout';
 import { RUN_FILE_LIMITS, readRunText, runPath } from '../run/runFiles';
 import { readSessionRecord } from '../run/runRecords';
 import { sessionMode } from '../../shared/model/session';
+import { runTargetTitle } from '../../shared/runTitle';
+import { runDateTime } from '../../shared/runTime';
 import { attachedToGcEvents, readAttachedGcEvents } from '../run/gcEventsFile';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
 import { sessionWindow, splitByWindow } from '../run/attachWindow';
@@ -38,7 +40,7 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
   const layout = runLayout(dir);
   // Its problem, if any, is among the summary's warnings already (loadReport read it too).
   const session = (await readSessionRecord(dir)).value;
-  const title = session ? `${basename(session.target.program)}${session.mode === 'attach' ? ' (attached)' : ''} · ${new Date(session.startedAt).toLocaleString('en-GB')}` : basename(dir);
+  const title = session ? `${runTargetTitle(session)}${session.mode === 'attach' ? ' (attached)' : ''} · ${runDateTime(session.startedAt)}` : basename(dir);
   const model: ReportModel = { title, source: dir, summary, session, flame: null, gcEvents: [] };
   const allocFlames = await readAllocFlames(layout, summary.processes ?? [], session, summary.warnings);
   if ((summary.processes?.length ?? 0) > 1) {

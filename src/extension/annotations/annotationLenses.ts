@@ -8,6 +8,7 @@ import { allocLensTitle, allocLensTooltip, deoptLensTitle, hotLensTitle, optimiz
 import { Commands, asCommand, readSetting } from '../contract';
 import type { AnnotationStore } from './annotationStore';
 import { runLabel } from './runLabel';
+import { runClock } from '../../shared/runTime';
 
 export class AnnotationLenses implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses: vscode.Event<void>;
@@ -22,7 +23,7 @@ export class AnnotationLenses implements vscode.CodeLensProvider {
     if (shown.state === 'none' || !run) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     if (shown.state === 'stale') {
-      const when = new Date(shown.fileChangedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+      const when = runClock(shown.fileChangedAt);
       return [
         new vscode.CodeLens(top, {
           ...asCommand(Commands.PickAnnotatedRun, `$(history) V8 Lens: this file changed at ${when}, after ${runLabel(run)}; annotations hidden so they do not land on wrong lines`),

@@ -29,7 +29,7 @@ export async function pickFlags(scope: vscode.ConfigurationScope | undefined, ex
   };
   const items: PresetItem[] = order.map((id) => ({ label: PRESETS[id].label, description: caveat(id), detail: PRESETS[id].detail, preset: id }));
   items.push({ label: '$(settings-gear) Custom…', detail: 'Choose the preset, sampling interval, semi-space size and extra V8 flags', custom: true });
-  const placeHolder = throughNodeOptions ? 'Started through npm (flags in NODE_OPTIONS): CPU profile and GC trace, no deopts (they need a direct launch)' : 'Pick a preset';
+  const placeHolder = throughNodeOptions ? 'Through npm: no deopts (they need a direct launch)' : 'Pick a preset';
   const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: What to collect', placeHolder });
   if (!picked) return undefined;
 

@@ -29,7 +29,7 @@ export async function pickLoad(state: vscode.Memento): Promise<RunLoadOptions | 
     { label: '$(pulse) Under load: the URL it prints', description: 'waits for http://127.0.0.1:<port> in its output, drives it, then stops and collects', choice: 'auto' },
     { label: '$(globe) Under load: a URL…', description: 'a loopback URL to drive once it answers', choice: 'url' },
   );
-  const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: Drive it with HTTP load?', placeHolder: 'Servers show what they cost while serving: GC and CPU of the same window as req/s and latency' });
+  const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: Drive it with HTTP load?', placeHolder: 'A server? Load shows its GC and CPU while serving' });
   if (!picked) return undefined;
   if (picked.choice === 'none') return null;
   let saved: SavedLoad;
@@ -61,7 +61,7 @@ export async function pickLoad(state: vscode.Memento): Promise<RunLoadOptions | 
         { label: '60 s, 50 connections', seconds: 60, connections: 50 },
         { label: '5 s, 10 connections', description: 'a quick look', seconds: 5, connections: 10 },
       ],
-      { title: 'V8 Lens: How much load?', placeHolder: `The measured window (after ${PROFILE_LOAD_DEFAULTS.warmupSeconds} s of warm-up); closed loop: as fast as it answers` },
+      { title: 'V8 Lens: How much load?', placeHolder: `Measured after ${PROFILE_LOAD_DEFAULTS.warmupSeconds} s of warm-up, as fast as it answers` },
     );
     if (!how) return undefined;
     saved = { url, connections: how.connections, durationSeconds: how.seconds, rate: null };

@@ -63,6 +63,7 @@ export class RunController implements vscode.Disposable {
           timeoutS: null,
           stopGraceMs: readSetting('stopGraceSeconds', folder) * 1000,
           load,
+          name: target.label,
         },
         {
           stdout: (text) => {
@@ -90,7 +91,8 @@ export class RunController implements vscode.Disposable {
           token.onCancellationRequested(() => this.cancel());
           const tick = () => {
             const text = describeProgress(run);
-            progress.report({ message: `${text} · Stop & Collect keeps the profile (status bar or palette); Cancel kills it` });
+            // The toast's own button is Cancel; the graceful stop lives in the status bar and the palette.
+            progress.report({ message: `${text} · Cancel kills it; Stop & Collect in the status bar stops it and keeps the profile` });
             this.status.text = `$(debug-stop) V8 Lens: ${text}`;
             this.status.tooltip = 'Stop & Collect: stop the program gracefully and open its report';
           };

@@ -71,7 +71,7 @@ export async function pickTarget(state: vscode.Memento): Promise<PickedTarget | 
   if (lastIndex > 0) items.unshift(...items.splice(lastIndex, 1));
   if (lastIndex >= 0) items[0]!.detail = 'last used';
 
-  const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: What to profile', placeHolder: 'Pick a file, an npm script, a launch configuration or a command', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: What to profile', placeHolder: 'A file, npm script, launch configuration or command', matchOnDescription: true });
   if (!picked) return undefined;
   const resolved = await picked.resolve();
   if (resolved) await state.update(StateKeys.LastTarget, resolved.memento);
@@ -98,7 +98,7 @@ async function npmTarget(script: NpmScript, memento: TargetMemento): Promise<Pic
   ];
   const picked = await vscode.window.showQuickPick(items, {
     title: `V8 Lens: "npm run ${script.name}" runs "${script.command}"`,
-    placeHolder: 'Deopts need a direct launch (Node refuses --log-deopt in NODE_OPTIONS): start the file directly?',
+    placeHolder: 'Deopts need a direct launch: start the file directly?',
   });
   return picked?.target;
 }

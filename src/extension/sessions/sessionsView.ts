@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import type { SessionRecord } from '../../shared/model/session';
 import { withSummaryDefaults, type Summary } from '../../shared/model/summary';
 import { deoptCountText } from '../../shared/deoptText';
+import { runClock } from '../../shared/runTime';
+import { runTargetTitle } from '../../shared/runTitle';
 import { Commands, TreeItemContexts, asCommand, type SessionItemArg } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
 import { readSessionRecord, readSummaryRecord } from '../../core/run/runRecords';
@@ -28,7 +30,7 @@ export class SessionsView implements vscode.TreeDataProvider<RunEntry> {
 
   getTreeItem(entry: RunEntry): vscode.TreeItem {
     const { session, summary } = entry;
-    const item = new vscode.TreeItem(session ? basename(session.target.program) : basename(entry.runDir));
+    const item = new vscode.TreeItem(session ? runTargetTitle(session) : basename(entry.runDir));
     item.id = entry.runDir;
     item.contextValue = TreeItemContexts.Run;
     item.resourceUri = vscode.Uri.file(entry.runDir);
@@ -81,7 +83,7 @@ function iconFor(session: SessionRecord | null): string {
 
 function describe(session: SessionRecord | null, summary: Summary | null): string {
   if (!session) return '';
-  const parts = [new Date(session.startedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })];
+  const parts = [runClock(session.startedAt)];
   if (session.durationMs !== null) parts.push(`${(session.durationMs / 1000).toFixed(1)} s`);
   if (summary?.gc) parts.push(`GC ${(summary.gc.wallShare * 100).toFixed(1)}%`);
   // "deopts: not collected" for runs that did not look (npm scripts, attached, presets without them), never "0 deopts".

@@ -15,7 +15,11 @@ export interface SessionRecord {
   /** Attach runs only: how the target was reached and how the attachment ended. */
   attach?: AttachInfo;
   node: { command: string; execPath: string; version: string; v8Version: string };
-  target: { kind: 'script' | 'command'; program: string; args: string[]; cwd: string };
+  /**
+   * `name`: what the user picked it as (a launch configuration's name, `npm run start`), shown as the
+   * run's title; absent for a plain file (its file name is the title) and in older runs.
+   */
+  target: { kind: 'script' | 'command'; program: string; args: string[]; cwd: string; name?: string };
   launch: {
     mode: 'direct' | 'node-options';
     /** The exact command line that was started. */

@@ -20,7 +20,7 @@ export const checkSession: Check = shape<SessionRecord>({
   mode: optional(oneOf('launch', 'attach')),
   attach: optional(attachInfo),
   node: shape<SessionRecord['node']>({ command: str, execPath: str, version: str, v8Version: str }),
-  target: shape<SessionRecord['target']>({ kind: oneOf('script', 'command'), program: str, args: arrayOf(str), cwd: str }),
+  target: shape<SessionRecord['target']>({ kind: oneOf('script', 'command'), program: str, args: arrayOf(str), cwd: str, name: optional(str) }),
   launch: shape<SessionRecord['launch']>({
     mode: oneOf('direct', 'node-options'),
     command: str,

@@ -64,7 +64,7 @@ export default {
     t.log(`after line ${hotLine}: ${JSON.stringify(hot.after)}`);
 
     // The status bar names the run.
-    const status = page.locator('.statusbar-item', { hasText: /V8 Lens: run \d\d:\d\d · \d+ deopts?/ }).first();
+    const status = page.locator('.statusbar-item', { hasText: /V8 Lens: run \d\d:\d\d:\d\d · \d+ deopts?/ }).first();
     await status.waitFor({ timeout: 10_000 });
     t.log(`status bar: ${(await status.textContent()).trim()}`);
 

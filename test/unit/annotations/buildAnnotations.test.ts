@@ -123,6 +123,18 @@ describe('buildAnnotations', () => {
     assert.equal(run.files.size, 1, 'node: internals are not annotated');
   });
 
+  it('no lens for a module\'s own top level (1:1), and a function with no self time says where its time is', async () => {
+    const { root, app } = project();
+    const s = summary(app, []);
+    const fn = (name: string, line: number, column: number, selfMs: number, totalMs: number) => ({ ...s.cpu!.functions[0]!, name, line, column, selfMs, totalMs, url: s.cpu!.functions[0]!.url });
+    s.cpu!.functions.push(fn('(anonymous)', 1, 1, 0, 900), fn('dispatch', 30, 1, 0, 300));
+    const run = await buildAnnotations(s, options(root));
+    const hot = run.files.get(pathKey(app))!.hotFunctions;
+    assert.ok(!hot.some((f) => f.line === 1), JSON.stringify(hot.map((f) => [f.name, f.line])));
+    const dispatch = hot.find((f) => f.name === 'dispatch')!;
+    assert.equal(hotLensTitle(dispatch), '$(flame) total 300 ms (30%), all in what it calls');
+  });
+
   it('heat levels are shares of the whole profile', () => {
     assert.deepEqual([0.2, 0.06, 0.03, 0.01, 0.001].map(heatLevel), [5, 4, 3, 2, 1]);
   });
