@@ -8,15 +8,15 @@ import type { FlameNode } from '../../shared/model/reportModel';
 import type { SessionRecord } from '../../shared/model/session';
 import type { ProcessSummary } from '../../shared/model/summary';
 import type { HeapProfile } from '../heap/heapProfileFormat';
-import { scriptFramesOf } from '../cpu/cpuModel';
-import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
+import type { ScriptFrames } from '../heap/resolvePositions';
 import { readAgentRecords } from '../run/agentRecords';
 import { preloadPathOf } from '../run/analyzeRun';
 import { readProcessHeapProfile } from '../run/runAllocations';
-import { readRunText, runPath } from '../run/runFiles';
+import { runPath } from '../run/runFiles';
 import type { RunLayout } from '../run/runLayout';
 import { errorMessage } from '../util/errors';
 import { MAX_FLAME_DEPTH, sortHeaviestFirst } from './flameTree';
+import type { RunProfileViews } from './runProfileViews';
 
 /** A heap profile's call tree in bytes, heaviest first; frames deeper than MAX_FLAME_DEPTH fold into the one at the limit. */
 export function heapFlameTree(profile: HeapProfile): FlameNode | null {
@@ -59,6 +59,7 @@ export async function readAllocFlames(
   processes: readonly ProcessSummary[],
   session: SessionRecord | null,
   warnings: string[],
+  profiles: RunProfileViews,
 ): Promise<Map<string, FlameNode>> {
   const flames = new Map<string, FlameNode>();
   const wanted = processes.filter((p) => p.alloc);
@@ -70,10 +71,10 @@ export async function readAllocFlames(
     const record = records.find((r) => r.pid === p.pid && (r.threadId ?? 0) === (p.threadId ?? 0)) ?? null;
     if (record === null) continue;
     const cpuPath = p.cpu ? runPath(layout.cpuDir, p.cpu.profile) : null;
-    const scriptFrames = new Map<string, ReturnType<typeof scriptFramesOf>>();
+    const scriptFrames = new Map<string, ScriptFrames>();
     if (cpuPath !== null) {
       try {
-        scriptFrames.set(cpuPath, scriptFramesOf(parseCpuProfile(await readRunText(layout.dir, cpuPath, CPU_PROFILE_READ_LIMIT), p.cpu!.profile)));
+        scriptFrames.set(cpuPath, (await profiles.of(p.cpu!.profile)).frames);
       } catch (err) {
         warnings.push(`allocation flame graph of pid ${p.pid}: ${errorMessage(err)}`);
       }

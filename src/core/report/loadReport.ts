@@ -2,7 +2,8 @@ import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { CpuProfileError } from '../cpu/cpuProfileError';
 import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
-import { summarizeCpu } from '../cpu/cpuSummary';
+import { buildCpuModel, type CpuModel } from '../cpu/cpuModel';
+import { summarizeCpuModel } from '../cpu/cpuSummary';
 import { summarizeGc } from '../gc/gcSummary';
 import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
 import { analyzeRun, readGcTraceFile } from '../run/analyzeRun';
@@ -23,12 +24,20 @@ export type ArtifactKind = 'cpuprofile' | 'gc-trace' | 'v8-log';
  * results with a warning.
  */
 export async function loadReport(target: string): Promise<Summary> {
+  return (await loadReportAndProfile(target)).summary;
+}
+
+/**
+ * The same, with the CPU model when the target is a `.cpuprofile`: the report's flame graph is built
+ * from it, so the file is read and parsed once.
+ */
+export async function loadReportAndProfile(target: string): Promise<{ summary: Summary; cpuModel: CpuModel | null }> {
   const path = resolve(target);
   const info = await stat(path).catch((err: unknown) => {
     if (isErrno(err, 'ENOENT')) throw new UserError(`no such file or folder: ${target}`, EXIT.usage);
     throw new UserError(`cannot read ${target}: ${errorMessage(err)}`, EXIT.usage);
   });
-  if (info.isDirectory()) return loadRunFolder(path, target);
+  if (info.isDirectory()) return { summary: await loadRunFolder(path, target), cpuModel: null };
   const notFile = notRegularFile(info);
   if (notFile) throw new UserError(`${target} is ${notFile}, not a file to report on`);
   if (info.size === 0) throw new UserError(`${target} is empty`);
@@ -38,9 +47,9 @@ export async function loadReport(target: string): Promise<Summary> {
     case 'cpuprofile':
       return summarizeCpuProfileFile(path);
     case 'gc-trace':
-      return summarizeGcTraceFile(path);
+      return { summary: await summarizeGcTraceFile(path), cpuModel: null };
     case 'v8-log':
-      return summarizeV8LogFile(path);
+      return { summary: await summarizeV8LogFile(path), cpuModel: null };
     default:
       throw new UserError(`${target} is not a .cpuprofile, a GC trace (--trace-gc output) or a V8 log (--logfile)`);
   }
@@ -98,17 +107,19 @@ function singleSummary(kind: Summary['source']['kind'], path: string, parts: Par
   return emptySummary({ kind, path }, parts);
 }
 
-async function summarizeCpuProfileFile(path: string): Promise<Summary> {
+async function summarizeCpuProfileFile(path: string): Promise<{ summary: Summary; cpuModel: CpuModel }> {
   const text = await readRegularFile(path, CPU_PROFILE_READ_LIMIT).catch((err: unknown) => {
     throw new UserError(err instanceof FileRefusedError ? err.message : `cannot read ${basename(path)}: ${errorMessage(err)}`);
   });
   try {
     const profile = parseCpuProfile(text, basename(path));
-    const cpu = summarizeCpu(profile, { profileFile: basename(path) });
-    return singleSummary('cpuprofile', path, {
+    const cpuModel = buildCpuModel(profile);
+    const cpu = summarizeCpuModel(cpuModel, { profileFile: basename(path) });
+    const summary = singleSummary('cpuprofile', path, {
       cpu: { ...cpu, profiles: [{ file: basename(path), pid: null, threadId: null, durationMs: cpu.durationMs, sampleCount: cpu.sampleCount }] },
       warnings: profile.warnings,
     });
+    return { summary, cpuModel };
   } catch (err) {
     if (err instanceof CpuProfileError) throw new UserError(err.message);
     throw err;

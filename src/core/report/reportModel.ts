@@ -1,37 +1,33 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { buildCpuModel } from '../cpu/cpuModel';
-import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
 import { buildFlameTree, type FlameNode } from './flameTree';
 import { readAllocFlames } from './allocFlame';
+import { RunProfileViews } from './runProfileViews';
 import type { GcEvent } from '../gc/gcEvent';
 import { readGcTraceFile, readRunGcTrace } from '../run/analyzeRun';
 import { runLayout, type RunLayout } from '../run/runLayout';
-import { RUN_FILE_LIMITS, readRunText, runPath } from '../run/runFiles';
 import { readSessionRecord } from '../run/runRecords';
 import { sessionMode } from '../../shared/model/session';
 import { runTargetTitle } from '../../shared/runTitle';
 import { runDateTime } from '../../shared/runTime';
 import { attachedToGcEvents, readAttachedGcEvents } from '../run/gcEventsFile';
-import { summarizeCpuModel } from '../cpu/cpuSummary';
 import { sessionWindow, splitByWindow } from '../run/attachWindow';
 import type { ProcessSummary, Summary } from '../../shared/model/summary';
 import type { GcPoint, ProcessView, ReportModel } from '../../shared/model/reportModel';
 
 export type { GcPoint, ProcessView, ReportModel };
 import { errorMessage } from '../util/errors';
-import { readRegularFile } from '../util/files';
-import { loadReport, sniffArtifact } from './loadReport';
+import { loadReportAndProfile, sniffArtifact } from './loadReport';
 
 
 export async function buildReportModel(target: string): Promise<ReportModel> {
-  const summary = await loadReport(target);
+  const { summary, cpuModel } = await loadReportAndProfile(target);
   const info = await stat(target);
   if (info.isDirectory()) return buildRunModel(target, summary);
 
   const kind = await sniffArtifact(target);
   const model: ReportModel = { title: basename(target), source: target, summary, session: null, flame: null, gcEvents: [] };
-  if (kind === 'cpuprofile') model.flame = await flameFromText(() => readRegularFile(target, CPU_PROFILE_READ_LIMIT), basename(target), summary);
+  if (cpuModel) model.flame = buildFlameTree(cpuModel, summary.warnings);
   if (kind === 'gc-trace') model.gcEvents = await gcPointsFromFile(target, summary);
   return model;
 }
@@ -42,15 +38,21 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
   const session = (await readSessionRecord(dir)).value;
   const title = session ? `${runTargetTitle(session)}${session.mode === 'attach' ? ' (attached)' : ''} · ${runDateTime(session.startedAt)}` : basename(dir);
   const model: ReportModel = { title, source: dir, summary, session, flame: null, gcEvents: [] };
-  const allocFlames = await readAllocFlames(layout, summary.processes ?? [], session, summary.warnings);
+  const profiles = new RunProfileViews(layout, summary.warnings);
+  const allocFlames = await readAllocFlames(layout, summary.processes ?? [], session, summary.warnings, profiles);
   if ((summary.processes?.length ?? 0) > 1) {
-    await addProcessViews(model, layout, allocFlames);
+    await addProcessViews(model, layout, allocFlames, profiles);
     return model;
   }
   const only = summary.processes?.[0];
   if (only && allocFlames.has(only.id)) model.allocFlame = allocFlames.get(only.id)!;
   const profile = summary.cpu?.profile;
-  if (profile !== undefined) model.flame = await flameFromText(() => readRunProfile(layout, profile), profile, summary);
+  if (profile !== undefined) {
+    model.flame = await profiles.of(profile).then(
+      (views) => views.flame,
+      (err: unknown) => (summary.warnings.push(`flame graph: ${errorMessage(err)}`), null),
+    );
+  }
   if (session && sessionMode(session) === 'attach') {
     // Attached runs have the observer's events instead of a --trace-gc log.
     model.gcEvents = await readAttachedGcEvents(layout).then(
@@ -63,11 +65,6 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
   return model;
 }
 
-/** A profile the summary names, from the run's cpu/ folder only (see runFiles.ts). */
-function readRunProfile(layout: RunLayout, name: string): Promise<string> {
-  return readRunText(layout.dir, runPath(layout.cpuDir, name), RUN_FILE_LIMITS.cpuProfile);
-}
-
 /** The run's GC trace events; none without a trace or when it may not be read (the summary said why). */
 async function runGcEvents(layout: RunLayout): Promise<readonly GcEvent[]> {
   return (await readRunGcTrace(layout, []))?.events ?? [];
@@ -78,7 +75,7 @@ async function runGcEvents(layout: RunLayout): Promise<readonly GcEvent[]> {
  * for the selector, and the whole run as "all": one root frame per process (npm's own left out, as in
  * the summary's totals) and every GC event on the run's clock.
  */
-async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlames: ReadonlyMap<string, FlameNode>): Promise<void> {
+async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlames: ReadonlyMap<string, FlameNode>, profiles: RunProfileViews): Promise<void> {
   const summary = model.summary;
   const events = await runGcEvents(layout).catch((): readonly GcEvent[] => []);
   const views: ProcessView[] = [];
@@ -88,10 +85,10 @@ async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlame
     let cpu: ProcessView['cpu'] = null;
     if (p.cpu) {
       try {
-        const cpuModel = buildCpuModel(parseCpuProfile(await readRunProfile(layout, p.cpu.profile), p.cpu.profile));
-        flame = buildFlameTree(cpuModel, summary.warnings);
+        const views = await profiles.of(p.cpu.profile);
+        flame = views.flame;
         if (flame) asProcessRoot(flame, label);
-        const part = summarizeCpuModel(cpuModel, { profileFile: p.cpu.profile });
+        const part = views.cpu;
         cpu = { ...part, profiles: [{ file: p.cpu.profile, pid: p.pid, threadId: p.threadId, durationMs: part.durationMs, sampleCount: part.sampleCount }] };
       } catch (err) {
         summary.warnings.push(`flame graph of ${label}: ${errorMessage(err)}`);
@@ -134,15 +131,6 @@ function asProcessRoot(root: FlameNode, label: string): FlameNode {
 export function processLabel(p: ProcessSummary): string {
   if (p.threadId !== 0) return `worker thread${p.threadId === null ? '' : ` ${p.threadId}`} · pid ${p.pid}`;
   return `${p.role} · pid ${p.pid}`;
-}
-
-async function flameFromText(read: () => Promise<string>, name: string, summary: Summary): Promise<FlameNode | null> {
-  try {
-    return buildFlameTree(buildCpuModel(parseCpuProfile(await read(), basename(name))), summary.warnings);
-  } catch (err) {
-    summary.warnings.push(`flame graph: ${errorMessage(err)}`);
-    return null;
-  }
 }
 
 async function gcPointsFromFile(path: string, summary: Summary): Promise<GcPoint[]> {

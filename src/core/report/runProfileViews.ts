@@ -1,0 +1,49 @@
+/**
+ * Each CPU profile of a run, read and parsed once per report: its flame tree, its summary figures
+ * and what it knows about its scripts (which completes the same isolate's heap profile). Parsing is
+ * most of a report's cost, and the flame graph, the process views and the allocation flame graph
+ * all need the same profile.
+ */
+import { basename } from 'node:path';
+import type { FlameNode } from '../../shared/model/reportModel';
+import type { CpuSummary } from '../../shared/model/summary';
+import { buildCpuModel, scriptFramesOf } from '../cpu/cpuModel';
+import { summarizeCpuModel } from '../cpu/cpuSummary';
+import { parseCpuProfile } from '../cpu/parseCpuProfile';
+import type { ScriptFrames } from '../heap/resolvePositions';
+import { RUN_FILE_LIMITS, readRunText, runPath } from '../run/runFiles';
+import type { RunLayout } from '../run/runLayout';
+import { buildFlameTree } from './flameTree';
+
+export interface ProfileViews {
+  flame: FlameNode | null;
+  cpu: Omit<CpuSummary, 'profiles'>;
+  frames: ScriptFrames;
+}
+
+/** Views by profile file name; a profile that cannot be read rejects with its reason (once). */
+export class RunProfileViews {
+  private readonly byName = new Map<string, Promise<ProfileViews>>();
+
+  constructor(
+    private readonly layout: RunLayout,
+    private readonly warnings: string[],
+  ) {}
+
+  /** A profile from the run's cpu/ folder only (see runFiles.ts). */
+  of(name: string): Promise<ProfileViews> {
+    let views = this.byName.get(name);
+    if (!views) {
+      views = this.read(name);
+      this.byName.set(name, views);
+    }
+    return views;
+  }
+
+  private async read(name: string): Promise<ProfileViews> {
+    const text = await readRunText(this.layout.dir, runPath(this.layout.cpuDir, name), RUN_FILE_LIMITS.cpuProfile);
+    const profile = parseCpuProfile(text, basename(name));
+    const model = buildCpuModel(profile);
+    return { flame: buildFlameTree(model, this.warnings), cpu: summarizeCpuModel(model, { profileFile: name }), frames: scriptFramesOf(profile) };
+  }
+}
