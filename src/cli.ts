@@ -18,7 +18,7 @@ import { ProfileRun } from './core/capture/profileRun';
 import { PROFILE_LOAD_DEFAULTS } from './core/capture/runLoad';
 import type { ProfileTarget } from './core/targets/profileTarget';
 import { captureOptionsFor } from './core/flags/captureOptions';
-import { DEFAULT_ALLOC_SAMPLING_BYTES, DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId, type CaptureSet } from './core/flags/presets';
+import { ALLOC_SAMPLING_BYTES_RANGE, DEFAULT_ALLOC_SAMPLING_BYTES, DEFAULT_PRESET, DEFAULT_SAMPLING_INTERVAL_US, PRESETS, PRESET_IDS, isPresetId, type CaptureSet } from './core/flags/presets';
 import { buildCompareModel } from './core/report/compareModel';
 import { requireComparablePair } from './core/report/comparePair';
 import { formatCompareText } from './core/report/compareText';
@@ -116,6 +116,10 @@ says otherwise; a fresh process per run):
 attach options (profile a process that is already running, over its inspector):
   --duration S      how long to profile (default ${ATTACH_DEFAULT_DURATION_S}); Ctrl-C stops early and keeps the profile
   --interval US     CPU sampling interval in microseconds (default ${DEFAULT_SAMPLING_INTERVAL_US})
+  --alloc-interval B
+                    bytes between allocation samples (default ${DEFAULT_ALLOC_SAMPLING_BYTES}); the sampler is
+                    removed from the target when V8 Lens detaches
+  --no-alloc        do not sample allocations
   --out DIR         run folder to write (default: .v8-lens/runs/<time>-attach-<pid>)
   --open-inspector  a pid without an open inspector: open it with SIGUSR1 (it stays open
                     until the process ends)
@@ -455,6 +459,8 @@ async function attachCommand(args: string[]): Promise<number> {
     {
       duration: { type: 'string' },
       interval: { type: 'string' },
+      'alloc-interval': { type: 'string' },
+      'no-alloc': { type: 'boolean' },
       out: { type: 'string' },
       'allow-remote': { type: 'boolean' },
       'open-inspector': { type: 'boolean' },
@@ -467,6 +473,11 @@ async function attachCommand(args: string[]): Promise<number> {
   const durationS = values.duration !== undefined ? positiveNumber('--duration', values.duration) : ATTACH_DEFAULT_DURATION_S;
   const samplingIntervalUs = values.interval !== undefined ? wholeNumber('--interval', values.interval) : DEFAULT_SAMPLING_INTERVAL_US;
   if (samplingIntervalUs < 1) throw new UserError('--interval needs a whole number of microseconds ≥ 1', EXIT.usage);
+  if (values['no-alloc'] && values['alloc-interval'] !== undefined) throw new UserError('--no-alloc and --alloc-interval contradict each other; keep one', EXIT.usage);
+  const allocSamplingBytes = values['no-alloc'] ? null : values['alloc-interval'] !== undefined ? wholeNumber('--alloc-interval', values['alloc-interval']) : DEFAULT_ALLOC_SAMPLING_BYTES;
+  if (allocSamplingBytes !== null && (allocSamplingBytes < ALLOC_SAMPLING_BYTES_RANGE.min || allocSamplingBytes > ALLOC_SAMPLING_BYTES_RANGE.max)) {
+    throw new UserError(`--alloc-interval needs a whole number of bytes from ${ALLOC_SAMPLING_BYTES_RANGE.min} to ${ALLOC_SAMPLING_BYTES_RANGE.max}`, EXIT.usage);
+  }
 
   // Ctrl-C from here on stops early and keeps what was collected; a second one quits at once.
   const abort = new AbortController();
@@ -491,6 +502,7 @@ async function attachCommand(args: string[]): Promise<number> {
       signal: abort.signal,
       toolVersion: TOOL_VERSION,
       openedInspector: resolved.openedBySignal,
+      allocSamplingBytes,
     });
     note(`attached to pid ${handle.pid ?? '?'} on ${inspector}: profiling for ${durationS} s into ${runDir} (Ctrl-C stops early and keeps the profile)`);
     const result = await handle.done;

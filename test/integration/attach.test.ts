@@ -135,6 +135,23 @@ async function withCdp<T>(url: string, fn: (send: (method: string, params?: obje
   }
 }
 
+/**
+ * Whether V8's sampling heap profiler runs in the target, asked from a fresh session of our own: the
+ * profiler is the isolate's, so another session's sampler shows, and V8 answers "not started" when
+ * none runs.
+ */
+async function heapSamplerRunning(url: string): Promise<boolean> {
+  return withCdp(url, async (send) =>
+    send('HeapProfiler.getSamplingProfile').then(
+      () => true,
+      (err: Error) => {
+        assert.match(err.message, /not started/i);
+        return false;
+      },
+    ),
+  );
+}
+
 /** What V8 Lens could have left in the target: globals with its prefix, and live PerformanceObservers. */
 async function leftovers(url: string): Promise<{ globals: string[]; observers: number }> {
   return withCdp(url, async (send) => {
@@ -193,6 +210,7 @@ describe('attach: profile a running server and leave nothing behind', () => {
       const during = await leftovers(fixture.inspectorUrl!);
       assert.equal(during.globals.length, 2, `globals while attached: ${during.globals.join(', ')}`);
       assert.equal(during.observers, before.observers + 1);
+      assert.equal(await heapSamplerRunning(fixture.inspectorUrl!), true, 'allocations are sampled while attached');
       const r = await done;
       const windowEnd = Date.now();
       const requests = await load.stop();
@@ -231,9 +249,37 @@ describe('attach: profile a running server and leave nothing behind', () => {
       const afterwards = await leftovers(fixture.inspectorUrl!);
       assert.deepEqual(afterwards.globals, []);
       assert.equal(afterwards.observers, before.observers, 'the GC observer was disconnected and dropped');
+      assert.equal(await heapSamplerRunning(fixture.inspectorUrl!), false, 'the allocation sampler was removed on detach');
+
+      // Allocations over CDP, garbage included: the fixture's allocate() makes most of the bytes.
+      const alloc = summary.alloc;
+      assert.ok(alloc, summary.warnings.join('\n'));
+      assert.deepEqual(readdirSync(join(out, 'heap')), [`${fixture.pid}.heapprofile`]);
+      const top = alloc.functions.find((f) => f.name === 'allocate');
+      assert.ok(top && top.share > 0.3 && top.url.endsWith('attach-server.js') && top.line === 21, JSON.stringify(alloc.functions.slice(0, 4)));
+      assert.ok(alloc.bytesPerSecond !== null && alloc.bytesPerSecond > 0);
+      assert.equal(alloc.gcLink, null, 'the observer\'s GC events have no heap sizes to check the bytes against: not collected');
+      assert.equal(session.flags.capture.alloc, true);
+      assert.equal(session.attach?.allocations?.samplingIntervalBytes, 32768);
+      assert.match(r.stdout, /^Allocations: .* sampled every 32\.0 KB, garbage included/m);
       fixture.child.kill('SIGKILL');
     });
   }
+});
+
+describe('attach: allocations off', () => {
+  it('--no-alloc samples none, and says "not collected"', { timeout: 60_000 }, async () => {
+    const fixture = await startFixture('node', ['--inspect=127.0.0.1:0']);
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['attach', new URL(fixture.inspectorUrl!).host, '--duration', '1', '--no-alloc', '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(existsSync(join(out, 'heap')), false);
+    assert.equal(readSummary(out).alloc, null);
+    assert.match(r.stdout, /^Allocations: not collected/m);
+    assert.equal(readSession(out).flags.capture.alloc, false);
+    assert.equal(await heapSamplerRunning(fixture.inspectorUrl!), false);
+    fixture.child.kill('SIGKILL');
+  });
 });
 
 describe('attach: the GC figures cover the attached window only', () => {
@@ -357,6 +403,7 @@ describe('attach: V8 Lens killed while attached', () => {
     await waitForOutput(cli, /attached to pid \d+/, 30_000);
     const ours = () => evaluateInTarget(fixture.inspectorUrl!, `Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith('__v8lens_gc_'))`);
     assert.ok(((await ours()) as string[]).length > 0, 'the observer is installed while attached');
+    assert.equal(await heapSamplerRunning(fixture.inspectorUrl!), true);
     cli.kill('SIGKILL');
     const deadline = Date.now() + 15_000;
     let left = (await ours()) as string[];
@@ -365,6 +412,8 @@ describe('attach: V8 Lens killed while attached', () => {
       left = (await ours()) as string[];
     }
     assert.deepEqual(left, [], 'nothing of V8 Lens is left in the target');
+    // V8 stops a session's sampler when the session goes: V8 Lens's connection closed with it.
+    assert.equal(await heapSamplerRunning(fixture.inspectorUrl!), false, 'no allocation sampler is left either');
     assert.equal(processAlive(fixture.pid), true, 'the target runs on');
 
     const r = await runCli(['report', out, '--json']);

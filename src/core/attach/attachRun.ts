@@ -6,12 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRunFolder, requireEmptyRunFolder, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { runLayout, type RunLayout } from '../run/runLayout';
-import type { SessionRecord } from '../../shared/model/session';
+import type { AttachInfo, SessionRecord } from '../../shared/model/session';
 import { isLoopbackHost } from '../load/loopback';
 import { readProcStat } from '../launcher/procStats';
 import { UserError, errorMessage, isErrno, oneLine } from '../util/errors';
@@ -45,6 +45,8 @@ export interface AttachOptions {
   viaDebugProxy?: boolean;
   /** resolveInspector opened the inspector with SIGUSR1: recorded in the session and the result. */
   openedInspector?: boolean;
+  /** Bytes between allocation samples (HeapProfiler.startSampling, garbage kept); null or absent: allocations are not collected. */
+  allocSamplingBytes?: number | null;
 }
 
 export interface AttachHandle {
@@ -109,6 +111,7 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
   let createdFolder = false;
   let gcStream: WriteStream | null = null;
   let profiling = false;
+  let sampling = false;
   try {
     const info = await readTargetInfo(cdp, webSocketUrl);
     await createRunFolder(layout, [layout.cpuDir]);
@@ -126,6 +129,7 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
     await cdp.send('Profiler.start');
     profiling = true;
     run.markStarted();
+    sampling = await run.startAllocationSampling();
     const installed = await cdp.send<{ result?: { value?: { ok?: boolean; error?: string; since?: number } }; exceptionDetails?: { text?: string } }>('Runtime.evaluate', {
       expression: installObserverExpression(names),
       includeCommandLineAPI: true,
@@ -150,12 +154,13 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
       await cdp.send('Runtime.evaluate', { expression: uninstallObserverExpression(names), returnByValue: true, silent: true }, 3000).catch(() => {});
       await cdp.send('Runtime.removeBinding', { name: names.binding }, 3000).catch(() => {});
       if (profiling) await cdp.send('Profiler.stop', {}, 10_000).catch(() => {});
+      if (sampling) await stopAllocationSampler(cdp, viaProxy);
     }
     await cdp.close();
     if (gcStream) await new Promise<void>((done) => gcStream!.end(done));
     if (createdFolder) {
       // Leave no half-made run behind: the folder if we made it, else only what we put in it.
-      const made = !folderExisted ? [layout.dir] : [layout.cpuDir, layout.gcEvents];
+      const made = !folderExisted ? [layout.dir] : [layout.cpuDir, layout.gcEvents, layout.heapDir];
       for (const path of made) await rm(path, { recursive: true, force: true }).catch(() => {});
     }
     if (err instanceof UserError) throw err;
@@ -188,6 +193,15 @@ async function readTargetInfo(cdp: CdpSession, url: string): Promise<TargetInfo>
   };
 }
 
+/**
+ * Stops the sampling heap profiler and disables the domain (not on a debug session's connection,
+ * which is the debugger's own), so no sampler stays in the target; the profile is dropped.
+ */
+async function stopAllocationSampler(cdp: CdpSession, viaProxy: boolean): Promise<void> {
+  await cdp.send('HeapProfiler.stopSampling', {}, 30_000).catch(() => {});
+  if (!viaProxy) await cdp.send('HeapProfiler.disable', {}, 5000).catch(() => {});
+}
+
 function inspectorHost(url: string): string {
   try {
     return new URL(url).host;
@@ -216,6 +230,10 @@ class AttachRun implements AttachHandle {
   private readonly reported: AttachedGcEvent[] = [];
   private readonly limitations: string[] = [];
   private readonly unsubscribe: Array<() => void> = [];
+  /** Epoch ms when allocation sampling started; null when it is not running. */
+  private samplingSinceMs: number | null = null;
+  /** What the run folder records about allocations: undefined when not asked for. */
+  private allocations: AttachInfo['allocations'] = undefined;
 
   constructor(
     private readonly cdp: CdpSession,
@@ -245,6 +263,55 @@ class AttachRun implements AttachHandle {
   markStarted(): void {
     this.startedAtMs = Date.now();
     this.startedAt = new Date();
+  }
+
+  /**
+   * Starts V8's sampling heap profiler with the garbage kept, when allocations were asked for; true
+   * when it runs. A target that refuses it is profiled without allocations, and the run says why.
+   */
+  async startAllocationSampling(): Promise<boolean> {
+    const interval = this.options.allocSamplingBytes;
+    if (interval === null || interval === undefined) return false;
+    this.allocations = null;
+    try {
+      await this.cdp.send('HeapProfiler.enable');
+      await this.cdp.send('HeapProfiler.startSampling', { samplingInterval: interval, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
+      this.samplingSinceMs = Date.now();
+      return true;
+    } catch (err) {
+      if (err instanceof CdpClosedError) throw err;
+      this.limitations.push(oneLine(`allocations: the target refused the sampling heap profiler (${errorMessage(err)})`));
+      return false;
+    }
+  }
+
+  /** Stops the sampler (it is removed from the target either way) and keeps its profile; null when it is lost. */
+  private async stopAllocationSampling(why: FinishTrigger): Promise<unknown> {
+    if (this.samplingSinceMs === null) return null;
+    const since = this.samplingSinceMs;
+    this.samplingSinceMs = null;
+    // Closed: the run's reason says the allocations are lost with the CPU profile (closedReason).
+    if (why === 'closed' || !this.cdp.isOpen) return null;
+    const viaProxy = this.options.viaDebugProxy ?? false;
+    try {
+      const endMs = Date.now();
+      const answer = await this.cdp.send<{ profile?: unknown }>('HeapProfiler.stopSampling', {}, why === 'target-exiting' ? 10_000 : 120_000);
+      const usage = await this.cdp.send<{ usedSize?: number }>('Runtime.getHeapUsage', {}, 3000).catch(() => null);
+      if (!viaProxy) await this.cdp.send('HeapProfiler.disable', {}, 5000).catch(() => {});
+      if (!answer.profile) return null;
+      this.allocations = {
+        file: `${this.info.pid}.heapprofile`,
+        samplingIntervalBytes: this.options.allocSamplingBytes!,
+        startMs: since,
+        endMs,
+        liveAtEndBytes: typeof usage?.usedSize === 'number' ? usage.usedSize : null,
+      };
+      return answer.profile;
+    } catch (err) {
+      if (this.cdp.isOpen && !viaProxy) await this.cdp.send('HeapProfiler.disable', {}, 5000).catch(() => {});
+      this.limitations.push(oneLine(`allocations: the heap profile could not be taken (${errorMessage(err)})`));
+      return null;
+    }
   }
 
   /** The observer watches from `targetNowMs` (the target's performance.now()) on. */
@@ -322,6 +389,8 @@ class AttachRun implements AttachHandle {
     let profile: unknown = null;
     const endedAtMs = Date.now();
     this.attachWindow.endMs = await this.windowEnd(why, endedAtMs);
+    // Before the CPU profile: serialising that allocates in the target, and it is not the app's.
+    const heapProfile = await this.stopAllocationSampling(why);
 
     if (why !== 'closed') {
       try {
@@ -381,6 +450,10 @@ class AttachRun implements AttachHandle {
       profilePath = join(this.layout.cpuDir, profileFileName(this.startedAt, this.info.pid));
       await writeFile(profilePath, JSON.stringify(profile));
     }
+    if (heapProfile !== null && this.allocations) {
+      await mkdir(this.layout.heapDir, { recursive: true });
+      await writeFile(join(this.layout.heapDir, this.allocations.file), JSON.stringify(heapProfile));
+    }
     const session = this.sessionRecord(status, reason, endedAtMs);
     await writeRunJson(this.layout.session, session);
     const summary = await summarizeRunFolder(this.layout, session);
@@ -404,7 +477,8 @@ class AttachRun implements AttachHandle {
   }
 
   private async closedReason(): Promise<string> {
-    const lost = 'the CPU profile is lost (V8 hands it over only when profiling stops); the GC events until then are kept';
+    const allocs = this.allocations !== undefined ? ', and so are the sampled allocations' : '';
+    const lost = `the CPU profile is lost (V8 hands it over only when profiling stops)${allocs}; the GC events until then are kept`;
     const local = isLoopbackHost(this.inspector.replace(/:\d+$/, '')) && !this.options.viaDebugProxy;
     if (local && (await goneWithin(this.info.pid, 1000))) {
       return `the target (pid ${this.info.pid}) ended after ${this.elapsedS()} s of profiling without exiting normally (killed or crashed); ${lost}`;
@@ -432,8 +506,9 @@ class AttachRun implements AttachHandle {
       launch: { mode: 'direct', command: info.execPath, argv: [...info.execArgv, ...info.argv.slice(1)], env: {}, limitations: [...this.limitations] },
       flags: {
         preset: null,
-        capture: { cpu: true, gc: true, deopts: false },
+        capture: { cpu: true, gc: true, deopts: false, alloc: options.allocSamplingBytes !== null && options.allocSamplingBytes !== undefined },
         samplingIntervalUs: options.samplingIntervalUs,
+        ...(options.allocSamplingBytes ? { allocSamplingBytes: options.allocSamplingBytes, exactAllocSites: false } : {}),
         semiSpaceMB: null,
         stableDeopts: false,
         extra: [],
@@ -455,6 +530,7 @@ class AttachRun implements AttachHandle {
         gcEvents: this.gcCount,
         reason,
         ...(this.attachWindow.endMs !== null ? { window: { startMs: this.attachWindow.startMs, endMs: this.attachWindow.endMs } } : {}),
+        ...(this.allocations !== undefined ? { allocations: this.allocations } : {}),
       },
     };
   }

@@ -23,8 +23,9 @@ import {
 import { windowTotals } from '../gc/gcWindow';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { recoverStagedCodeTraces } from './stagedCodeTraces';
-import { readRunAllocations } from './runAllocations';
-import { inliningCaveat } from '../heap/allocSummary';
+import { readHeapProfileFile, readRunAllocations } from './runAllocations';
+import { inliningCaveat, summarizeAllocations } from '../heap/allocSummary';
+import { withGcLink } from './allocGcLink';
 import { EXACT_ALLOC_SITES_FLAGS } from '../preload/allocationSampler';
 import { errorMessage, isErrno } from '../util/errors';
 import { round } from '../util/stats';
@@ -276,7 +277,30 @@ async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liv
     warnings.push(ATTACH_NOTES.gcSource);
   }
   warnings.push(ATTACH_NOTES.deopts);
-  return emptySummary({ kind: 'run', path: layout.dir }, { cpu, gc, warnings });
+  const alloc = session.flags.capture.alloc === true ? await attachedAllocations(layout, session, parts, warnings) : null;
+  // null: not collected (or nothing usable was taken: the warnings say why), never 0.
+  return emptySummary({ kind: 'run', path: layout.dir }, { cpu, gc, warnings, alloc });
+}
+
+/**
+ * The sampling heap profile attach took over CDP (garbage included), summarized like a launched
+ * run's. Its GC comes from the in-process observer, which has no heap sizes to hold the bytes
+ * against, so there is no GC link (null: not collected).
+ */
+async function attachedAllocations(layout: RunLayout, session: SessionRecord, parts: readonly ProfilePart[], warnings: string[]): Promise<AllocSummary | null> {
+  const raw = session.attach?.allocations;
+  if (!raw) {
+    warnings.push('allocations: no heap profile was taken (see the notes above)');
+    return null;
+  }
+  const cpuPath = parts[0]?.artifact.path ?? null;
+  const scriptFrames = new Map(parts.map((part) => [part.artifact.path, part.frames] as const));
+  const profile = await readHeapProfileFile(layout, raw.file, session.pid ?? 0, cpuPath, { scriptFrames, preloadPath: null }, warnings);
+  if (!profile) return null;
+  const summary = summarizeAllocations(profile, { durationMs: raw.endMs - raw.startMs, samplingIntervalBytes: raw.samplingIntervalBytes, requests: null, liveAtEndBytes: raw.liveAtEndBytes });
+  const callees = mergedCallees(parts);
+  const calleesOf = (f: AllocFunctionSummary) => [...(callees.get(functionPlaceKey(f.url, f.line, f.column)) ?? [])];
+  return { ...withGcLink(summary, null), exactSites: false, inliningCaveat: inliningCaveat(summary, false, calleesOf) };
 }
 
 interface ProfilePart extends CpuPart {

@@ -103,17 +103,33 @@ export async function readProcessHeapProfile(
     warnings.push(`${problem}; its allocations are left out`);
     return null;
   }
+  return readHeapProfileFile(layout, raw.file, p.pid, p.profile?.path ?? null, sources, warnings);
+}
+
+/**
+ * A heap profile in the run's heap/ folder, its unnamed frames resolved from the same isolate's CPU
+ * profile (by that profile's path) and V8 Lens's own frames pruned; null when it may not be read
+ * (`warnings` says why).
+ */
+export async function readHeapProfileFile(
+  layout: RunLayout,
+  file: string,
+  pid: number,
+  cpuProfilePath: string | null,
+  sources: AllocationSources,
+  warnings: string[],
+): Promise<HeapProfile | null> {
   try {
-    const path = runPath(layout.heapDir, raw.file);
-    const profile = parseHeapProfile(await readRunText(layout.dir, path, RUN_FILE_LIMITS.heapProfile), raw.file);
-    for (const w of profile.warnings) warnings.push(`${raw.file}: ${w}`);
-    const frames = p.profile ? sources.scriptFrames.get(p.profile.path) : undefined;
+    const path = runPath(layout.heapDir, file);
+    const profile = parseHeapProfile(await readRunText(layout.dir, path, RUN_FILE_LIMITS.heapProfile), file);
+    for (const w of profile.warnings) warnings.push(`${file}: ${w}`);
+    const frames = cpuProfilePath !== null ? sources.scriptFrames.get(cpuProfilePath) : undefined;
     if (frames) resolveHeapPositions(profile, frames);
     const preloadPath = sources.preloadPath;
     pruneFrames(profile, (node: HeapNode) => preloadPath !== null && (node.url === preloadPath || node.url === pathToFileURL(preloadPath).href));
     return profile;
   } catch (err) {
-    warnings.push(`allocations of pid ${p.pid}: ${errorMessage(err)}`);
+    warnings.push(`allocations of pid ${pid}: ${errorMessage(err)}`);
     return null;
   }
 }

@@ -93,6 +93,8 @@ export class AttachController implements vscode.Disposable {
       outDir: runDir,
       durationMs: duration,
       samplingIntervalUs: readSetting('samplingIntervalUs'),
+      // As the default preset does; the sampler is removed from the target when V8 Lens detaches.
+      allocSamplingBytes: readSetting('allocations.samplingIntervalBytes'),
       toolVersion: TOOL_VERSION,
       viaDebugProxy: source.kind === 'debugSession',
       openedInspector: openedBySignal,

@@ -81,6 +81,12 @@ export interface AttachInfo {
   window?: { startMs: number; endMs: number };
   /** Why the attachment ended other than as asked (one line), else null. */
   reason: string | null;
+  /**
+   * The sampling heap profile taken over CDP (`heap/<file>`), garbage included, with the epoch times
+   * it covers; null when allocations were asked for but none could be taken (`reason` or the
+   * limitations say why). Absent when not asked for, and in older runs.
+   */
+  allocations?: { file: string; samplingIntervalBytes: number; startMs: number; endMs: number; liveAtEndBytes: number | null } | null;
 }
 
 /** How a run was made; files written before attaching existed have no `mode`: they were launched. */

@@ -11,6 +11,9 @@ const attachInfo = shape<AttachInfo>({
   gcEvents: num,
   window: optional(shape<NonNullable<AttachInfo['window']>>({ startMs: num, endMs: num })),
   reason: nullable(str),
+  allocations: optional(
+    nullable(shape<NonNullable<AttachInfo['allocations']>>({ file: str, samplingIntervalBytes: num, startMs: num, endMs: num, liveAtEndBytes: nullable(num) })),
+  ),
 });
 
 export const checkSession: Check = shape<SessionRecord>({
