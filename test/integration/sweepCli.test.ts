@@ -105,6 +105,22 @@ describe('v8-lens sweep', () => {
     assert.ok('semiSpaceMB' in result.recommendation);
     assert.equal(result.recommendation.semiSpaceMB, result.recommendation.value);
     assert.equal(result.recommendation.metric, 'gcMsPer1k');
+
+    // What the code allocates per request, sampled in each run's window: the same at 2 and 16 MB
+    // (the semi-space cannot change it), with the service's own allocator on top, named as the
+    // code-side alternative.
+    for (const run of allRuns(result)) {
+      assert.ok(typeof run.allocBytesPerRequest === 'number' && run.allocBytesPerRequest > 20_000 && run.allocBytesPerRequest < 500_000, `bytes per request ${run.allocBytesPerRequest}`);
+      const top = run.topAllocators?.[0];
+      assert.ok(top && /^(handle|buildOrder|\(anonymous\))$/.test(top.name) && top.share > 0.4, JSON.stringify(run.topAllocators));
+    }
+    const perRequest = result.results.map((s) => s.median.allocBytesPerRequest!);
+    assert.ok(Math.max(...perRequest) / Math.min(...perRequest) - 1 <= 0.15, `bytes per request by size: ${perRequest.join(', ')}`);
+    assert.ok(!result.warnings.some((w) => w.startsWith('Bytes allocated per request differ')), result.warnings.join('\n'));
+    const topName = allRuns(result)[0]!.topAllocators![0]!.name;
+    assert.match(result.recommendation.reason, new RegExp(`Or cut allocation: ${topName.replace(/[()]/g, '\\$&')} makes \\d+% of the [\\d.]+ KB allocated per request\\.`));
+    assert.match(r.stdout, /alloc \/req/);
+    for (const run of allRuns(result)) assert.ok(readdirSync(join(out, run.dir, 'heap')).some((f) => f.endsWith('.heapprofile')), 'each run keeps its heap profile');
   });
 
   it('Ctrl-C cancels half-way: exit 130, the finished runs kept, the target and the load generator gone', async () => {

@@ -2,6 +2,7 @@
  * The lab's results table, column by column. The columns follow the swept flag; medians of the
  * valid runs, and the change from the baseline where the sweep tested it ("~": no detectable one).
  */
+import { fmtBytes } from '../../src/shared/formatBytes';
 import { isOldSpaceFlag, sweepFlagInfo } from '../../src/shared/sweepFlags';
 import { SEMI_SPACE_FLAG, settingValue, sweepFlag } from '../../src/shared/model/sweep';
 import type { SweepResult, SweepSettingResult } from '../../src/shared/labProtocol';
@@ -58,7 +59,11 @@ export function labColumns(result: SweepResult): LabColumn[] {
   const markCompacts: LabColumn = { head: 'Mark-Compacts / 1k req', cell: (s) => fmt(s.median.markCompactsPer1k ?? null, 3) };
   const markCompactMs: LabColumn = { head: 'Mark-Compact ms / 1k req', cell: (s, b) => withChange(fmt(s.median.markCompactMsPer1k ?? null, 2), s, b, 'markCompactMsPer1k') };
   const effective: LabColumn = { head: 'semi-space MB reached', cell: (s) => fmt(s.effectiveSemiSpaceMB, 1) };
-  if (old) return [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, scavenges, wall, cpu];
+  // What the code allocates per request: the same at every setting (the warnings say when not).
+  const allocated = result.results.some((s) => typeof s.median.allocBytesPerRequest === 'number');
+  const alloc: LabColumn = { head: 'allocated / req', cell: (s) => (typeof s.median.allocBytesPerRequest === 'number' ? fmtBytes(s.median.allocBytesPerRequest) : '–') };
+  const allocColumn = allocated ? [alloc] : [];
+  if (old) return [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, scavenges, wall, cpu, ...allocColumn];
   return [
     setting,
     valid,
@@ -71,6 +76,7 @@ export function labColumns(result: SweepResult): LabColumn[] {
     wall,
     cpu,
     rss,
+    ...allocColumn,
     ...(flag !== SEMI_SPACE_FLAG && sweepFlagInfo(flag).kind === 'young' ? [effective] : []),
   ];
 }

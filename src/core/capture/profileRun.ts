@@ -1,4 +1,4 @@
-import { createWriteStream, readdirSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -20,7 +20,7 @@ import { StdoutDemux } from '../gc/stdoutDemux';
 import { RunProcesses } from '../run/runProcesses';
 import { TOOL_VERSION } from '../util/version';
 import { preloadAgentPath } from '../launcher/bundledScripts';
-import { WINDOW_MARK_FILES } from '../preload/agentEnv';
+import { markLoadWindow } from '../run/windowMarks';
 import type { ProfileTarget } from '../targets/profileTarget';
 import { prepareCodeTraceDir, type CodeTraceDir } from './codeTraceDir';
 import { EXIT } from '../util/exitCodes';
@@ -108,7 +108,7 @@ export class ProfileRun {
       ? new RunLoad(load, {
           gcTally: () => this.collector.tallyByIsolate(),
           codeTraceBytes: () => codeTraceSizes(this.codeTrace?.writeDir ?? null),
-          windowMark: (edge) => markWindow(this.layout.agentDir, edge),
+          windowMark: (edge) => markLoadWindow(this.layout.agentDir, edge),
           // The load is done (or could not run): stop and collect, as Stop & Collect would.
           finished: () => void this.target.stop(),
         })
@@ -308,14 +308,6 @@ function strayWarning({ pid, command }: StrayProcess): string {
 }
 
 /** A file the preloads poll for (see preload/allocationSampler.ts); a failure only costs the window's precision. */
-function markWindow(agentDir: string, edge: 'open' | 'close'): void {
-  try {
-    writeFileSync(join(agentDir, WINDOW_MARK_FILES[edge]), `${Date.now()}\n`);
-  } catch {
-    // the run folder is gone: the run will say so when it ends
-  }
-}
-
 /** The size of each code trace in the folder now (a missing folder: none). */
 function codeTraceSizes(dir: string | null): Record<string, number> {
   const sizes: Record<string, number> = {};

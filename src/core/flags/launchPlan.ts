@@ -135,6 +135,8 @@ export interface SweepRunFlags {
   value: number;
   /** Semi-space sweeps only: `--min-semi-space-size` equal to the value, so the new space starts full size. */
   pinMinSemiSpace: boolean;
+  /** Bytes between allocation samples, so each run records what the code allocates per request; null: none. */
+  allocSamplingBytes: number | null;
 }
 
 /**
@@ -144,7 +146,7 @@ export interface SweepRunFlags {
 export function planSweepRunLaunch(
   command: string,
   run: SweepRunFlags,
-  paths: Pick<CapturePaths, 'agentDir'>,
+  paths: Pick<CapturePaths, 'agentDir' | 'heapDir'>,
   preloadPath: string,
   script: string,
   scriptArgs: readonly string[],
@@ -158,7 +160,9 @@ export function planSweepRunLaunch(
     ...(run.pinMinSemiSpace && run.flag === SEMI_SPACE_FLAG ? [`--min-semi-space-size=${run.value}`] : []),
     ...preloadThenScript(preloadPath, script, scriptArgs),
   ];
-  return { command, args, env: { [AGENT_ENV.dir]: paths.agentDir, [AGENT_ENV.exitGraceMs]: String(exitGraceMs) } };
+  const env: Record<string, string> = { [AGENT_ENV.dir]: paths.agentDir, [AGENT_ENV.exitGraceMs]: String(exitGraceMs) };
+  if (run.allocSamplingBytes !== null) Object.assign(env, { [AGENT_ENV.allocDir]: paths.heapDir, [AGENT_ENV.allocIntervalBytes]: String(run.allocSamplingBytes) });
+  return { command, args, env };
 }
 
 export function planNodeOptionsLaunch(

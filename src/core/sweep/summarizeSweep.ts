@@ -5,6 +5,7 @@
  */
 import { median } from '../util/stats';
 import { formatSize, recommend } from './recommend';
+import { allocationAlternative, allocationInvarianceWarning } from './allocationChecks';
 import { formatSetting, primaryMetricOf } from '../../shared/sweepFlags';
 import { SWEEP_METRICS, compareSamples, isValidRun, lostRequests, settingMetricValues, spreadOf, validMetricValues } from './sweepStats';
 import {
@@ -116,12 +117,17 @@ function summarize(
     };
   });
 
-  const recommendation: Recommendation =
+  const recommended: Recommendation =
     baselineValue === undefined
       ? { flag, value: null, semiSpaceMB: null, metric, reason: 'Keep the default: the sweep has no settings.' }
       : recommend(results, baselineValue, { flag, metric });
+  // The code-side alternative, whatever the flag's verdict: less garbage helps at any size.
+  const alternative = allocationAlternative(results);
+  const recommendation = alternative ? { ...recommended, reason: `${recommended.reason} ${alternative}` } : recommended;
 
   const warnings = warningsFor(results, runs, config, environment);
+  const invariance = allocationInvarianceWarning(results);
+  if (invariance) warnings.push(invariance);
   if (baselineValue !== undefined && values[0] !== undefined && baselineValue !== values[0]) {
     warnings.push(
       `${formatSetting(flag, values[0])} had no valid run to compare with: the comparisons ("vs base") are against ${formatSetting(flag, baselineValue)} instead.`,

@@ -17,7 +17,10 @@ import { youngCollectorOf, youngGeneration } from '../gc/youngGeneration';
 import { isMainThreadRecord, readAgentRecords } from '../run/agentRecords';
 import { reachedSemiSpaceMB } from '../../shared/youngGenerationText';
 import { planSweepRunLaunch, type LaunchCommand } from '../flags/launchPlan';
+import { DEFAULT_ALLOC_SAMPLING_BYTES } from '../flags/presets';
 import { runLayout } from '../run/runLayout';
+import { markLoadWindow } from '../run/windowMarks';
+import { windowAllocations } from './runAllocations';
 import { RunProcesses } from '../run/runProcesses';
 import { errorMessage, oneLine } from '../util/errors';
 import { mean, percentile, round, sum } from '../util/stats';
@@ -76,7 +79,9 @@ export function runDirName(slot: RunSlot, totalRuns: number, flag: string = SEMI
 /** The Node command line of one run (no shell), from the launch plans like every other launch. */
 export function runLaunch(ctx: Pick<RunContext, 'config' | 'node' | 'preloadPath' | 'script'>, value: number, runDir: string): LaunchCommand {
   const { config } = ctx;
-  const run = { nodeArgs: config.target.nodeArgs, flag: sweepFlag(config), value, pinMinSemiSpace: config.pinMinSemiSpace };
+  // Every lab run samples its allocations (0.8–1.8% of req/s on the demo service): bytes per request
+  // are the code-side figure beside the GC's.
+  const run = { nodeArgs: config.target.nodeArgs, flag: sweepFlag(config), value, pinMinSemiSpace: config.pinMinSemiSpace, allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES };
   return planSweepRunLaunch(ctx.node, run, runLayout(runDir), ctx.preloadPath, ctx.script, config.target.args, AGENT_EXIT_GRACE_MS);
 }
 
@@ -193,6 +198,7 @@ class RunExecution {
         onPhase: (phase) => {
           if (phase === 'measuring') {
             this.window = { start: Date.now(), end: null, atStart: groupStats(pid), atEnd: null };
+            markLoadWindow(runLayout(this.dir).agentDir, 'open');
           }
           this.setPhase(phase);
         },
@@ -205,6 +211,7 @@ class RunExecution {
           if (!this.window || this.window.end !== null) return;
           this.window.end = Date.now();
           this.window.atEnd = groupStats(pid);
+          markLoadWindow(runLayout(this.dir).agentDir, 'close');
         },
       },
     );
@@ -266,6 +273,7 @@ class RunExecution {
     const keptLoad = status === 'cancelled' ? null : load;
     const flag = sweepFlag(this.ctx.config);
     const per1k = (n: number) => round((n / requests) * 1000, 4);
+    const alloc = measured ? await windowAllocations(runLayout(this.dir), records, requests, this.ctx.preloadPath).catch(() => null) : null;
     return {
       flag,
       value: this.slot.value,
@@ -290,6 +298,8 @@ class RunExecution {
       markCompactMsPer1k: gc && requests > 0 ? per1k(gc.markCompactMs) : null,
       failedRequests: keptLoad ? keptLoad.errors + keptLoad.timeouts + keptLoad.non2xx : null,
       dir: this.relDir,
+      allocBytesPerRequest: alloc ? round(alloc.bytesPerRequest, 1) : null,
+      ...(alloc ? { topAllocators: alloc.topAllocators.map((a) => ({ ...a, share: round(a.share, 4) })) } : {}),
     };
   }
 

@@ -233,6 +233,7 @@ export const SWEEP_METRICS: readonly SweepMetric[] = [
   'markCompactsPer1k',
   'markCompactMsPer1k',
   'failedRequests',
+  'allocBytesPerRequest',
 ];
 
 /** One metric of one run; null when the run did not measure it. */

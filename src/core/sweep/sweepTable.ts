@@ -5,6 +5,7 @@
  */
 import { PRACTICAL_THRESHOLD, isValidRun, lostRequests } from './sweepStats';
 import { formatChange, formatP } from './recommend';
+import { fmtBytes } from '../../shared/formatBytes';
 import { formatSetting, isOldSpaceFlag, sweepFlagInfo } from '../../shared/sweepFlags';
 import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues, type Comparison, type Spread, type SweepResult, type SweepSettingResult } from '../../shared/model/sweep';
 
@@ -86,8 +87,13 @@ function columns(result: TableInput): Column[] {
     cell: (r, isBaseline) => (isBaseline ? 'baseline' : vs(old ? r.vsBaseline.markCompactMsPer1k : r.vsBaseline.gcMsPer1k)),
   };
   const rpsVs: Column = { header: 'req/s vs base', cell: (r, isBaseline) => (isBaseline ? 'baseline' : vs(r.vsBaseline.rps)) };
+  // The code's figure: the same at every setting (summarizeSweep warns when it is not). Sweeps
+  // written before it was measured do not have the column.
+  const allocMeasured = results.some((r) => typeof r.median.allocBytesPerRequest === 'number');
+  const alloc: Column = { header: 'alloc /req', cell: (r) => (typeof r.median.allocBytesPerRequest === 'number' ? fmtBytes(r.median.allocBytesPerRequest) : '-') };
+  const allocColumn = allocMeasured ? [alloc] : [];
 
-  if (old) return [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, wall, cpu, primaryVs, rpsVs];
+  if (old) return [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, wall, cpu, ...allocColumn, primaryVs, rpsVs];
   return [
     setting,
     valid,
@@ -101,6 +107,7 @@ function columns(result: TableInput): Column[] {
     wall,
     cpu,
     rss,
+    ...allocColumn,
     primaryVs,
     rpsVs,
   ];

@@ -130,6 +130,23 @@ export interface SweepRun {
   failedRequests: number | null;
   /** The run's own folder (GC trace, app output), relative to the sweep folder. */
   dir: string;
+  /**
+   * Bytes allocated per request in the measured window (sampled, garbage included: the code's
+   * property, which the semi-space size must not change); null when not measured. Absent in older sweeps.
+   */
+  allocBytesPerRequest?: number | null;
+  /** The functions that allocated most in the window, top 3 by their own bytes. Absent in older sweeps. */
+  topAllocators?: SweepAllocator[];
+}
+
+export interface SweepAllocator {
+  name: string;
+  url: string;
+  /** 1-based; 0 = unknown. */
+  line: number;
+  column: number;
+  /** Of the bytes allocated in the window, 0–1. */
+  share: number;
 }
 
 export interface SweepRunProcess {
@@ -158,6 +175,8 @@ export interface SweepMedians {
    * included (a run that loses requests is invalid, so over valid runs this would always be 0).
    */
   failedRequests: number | null;
+  /** Bytes allocated per request (see SweepRun); absent in older sweeps. */
+  allocBytesPerRequest?: number | null;
 }
 
 /** A distribution-free 95% CI of the median (n ≥ 6), else the range; null without valid runs. */
