@@ -11,6 +11,8 @@ export type {
   CompareNormalization,
   CompareRunInfo,
   CompareSide,
+  AllocatorChange,
+  AllocatorChanges,
   FunctionChange,
   LoadComparison,
   MetricRow,

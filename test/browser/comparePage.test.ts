@@ -72,7 +72,7 @@ function profileRun(out: string, semiSpaceMB: number): Promise<void> {
 /** The example HTTP service under load for a 1 s window (it prints its URL: --url auto). */
 async function profileUnderLoad(out: string, semiSpaceMB: number): Promise<void> {
   const server = join(REPO, 'examples', 'http-service', 'server.js');
-  const r = await runCli(['profile', '--out', out, '--preset', 'cpu-gc', '--semi-space', String(semiSpaceMB), '--url', 'auto', '--duration', '1', '--connections', '4', '--', server], 90_000);
+  const r = await runCli(['profile', '--out', out, '--preset', 'cpu-gc-alloc', '--semi-space', String(semiSpaceMB), '--url', 'auto', '--duration', '1', '--connections', '4', '--', server], 90_000);
   if (r.code !== 0) throw new Error(`v8-lens profile --url exited ${r.code}: ${r.stderr}`);
 }
 
@@ -395,6 +395,19 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
     assert.deepEqual([events[0], events[1], events[2], events[5]], ['GC events, total', gcEvents.base!.toLocaleString('en-US'), gcEvents.other!.toLocaleString('en-US'), 'total · judge per request']);
     assert.equal(await page.locator('#compare-metrics tr[data-key="gcPause"]').getAttribute('data-verdict'), 'info');
     assert.match(await page.locator('#metrics-section .hint').first().innerText(), /Totals of the whole run grow with the work done/);
+
+    // Allocations: per request beside the GC, and the allocators whose bytes per request changed most.
+    const allocRow = page.locator('#compare-load tr[data-key="load.allocPerRequest"]');
+    assert.equal(await allocRow.getAttribute('data-verdict'), rowOf('load.allocPerRequest').verdict);
+    assert.match((await cells('load.allocPerRequest')).join(' '), /^Allocated per request [\d.]+ KB [\d.]+ KB/);
+    const changes = loadModel.allocChanges!;
+    assert.equal(changes.unit, 'bytes/request');
+    const rows = page.locator('#alloc-changes tbody tr');
+    assert.equal(await rows.count(), changes.functions.length);
+    const first = await rows.first().locator('td').allInnerTexts();
+    const top = changes.functions[0]!;
+    assert.match(first[0]!, new RegExp(`^${top.name.replace(/[()]/g, '\\$&')}`));
+    assert.match(first[3]!, top.change > 0 ? /^\+[\d.]+ (B|KB)$/ : /^−[\d.]+ (B|KB)$/);
     assertClean(problems);
     await page.context().close();
   });
@@ -405,6 +418,7 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
     assert.match(await page.locator('#compare-load-notes').innerText(), /^Only B ran under load \([\d,]+ req\/s in a 1 s window\); A did not run under load\./);
     assert.equal(await page.locator('#compare-load tr').count(), 0);
     assert.equal(await page.locator('#compare-metrics tr[data-key="gcEvents"] td.verdict').innerText(), 'not comparable · only B ran under load');
+    assert.match(await page.locator('#alloc-section').innerText(), /A did not sample allocations \(not collected\), so the allocators cannot be compared\./);
     // Neither run under load: no such section at all.
     const plain = await open(realModel);
     assert.equal(await plain.page.locator('#load-section').count(), 0);

@@ -1,4 +1,5 @@
 /** Values and signed changes for the compare view, in the units the model names. */
+import { fmtBytes } from '../../src/shared/formatBytes';
 import type { CompareNormalization, MetricRow } from '../../src/shared/compareProtocol';
 export { describeMove } from '../../src/shared/model/compareModel';
 import { fmtDuration, fmtMB, fmtMs, fmtNum } from '../common/format';
@@ -39,6 +40,10 @@ export function fmtMetric(unit: MetricRow['unit'], value: number): string {
       return `${fmtNum(value, 2)}/s`;
     case 'req/s':
       return `${fmtNum(value, Math.abs(value) >= 100 ? 0 : 1)} req/s`;
+    case 'bytes':
+      return fmtBytes(value);
+    case 'bytes/s':
+      return `${fmtBytes(value)}/s`;
   }
 }
 

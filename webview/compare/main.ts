@@ -18,6 +18,7 @@ import { renderHeader } from './header';
 import { renderMetrics } from './metrics';
 import { renderPerRequest } from './perRequest';
 import { renderTopChanges } from './topChanges';
+import { renderAllocChanges } from './allocChanges';
 // The report's stylesheet (same look), then ours; both after d3-flame-graph's (imported by diffFlame.ts).
 import '../common/report.css';
 import './compare.css';
@@ -68,14 +69,16 @@ function render(model: CompareModel): void {
   const metricsSection = el('section', { id: 'metrics-section', className: 'panel', attrs: { 'aria-label': 'GC and run figures' } });
   const flameSection = el('section', { id: 'flame-section', className: 'panel', attrs: { 'aria-label': 'Differential flame graph' } });
   const changesSection = el('section', { id: 'changes-section', className: 'panel', attrs: { 'aria-label': 'Biggest changes in self time' } });
+  const allocSection = el('section', { id: 'alloc-section', className: 'panel', attrs: { 'aria-label': 'Biggest changes in allocation' } });
   const main = el('main');
   app.append(main);
   renderPerRequest(main, model);
-  main.append(metricsSection, flameSection, changesSection);
+  main.append(metricsSection, flameSection, changesSection, allocSection);
 
   renderMetrics(metricsSection, model);
   flameView = renderDiffFlame(flameSection, model, host, normalization);
   renderTopChanges(changesSection, model, normalization, host);
+  renderAllocChanges(allocSection, model, host);
 
   const describeBasis = () => {
     basisText.textContent = describeNormalization(normalization, model.profileMs);

@@ -12,6 +12,7 @@ const GROUP_LABELS: Record<MetricRow['group'], string> = {
   load: 'Per request, in the measured window',
   run: 'Run',
   gc: 'Garbage collection',
+  alloc: 'Allocations (sampled, garbage included)',
   cpu: 'CPU profile',
   memory: 'Memory and process',
 };

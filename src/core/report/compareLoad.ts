@@ -55,6 +55,17 @@ export function compareLoad(a: Summary, b: Summary, busy: BusyMs): LoadCompariso
   if ((ga?.markCompacts ?? 0) > 0 || (gb?.markCompacts ?? 0) > 0) {
     add(metricRow('load.markCompactsPer1k', 'Mark-Compacts per 1,000 requests', 'load', 'count', 'lower', per1k(ga?.markCompacts, fa.requests), per1k(gb?.markCompacts, fb.requests)));
   }
+  const allocA = a.alloc?.bytesPerRequest ?? null;
+  const allocB = b.alloc?.bytesPerRequest ?? null;
+  if (a.alloc || b.alloc) {
+    add(
+      metricRow('load.allocPerRequest', 'Allocated per request', 'load', 'bytes', 'lower', allocA, allocB, {
+        hint: 'Bytes allocated in the measured window (sampled, garbage included) / requests served in it: what the code allocates, whatever the GC settings.',
+        ...(a.alloc ? {} : { baseText: 'not collected' }),
+        ...(b.alloc ? {} : { otherText: 'not collected' }),
+      }),
+    );
+  }
   add(metricRow('load.gcShare', 'GC share of the window', 'load', 'share', 'lower', ga?.wallShare ?? null, gb?.wallShare ?? null, { hint: 'GC pause in the measured window / its wall time; the change is in percentage points.' }));
 
   const notes = [

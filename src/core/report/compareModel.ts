@@ -14,6 +14,7 @@ import { runLayout } from '../run/runLayout';
 import type { CpuFunctionSummary, GcSummary, Summary } from '../../shared/model/summary';
 import { round } from '../util/stats';
 import { compareLoad, totalsVerdictNote } from './compareLoad';
+import { allocMetricRows, allocatorChanges } from './compareAlloc';
 import {
   MAX_MOVED,
   TOP_CHANGES,
@@ -135,6 +136,7 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
   const gcMissing = !a.report.summary.gc && !b.report.summary.gc ? 'neither run traced GC (profile with the cpu-gc-deopts, cpu-gc or gc preset).' : null;
   const load = compareLoad(a.report.summary, b.report.summary, { base: busyMs(a.report), other: busyMs(b.report) });
   const moves = match.moves();
+  const allocs = allocatorChanges(a.report.summary, b.report.summary, { base: base.cwd, other: other.cwd });
   return {
     title: `A: ${base.label} vs B: ${other.label}`,
     base,
@@ -152,6 +154,8 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
     },
     moved: { count: moves.length, functions: moves.slice(0, MAX_MOVED).map(({ base: from, other: to }): MovedFunction => ({ name: to.name, url: to.url, from: at(from), to: at(to) })) },
     load,
+    allocChanges: allocs.changes,
+    allocMissing: allocs.missing,
   };
 }
 
@@ -379,6 +383,13 @@ export function compareMetrics(a: CompareInput, b: CompareInput, load: LoadCompa
       total(metricRow('incrementalMarking', 'Incremental marking, total', 'gc', 'ms', 'lower', ga?.incrementalMarkingMs ?? null, gb?.incrementalMarkingMs ?? null, { hint: 'Marking work done in steps before Mark-Compact pauses (not in the pause total).' }));
     }
     total(metricRow('gcShare', 'GC share of wall time', 'gc', 'share', 'lower', ga?.wallShare ?? null, gb?.wallShare ?? null, { hint: 'Total GC pause / wall time of the whole run; its change is in percentage points.' }));
+  }
+
+  // ---- allocations
+  const alloc = allocMetricRows(sa, sb);
+  if (alloc) {
+    add(alloc.rate);
+    total(alloc.total);
   }
 
   // ---- CPU profile

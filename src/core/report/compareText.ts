@@ -3,6 +3,7 @@
  * when the runs were under load), the functions whose self time changed most, and the functions
  * that moved. The same CompareModel the compare webview draws.
  */
+import { fmtBytes } from '../../shared/formatBytes';
 import { describeMove, type CompareModel, type FunctionChange, type MetricRow } from '../../shared/model/compareModel';
 import { formatLocation, table } from './textReport';
 
@@ -23,6 +24,7 @@ const HEADLINE_KEYS = [
   'gc.Mark-Compact.count',
   'scavengeMean',
   'gcShare',
+  'alloc.rate',
   'busy',
   'peakRss',
 ];
@@ -62,6 +64,30 @@ export function formatCompareText(model: CompareModel, options: CompareTextOptio
     out.push('');
   } else if (model.flameMissing) {
     out.push(`No function changes: ${model.flameMissing}`, '');
+  }
+
+  const allocs = model.allocChanges;
+  if (allocs && allocs.functions.length > 0) {
+    const per = allocs.unit === 'bytes/request' ? 'per request' : 'per second';
+    const amount = (bytes: number) => (allocs.unit === 'bytes/request' ? fmtBytes(bytes) : `${fmtBytes(bytes)}/s`);
+    out.push(`Biggest changes in allocation (bytes ${per} in the function itself, sampled, B ${MINUS} A):`);
+    const rows = allocs.functions.slice(0, options.topFunctions ?? 10);
+    out.push(
+      table(
+        ['A', 'B', 'change', 'function', 'location'],
+        rows.map((f) => [
+          f.presence === 'other' ? '–' : amount(f.base),
+          f.presence === 'base' ? '–' : amount(f.other),
+          signed(f.change, amount),
+          f.name,
+          f.url ? formatLocation(f.url, f.line, f.column, options.cwd) : '',
+        ]),
+        [true, true, true, false, false],
+      ).replace(/^/gm, '  '),
+      '',
+    );
+  } else if (model.allocMissing) {
+    out.push(`Allocations: ${model.allocMissing}`, '');
   }
 
   if (model.moved.count > 0) {
@@ -117,6 +143,10 @@ function fmtMetric(unit: MetricRow['unit'], value: number): string {
       return `${fmtNum(value, 2)}/s`;
     case 'req/s':
       return `${fmtNum(value, Math.abs(value) >= 100 ? 0 : 1)} req/s`;
+    case 'bytes':
+      return fmtBytes(value);
+    case 'bytes/s':
+      return `${fmtBytes(value)}/s`;
   }
 }
 

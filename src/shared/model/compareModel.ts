@@ -89,7 +89,7 @@ export interface CompareRunInfo {
 export type MetricDirection = 'lower' | 'higher' | 'neutral';
 
 /** How a figure is shown: `share` values are 0–1 (their change is in percentage points). */
-export type MetricUnit = 'count' | 'ms' | 'duration' | 'share' | 'MB' | 'per-s' | 'req/s';
+export type MetricUnit = 'count' | 'ms' | 'duration' | 'share' | 'MB' | 'per-s' | 'req/s' | 'bytes' | 'bytes/s';
 
 /** The change judged by the figure's direction; `info` for figures that are settings, not outcomes. */
 export type MetricVerdict = 'better' | 'worse' | 'same' | 'info' | 'n/a';
@@ -98,7 +98,7 @@ export interface MetricRow {
   key: string;
   label: string;
   /** `load`: per request, in the measured window of a run under load (CompareModel.load). */
-  group: 'load' | 'run' | 'gc' | 'cpu' | 'memory';
+  group: 'load' | 'run' | 'gc' | 'alloc' | 'cpu' | 'memory';
   unit: MetricUnit;
   direction: MetricDirection;
   base: number | null;
@@ -201,6 +201,31 @@ export interface CompareModel {
   moved: { count: number; functions: MovedFunction[] };
   /** Per-request figures of runs under load; null when neither run was under load. */
   load: LoadComparison | null;
+  /** The functions whose allocation changed most; null when either run has no allocations (`allocMissing` says why). Absent in older models. */
+  allocChanges?: AllocatorChanges | null;
+  allocMissing?: string | null;
+}
+
+/** How each run's allocators compare: per request when both ran under load, else per second. */
+export interface AllocatorChanges {
+  unit: 'bytes/request' | 'bytes/s';
+  /** Biggest change (either way) first, at most TOP_CHANGES. */
+  functions: AllocatorChange[];
+}
+
+export interface AllocatorChange {
+  name: string;
+  /** Where the function is in B (in A when it is gone from B's allocators). */
+  url: string;
+  /** 1-based function start; 0 = none. */
+  line: number;
+  column: number;
+  /** Its own bytes in the unit of AllocatorChanges; 0 when it is not among that run's allocators. */
+  base: number;
+  other: number;
+  /** B − A. */
+  change: number;
+  presence: 'both' | CompareSide;
 }
 
 /** How many moved functions the model lists. */
