@@ -15,6 +15,8 @@ import { after, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import type { AttachedGcEvent } from '../../src/core/attach/attachRun';
 import { listLocalNodeProcesses } from '../../src/core/attach/localNodeProcesses';
+import { buildReportModel } from '../../src/core/report/reportModel';
+import type { FlameNode } from '../../src/shared/model/reportModel';
 import { NODES, PROGRAMS, collect, processAlive, readSession, readSummary, runCli, startCli, tempDir, waitForOutput } from './cliHarness';
 
 const SERVER = join(PROGRAMS, 'attach-server.js');
@@ -262,6 +264,12 @@ describe('attach: profile a running server and leave nothing behind', () => {
       assert.equal(session.flags.capture.alloc, true);
       assert.equal(session.attach?.allocations?.samplingIntervalBytes, 32768);
       assert.match(r.stdout, /^Allocations: .* sampled every 32\.0 KB, garbage included/m);
+      // The report's Allocations tab: the same heap profile as a flame graph in bytes.
+      const report = await buildReportModel(out);
+      const names: string[] = [];
+      const walk = (n: FlameNode) => (names.push(n.name), n.children.forEach(walk));
+      walk(report.allocFlame!);
+      assert.ok(names.includes('allocate'), `allocation flame graph frames: ${names.slice(0, 12).join(', ')}`);
       fixture.child.kill('SIGKILL');
     });
   }

@@ -1,13 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { buildFlameTree, type FlameNode } from './flameTree';
-import { readAllocFlames } from './allocFlame';
+import { heapFlameTree, readAllocFlames } from './allocFlame';
+import { readHeapProfileFile } from '../run/runAllocations';
+import { runPath } from '../run/runFiles';
 import { RunProfileViews } from './runProfileViews';
 import type { GcEvent } from '../gc/gcEvent';
 import { readGcTraceFile, readRunGcTrace } from '../run/analyzeRun';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import { readSessionRecord } from '../run/runRecords';
-import { sessionMode } from '../../shared/model/session';
+import { sessionMode, type SessionRecord } from '../../shared/model/session';
 import { runTargetTitle } from '../../shared/runTitle';
 import { runDateTime } from '../../shared/runTime';
 import { attachedToGcEvents, readAttachedGcEvents } from '../run/gcEventsFile';
@@ -54,6 +56,7 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
     );
   }
   if (session && sessionMode(session) === 'attach') {
+    model.allocFlame = await attachedAllocFlame(layout, session, summary, profiles);
     // Attached runs have the observer's events instead of a --trace-gc log.
     model.gcEvents = await readAttachedGcEvents(layout).then(
       ({ events }) => attachedToGcEvents(splitByWindow(events, sessionWindow(session.attach)).inside, session.pid ?? 0).map(toPoint),
@@ -63,6 +66,18 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
     model.gcEvents = await runGcEvents(layout).then((events) => mainIsolatePoints(events, summary), () => []);
   }
   return model;
+}
+
+/** An attached run's allocation flame graph, from the heap profile attach took over CDP; null without one. */
+async function attachedAllocFlame(layout: RunLayout, session: SessionRecord, summary: Summary, profiles: RunProfileViews): Promise<FlameNode | null> {
+  const raw = session.attach?.allocations;
+  if (!raw || !summary.alloc) return null;
+  const cpu = summary.cpu?.profile;
+  const frames = cpu !== undefined ? await profiles.of(cpu).then((v) => v.frames, () => null) : null;
+  const cpuPath = cpu !== undefined && frames ? runPath(layout.cpuDir, cpu) : null;
+  const scriptFrames = new Map(cpuPath !== null && frames ? [[cpuPath, frames] as const] : []);
+  const heap = await readHeapProfileFile(layout, raw.file, session.pid ?? 0, cpuPath, { scriptFrames, preloadPath: null }, []);
+  return heap ? heapFlameTree(heap) : null;
 }
 
 /** The run's GC trace events; none without a trace or when it may not be read (the summary said why). */
