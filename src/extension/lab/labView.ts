@@ -29,7 +29,8 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
   private view: vscode.WebviewView | null = null;
   private readonly panels = new Set<vscode.WebviewPanel>();
   private targets: ResolvableLabTarget[] = [];
-  private running: { abort: AbortController; folder: string; target: ResolvableLabTarget } | null = null;
+  /** `ended`: the sweep's final result is in; a partial read still under way must not replace it. */
+  private running: { abort: AbortController; folder: string; target: ResolvableLabTarget; ended: boolean } | null = null;
   private last: { result: SweepResult; folder: string; target: ResolvableLabTarget | null } | null = null;
   private proposal: SemiSpaceProposal | null = null;
 
@@ -120,7 +121,7 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
     const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
     const folder = join(dirname(runsFolderFor(workspace?.uri.fsPath, workspace)), 'sweeps', stamp);
     const abort = new AbortController();
-    this.running = { abort, folder, target };
+    this.running = { abort, folder, target, ended: false };
     const values = sweepValues(config);
     const runs = values.length * config.rounds;
     this.post({ type: 'started', runs, estimateSeconds: estimateSweepSeconds(config) });
@@ -139,6 +140,7 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
           if (p.type === 'run-end') void this.partial(folder);
         },
       });
+      if (this.running) this.running.ended = true;
       this.last = { result, folder, target };
       await this.state.update(LAST_SWEEP_KEY, folder);
       this.post({ type: 'result', result, final: true });
@@ -152,7 +154,8 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
   /** The figures so far (sweep.json is rewritten after every run). */
   private async partial(folder: string): Promise<void> {
     const result = await readSweep(folder);
-    if (result && this.running?.folder === folder) {
+    // The last run's read of sweep.json can come back after the final result (an interim status in it).
+    if (result && this.running?.folder === folder && !this.running.ended) {
       this.last = { result, folder, target: this.running.target };
       this.post({ type: 'result', result, final: false });
     }

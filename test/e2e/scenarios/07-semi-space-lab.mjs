@@ -66,6 +66,11 @@ export default {
     await lab.locator('button', { hasText: 'Open results' }).click();
     const panel = await t.webviewFrame(page, 'html[data-mode="results"] #lab-table', { timeout: 30_000 });
     await panel.locator('#lab-recommendation').waitFor({ timeout: 15_000 });
+    // The sweep that just finished, not an interim read of its sweep.json ("cancelled" until it ends).
+    assert.equal(await panel.locator('#lab-results h2').first().innerText(), 'Results · finished');
+    assert.match(recommendation, /Or cut allocation: \S+ makes \d+% of the [\d.]+ KB allocated per request\./, 'the code-side alternative');
+    const head = await panel.locator('#lab-table thead').innerText();
+    assert.match(head, /allocated \/ req/);
     await page.locator('.pane-header', { hasText: 'Sessions' }).first().click(); // collapse: more room for the lab
     await lab.evaluate(() => document.getElementById('lab-results').scrollIntoView({ block: 'start' }));
     await t.host.eval(async (vscode) => {
