@@ -49,3 +49,20 @@ export function clear(node: Node): void {
 export function emptyNote(text: string, detail?: string): HTMLElement {
   return el('p', { className: 'empty-note' }, el('span', { className: 'empty-main', text }), detail ? el('span', { className: 'empty-detail', text: ` ${detail}` }) : null);
 }
+
+/**
+ * A table row that opens something (its function's source): focusable, Enter or a click opens it,
+ * except a click on an inline link inside the row, which does its own thing.
+ */
+export function openOnActivate(tr: HTMLElement, title: string, open: () => void): void {
+  tr.classList.add('clickable');
+  tr.tabIndex = 0;
+  tr.setAttribute('title', title);
+  tr.addEventListener('click', (event) => {
+    if ((event.target as Element | null)?.closest?.('.inline-link')) return;
+    open();
+  });
+  tr.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') open();
+  });
+}

@@ -5,7 +5,7 @@
  */
 import type { AllocatorChange, CompareModel, FromCompareWebview } from '../../src/shared/compareProtocol';
 import { fmtBytes } from '../../src/shared/formatBytes';
-import { clear, el, emptyNote } from '../common/dom';
+import { clear, el, emptyNote, openOnActivate } from '../common/dom';
 import { formatLocation } from '../common/format';
 import { canOpen, type Host } from '../common/host';
 
@@ -53,14 +53,7 @@ function row(f: AllocatorChange, model: CompareModel, host: Host<FromCompareWebv
     el('td', { className: `num change ${f.change > 0 ? 'worse' : 'better'}`, text: signed(f.change) }),
   );
   if (host.connected && canOpen(f.url, f.line)) {
-    tr.classList.add('clickable');
-    tr.tabIndex = 0;
-    tr.setAttribute('title', `Open in the editor (as in run ${side === 'base' ? 'A' : 'B'})`);
-    const open = () => host.openSource({ type: 'openSource', side, url: f.url, line: f.line, column: f.column });
-    tr.addEventListener('click', open);
-    tr.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') open();
-    });
+    openOnActivate(tr, `Open in the editor (as in run ${side === 'base' ? 'A' : 'B'})`, () => host.openSource({ type: 'openSource', side, url: f.url, line: f.line, column: f.column }));
   }
   return tr;
 }

@@ -5,7 +5,7 @@
  * function when the host can.
  */
 import type { CompareModel, CompareNormalization, FromCompareWebview, FunctionChange } from '../../src/shared/compareProtocol';
-import { clear, el, emptyNote } from '../common/dom';
+import { clear, el, emptyNote, openOnActivate } from '../common/dom';
 import { formatLocation, type LocationContext } from '../common/format';
 import { describeMove, fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
 import { canOpen, type Host } from '../common/host';
@@ -93,14 +93,7 @@ function table(
     );
     const side = f.presence === 'base' ? 'base' : 'other';
     if (host.connected && canOpen(f.url, f.line)) {
-      tr.classList.add('clickable');
-      tr.tabIndex = 0;
-      tr.setAttribute('title', `Open in the editor (as in run ${side === 'base' ? 'A' : 'B'})`);
-      const open = () => host.openSource({ type: 'openSource', side, url: f.url, line: f.line, column: f.column });
-      tr.addEventListener('click', open);
-      tr.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter') open();
-      });
+      openOnActivate(tr, `Open in the editor (as in run ${side === 'base' ? 'A' : 'B'})`, () => host.openSource({ type: 'openSource', side, url: f.url, line: f.line, column: f.column }));
     }
     body.append(tr);
   }

@@ -7,7 +7,7 @@ import { PAUSE_ESTIMATE_NOTE, pauseEstimateText, traceAgreementText, youngGcCade
 import { fmtBytes } from '../../src/shared/formatBytes';
 import type { FromReportWebview } from '../../src/shared/reportProtocol';
 import type { AllocSummary } from '../../src/shared/model/summary';
-import { el, emptyNote } from '../common/dom';
+import { el, emptyNote, openOnActivate } from '../common/dom';
 import { formatLocation, plural, type LocationContext } from '../common/format';
 import { canOpen, type Host } from '../common/host';
 
@@ -57,14 +57,7 @@ export function renderAllocPanel(section: HTMLElement, alloc: AllocSummary | nul
       el('td', {}, where ? el('span', { className: 'location', text: where.text, title: where.full }) : el('span', { className: 'muted', text: 'native / VM' })),
     );
     if (host.connected && f.url && canOpen(f.url, f.line)) {
-      tr.classList.add('clickable');
-      tr.tabIndex = 0;
-      tr.setAttribute('title', 'Open in the editor');
-      const open = () => host.openSource({ type: 'openSource', url: f.url, line: f.line, column: f.column });
-      tr.addEventListener('click', open);
-      tr.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter') open();
-      });
+      openOnActivate(tr, 'Open in the editor', () => host.openSource({ type: 'openSource', url: f.url, line: f.line, column: f.column }));
     }
     body.append(tr);
   }

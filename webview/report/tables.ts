@@ -1,7 +1,7 @@
 /** Sortable tables: hot functions and deopts. Cells are text; a row opens its source when the host can. */
 import type { CpuSummary, DeoptSummaryEntry, SourcePosition } from '../../src/shared/model/summary';
 import type { FromReportWebview } from '../../src/shared/reportProtocol';
-import { el, emptyNote } from '../common/dom';
+import { el, emptyNote, openOnActivate } from '../common/dom';
 import { fmtDuration, fmtNum, fmtPct, formatLocation, plural, type LocationContext } from '../common/format';
 import { canOpen, type Host } from '../common/host';
 
@@ -57,17 +57,7 @@ function sortableTable<R>(spec: TableSpec<R>, host: Host<FromReportWebview>): HT
     for (const col of spec.columns) tr.append(el('td', { className: col.numeric ? 'num' : '' }, col.cell(row)));
     const pos = spec.position(row);
     if (host.connected && pos && canOpen(pos.url, pos.line)) {
-      tr.classList.add('clickable');
-      tr.tabIndex = 0;
-      tr.setAttribute('title', 'Open in the editor');
-      const open = () => host.openSource({ type: 'openSource', url: pos.url, line: pos.line, column: pos.column });
-      tr.addEventListener('click', (event) => {
-        if ((event.target as Element).closest('.inline-link')) return;
-        open();
-      });
-      tr.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter') open();
-      });
+      openOnActivate(tr, 'Open in the editor', () => host.openSource({ type: 'openSource', url: pos.url, line: pos.line, column: pos.column }));
     }
     return { row, tr };
   });
