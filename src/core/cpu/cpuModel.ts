@@ -115,9 +115,16 @@ export function scriptCalleesOf(profile: CpuProfile): Map<string, Set<string>> {
     const url = profile.nodes[i]!.callFrame.url;
     return url !== '' && !url.startsWith('node:');
   };
+  // Once per distinct frame: a URL-to-path conversion per node and depth costs on big profiles.
+  const frameKeys: (string | undefined)[] = new Array(profile.frames.length);
   const keyOf = (i: number) => {
-    const f = profile.nodes[i]!.callFrame;
-    return functionPlaceKey(f.url, f.line, f.column);
+    const frame = profile.nodeFrames[i]!;
+    let key = frameKeys[frame];
+    if (key === undefined) {
+      const f = profile.frames[frame]!;
+      key = frameKeys[frame] = functionPlaceKey(f.url, f.line, f.column);
+    }
+    return key;
   };
   // By depth, so that nearer callees come first in each set.
   for (let depth = 1; depth <= CALLEE_DEPTH; depth++) {
