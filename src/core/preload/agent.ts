@@ -336,6 +336,7 @@ function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
     nodeVersion: process.version,
     v8Version: process.versions.v8,
     processStartMs: performance.timeOrigin,
+    ...startClock(),
     updatedAtMs: Date.now(),
     final: false,
     exitCode: null,
@@ -349,6 +350,21 @@ function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
     cpuProfileFile: null,
     errors: [],
   };
+}
+
+/**
+ * Where the monotonic clock (the one a .cpuprofile counts in) stood at the time origin, and when
+ * after it the isolate was created: between V8's start and the environment's on a main thread (see
+ * core/cpu/profileClock.ts); a worker's isolate, made as the worker starts, before this agent ran.
+ */
+function startClock(): Pick<AgentRecord, 'monotonicOriginUs' | 'isolateCreatedMs'> {
+  const now = performance.now();
+  const monotonicOriginUs = Number(process.hrtime.bigint()) / 1000 - now * 1000;
+  const timing = performance.nodeTiming as unknown as { v8Start?: number; environment?: number };
+  const v8Start = timing.v8Start ?? -1;
+  const environment = timing.environment ?? -1;
+  const created: [number, number] = isMainThread && v8Start >= 0 && environment >= v8Start ? [v8Start, environment] : [0, now];
+  return { monotonicOriginUs, isolateCreatedMs: created };
 }
 
 /**

@@ -25,6 +25,10 @@ export interface AgentRecord {
   v8Version: string;
   /** Epoch ms when the process (or worker thread) started (performance.timeOrigin). */
   processStartMs: number;
+  /** The monotonic clock (a .cpuprofile's) at the time origin, µs: lines the CPU profile up with the GC trace. */
+  monotonicOriginUs?: number;
+  /** When after the time origin the isolate was created, at the earliest and latest, ms (see core/cpu/profileClock.ts). */
+  isolateCreatedMs?: [number, number] | null;
   /** Epoch ms of the last update (the exit, when `final`). */
   updatedAtMs: number;
   final: boolean;

@@ -4,7 +4,12 @@ import { buildFlameTree, type FlameNode } from './flameTree';
 import { heapFlameTree, readAllocFlames } from './allocFlame';
 import { readHeapProfileFile } from '../run/runAllocations';
 import { runPath } from '../run/runFiles';
-import { RunProfileViews } from './runProfileViews';
+import { RunProfileViews, type ProfileViews } from './runProfileViews';
+import { buildTimeProfile } from './timeProfile';
+import { clockWindow, lineUpWithGc } from '../cpu/profileClock';
+import { readAgentRecords } from '../run/agentRecords';
+import type { AgentRecord } from '../preload/agentRecord';
+import type { TimeProfile } from '../../shared/model/timeProfile';
 import type { GcEvent } from '../gc/gcEvent';
 import { readGcTraceFile, readRunGcTrace } from '../run/analyzeRun';
 import { runLayout, type RunLayout } from '../run/runLayout';
@@ -29,7 +34,10 @@ export async function buildReportModel(target: string): Promise<ReportModel> {
 
   const kind = await sniffArtifact(target);
   const model: ReportModel = { title: basename(target), source: target, summary, session: null, flame: null, gcEvents: [] };
-  if (cpuModel) model.flame = buildFlameTree(cpuModel, summary.warnings);
+  if (cpuModel) {
+    model.flame = buildFlameTree(cpuModel, summary.warnings);
+    model.timeProfile = buildTimeProfile(cpuModel, { clockMs: null, clockNote: 'a profile on its own: there is no GC trace to line it up with' });
+  }
   if (kind === 'gc-trace') model.gcEvents = await gcPointsFromFile(target, summary);
   return model;
 }
@@ -49,12 +57,8 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
   const only = summary.processes?.[0];
   if (only && allocFlames.has(only.id)) model.allocFlame = allocFlames.get(only.id)!;
   const profile = summary.cpu?.profile;
-  if (profile !== undefined) {
-    model.flame = await profiles.of(profile).then(
-      (views) => views.flame,
-      (err: unknown) => (summary.warnings.push(`flame graph: ${errorMessage(err)}`), null),
-    );
-  }
+  const views = profile === undefined ? null : await profiles.of(profile).catch((err: unknown) => (summary.warnings.push(`flame graph: ${errorMessage(err)}`), null));
+  model.flame = views?.flame ?? null;
   if (session && sessionMode(session) === 'attach') {
     model.allocFlame = await attachedAllocFlame(layout, session, summary, profiles);
     // Attached runs have the observer's events instead of a --trace-gc log.
@@ -62,8 +66,10 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
       ({ events }) => attachedToGcEvents(splitByWindow(events, sessionWindow(session.attach)).inside, session.pid ?? 0).map(toPoint),
       () => [],
     );
+    if (views) model.timeProfile = { ...views.time, clockMs: null, clockNote: 'attached: the GC events come from the process’s own observer, on another clock' };
   } else {
     model.gcEvents = await runGcEvents(layout).then((events) => mainIsolatePoints(events, summary), () => []);
+    if (views) model.timeProfile = linedUp(views, await recordOf(layout, only ?? null), model.gcEvents);
   }
   return model;
 }
@@ -94,13 +100,16 @@ async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlame
   const summary = model.summary;
   const events = await runGcEvents(layout).catch((): readonly GcEvent[] => []);
   const views: ProcessView[] = [];
+  const records = await readAgentRecords(layout).catch(() => []);
   for (const p of summary.processes ?? []) {
     const label = processLabel(p);
     let flame: FlameNode | null = null;
     let cpu: ProcessView['cpu'] = null;
+    let timeViews: ProfileViews | null = null;
     if (p.cpu) {
       try {
         const views = await profiles.of(p.cpu.profile);
+        timeViews = views;
         flame = views.flame;
         if (flame) asProcessRoot(flame, label);
         const part = views.cpu;
@@ -112,6 +121,7 @@ async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlame
     const isolate = p.gc?.isolate;
     const own = isolate ? events.filter((e) => e.pid === isolate.pid && e.isolate === isolate.isolate) : [];
     const shared = p.threadId !== 0 ? `${p.pid}/threads` : null;
+    const gcEvents = own.map(toPoint);
     views.push({
       id: p.id,
       label,
@@ -119,8 +129,9 @@ async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlame
       flame,
       ...(allocFlames.has(p.id) ? { allocFlame: asProcessRoot(allocFlames.get(p.id)!, label) } : {}),
       cpu,
+      timeProfile: timeViews ? linedUp(timeViews, records.find((r) => sameIsolate(r, p)) ?? null, gcEvents) : null,
       gc: p.gc,
-      gcEvents: own.map(toPoint),
+      gcEvents,
       deopts: summary.deopts.filter((d) => d.processes?.some((id) => id === p.id || id === shared)),
     });
   }
@@ -135,6 +146,22 @@ async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlame
     .sort((a, b) => a.timeMs - b.timeMs);
   model.gcClock = 'run';
   model.processes = views;
+}
+
+/** The profile on its isolate's GC clock, as far as the agent's clock record and the GC samples allow. */
+function linedUp(views: ProfileViews, record: AgentRecord | null, events: readonly GcPoint[]): TimeProfile {
+  const window = record ? clockWindow(record, views.firstSampleUs) : null;
+  return { ...views.time, ...lineUpWithGc(views.time, events, window) };
+}
+
+async function recordOf(layout: RunLayout, p: ProcessSummary | null): Promise<AgentRecord | null> {
+  if (!p) return null;
+  const records = await readAgentRecords(layout).catch((): AgentRecord[] => []);
+  return records.find((r) => sameIsolate(r, p)) ?? null;
+}
+
+function sameIsolate(r: AgentRecord, p: ProcessSummary): boolean {
+  return r.pid === p.pid && (r.threadId ?? 0) === (p.threadId ?? 0);
 }
 
 /** A process's own tree as its root under "all": named by the process. */
@@ -159,4 +186,17 @@ function mainIsolatePoints(events: readonly GcEvent[], summary: Summary): GcPoin
 
 function toPoint(e: GcEvent): GcPoint {
   return { timeMs: e.timeMs, pauseMs: e.pauseMs, type: e.type, reason: e.reason, heapBeforeMB: e.heapBeforeMB, heapAfterMB: e.heapAfterMB };
+}
+
+/**
+ * The model as the page receives it: a flame tree the page can build from the time-ordered profile
+ * is left out (it would be the same call tree twice, and the page narrows it to a time range anyway).
+ */
+export function modelForPage(model: ReportModel): ReportModel {
+  const has = (tp: ReportModel['timeProfile']) => tp !== undefined && tp !== null && tp.spanNode.length > 0;
+  return {
+    ...model,
+    flame: has(model.timeProfile) ? null : model.flame,
+    ...(model.processes ? { processes: model.processes.map((v) => (has(v.timeProfile) ? { ...v, flame: null } : v)) } : {}),
+  };
 }

@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ReportModel } from './reportModel';
+import { modelForPage, type ReportModel } from './reportModel';
 
 export interface WebviewPageOptions {
   /** `webview.cspSource`. */
@@ -102,7 +102,7 @@ ${assets.styles.map((css) => `<style nonce="${n}">\n${inlineStyle(css)}\n</style
 </head>
 <body>
 <div id="app"></div>
-<script type="application/json" id="report-model">${jsonForScript(model)}</script>
+<script type="application/json" id="report-model">${jsonForScript(modelForPage(model))}</script>
 <script nonce="${n}">${STANDALONE_SHIM}</script>
 <script nonce="${n}">
 ${inlineScript(assets.script)}

@@ -14,11 +14,17 @@ import type { ScriptFrames } from '../heap/resolvePositions';
 import { RUN_FILE_LIMITS, readRunText, runPath } from '../run/runFiles';
 import type { RunLayout } from '../run/runLayout';
 import { buildFlameTree } from './flameTree';
+import { buildTimeProfile } from './timeProfile';
+import type { TimeProfile } from '../../shared/model/timeProfile';
 
 export interface ProfileViews {
   flame: FlameNode | null;
   cpu: Omit<CpuSummary, 'profiles'>;
   frames: ScriptFrames;
+  /** In time order, not yet lined up with the GC trace (reportModel.ts does that). */
+  time: TimeProfile;
+  /** The first sample on the monotonic clock, µs. */
+  firstSampleUs: number;
 }
 
 /** Views by profile file name; a profile that cannot be read rejects with its reason (once). */
@@ -44,6 +50,12 @@ export class RunProfileViews {
     const text = await readRunText(this.layout.dir, runPath(this.layout.cpuDir, name), RUN_FILE_LIMITS.cpuProfile);
     const profile = parseCpuProfile(text, basename(name));
     const model = buildCpuModel(profile);
-    return { flame: buildFlameTree(model, this.warnings), cpu: summarizeCpuModel(model, { profileFile: name }), frames: scriptFramesOf(profile) };
+    return {
+      flame: buildFlameTree(model, this.warnings),
+      cpu: summarizeCpuModel(model, { profileFile: name }),
+      frames: scriptFramesOf(profile),
+      time: buildTimeProfile(model),
+      firstSampleUs: model.firstSampleUs,
+    };
   }
 }

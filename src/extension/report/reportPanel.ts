@@ -2,7 +2,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { readReportAssets, standaloneReportHtml } from '../../core/report/reportPage';
-import { buildReportModel, type ReportModel } from '../../core/report/reportModel';
+import { buildReportModel, modelForPage, type ReportModel } from '../../core/report/reportModel';
 import { emptySummary } from '../../shared/model/summary';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromReportWebview, type FromReportWebview, type LiveAttachStatus, type ToReportWebview } from '../../shared/reportProtocol';
@@ -133,7 +133,7 @@ export class ReportPanel {
   showModel(model: ReportModel): void {
     this.live = null;
     this.model = model;
-    this.post({ type: 'model', model });
+    this.post({ type: 'model', model: modelForPage(model) });
   }
 
   private post(message: ToReportWebview): void {
@@ -144,7 +144,7 @@ export class ReportPanel {
     try {
       switch (message.type) {
         case 'ready':
-          this.post(this.live ? { type: 'live', ...this.live } : { type: 'model', model: this.model });
+          this.post(this.live ? { type: 'live', ...this.live } : { type: 'model', model: modelForPage(this.model) });
           return;
         case 'openSource':
           await openSourceLocation(message.url, message.line, message.column, this.model.source, namedSourceUrls(this.model));

@@ -5,6 +5,7 @@
 import type { SessionRecord } from './session';
 import type { CpuSummary, DeoptSummaryEntry, GcSummary, ProcessSummary, Summary } from './summary';
 import type { FrameCategory } from '../frameCategory';
+import type { TimeProfile } from './timeProfile';
 
 /**
  * A call tree for the flame graph, in the shape d3-flame-graph reads (`name`, `value`, `children`)
@@ -47,6 +48,12 @@ export interface ReportModel {
    * processes one root per process, like `flame`. Null or absent when the run has no allocations.
    */
   allocFlame?: FlameNode | null;
+  /**
+   * The CPU profile in time order, for the flame chart and for narrowing the views to a time range;
+   * on the GC events' clock when it could be lined up. With several processes, null for "all" (each
+   * ProcessView has its own). When present, the page builds its flame graph from it and `flame` may be null.
+   */
+  timeProfile?: TimeProfile | null;
   /** GC events in time order: of the one isolate, or with several processes of all of them. */
   gcEvents: GcPoint[];
   /**
@@ -68,6 +75,8 @@ export interface ProcessView {
   /** Its allocation flame graph (bytes); null or absent without allocations. */
   allocFlame?: FlameNode | null;
   cpu: CpuSummary | null;
+  /** Its CPU profile in time order, on its own isolate's clock (see ReportModel.timeProfile). */
+  timeProfile?: TimeProfile | null;
   gc: GcSummary | null;
   /** Its own GC events, on its isolate's clock. */
   gcEvents: GcPoint[];

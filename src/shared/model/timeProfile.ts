@@ -1,0 +1,42 @@
+import type { FrameCategory } from '../frameCategory';
+
+/**
+ * A CPU profile as the report page reads it: compact (a string table, one row per function and per
+ * call-tree node) and in time order, so the page can draw a flame chart over time and narrow the
+ * flame graph, the tables and the GC figures to a selected range without the host. Built by
+ * core/report/timeProfile.ts; read by ../profile/*.
+ */
+
+export interface TimeProfile {
+  /** Function names and urls, each once. */
+  strings: string[];
+  /** Per function (name + url + position): indices into `strings`, 1-based start (0: none). */
+  fnName: number[];
+  fnUrl: number[];
+  fnLine: number[];
+  fnColumn: number[];
+  /** Index into TIME_PROFILE_CATEGORIES. */
+  fnCategory: number[];
+  /** Per call-tree node, parents before children (node 0 is the root): its function and parent (-1 for the root). */
+  nodeFn: number[];
+  nodeParent: number[];
+  /**
+   * The samples in time order, consecutive samples of the same node merged into one span: span i
+   * runs on node `spanNode[i]` from Σ spanDeltaUs[0..i] µs after the first sample until the next
+   * span starts (the last one until `durationUs`).
+   */
+  spanNode: number[];
+  spanDeltaUs: number[];
+  /** From the first sample to the end of the last one, µs: Σ of all node self times. */
+  durationUs: number;
+  /**
+   * Where the first sample falls on the clock of the GC events shown beside it (ms), so the two
+   * share a time axis; null when they cannot be lined up (a profile without its run).
+   */
+  clockMs: number | null;
+  /** How `clockMs` was found, for the page to say: "lined up on 83 GC pauses", or why it is null. */
+  clockNote: string;
+}
+
+/** Frame categories by index, as `fnCategory` stores them (the order of shared/frameCategory.ts plus 'process'). */
+export const TIME_PROFILE_CATEGORIES: readonly FrameCategory[] = ['user', 'dependency', 'node', 'native', 'gc', 'idle', 'process'];

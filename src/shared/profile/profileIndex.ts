@@ -1,0 +1,94 @@
+/**
+ * What every view of a TimeProfile needs, computed once per profile: when each span starts, each
+ * node's depth, and whether a node is the outermost call of its function on its stack (so a
+ * recursive function's total counts each sample once). Node-free: the page and the tests share it.
+ */
+import type { FrameCategory } from '../frameCategory';
+import { TIME_PROFILE_CATEGORIES, type TimeProfile } from '../model/timeProfile';
+
+/** A range on the profile's own axis, µs after its first sample. */
+export interface ProfileRange {
+  fromUs: number;
+  toUs: number;
+}
+
+export interface FunctionInfo {
+  name: string;
+  url: string;
+  line: number;
+  column: number;
+  category: FrameCategory;
+}
+
+export class ProfileIndex {
+  /** Start of each span, µs after the first sample. */
+  readonly spanStartUs: Float64Array;
+  readonly depth: Int32Array;
+  /** 1 when no ancestor of the node runs the same function. */
+  readonly outermost: Uint8Array;
+  readonly nodeCount: number;
+  readonly functionCount: number;
+
+  constructor(readonly profile: TimeProfile) {
+    const { nodeParent, nodeFn, spanDeltaUs } = profile;
+    this.nodeCount = nodeFn.length;
+    this.functionCount = profile.fnName.length;
+    this.spanStartUs = new Float64Array(spanDeltaUs.length);
+    let t = 0;
+    for (let i = 0; i < spanDeltaUs.length; i++) this.spanStartUs[i] = t += spanDeltaUs[i]!;
+    this.depth = new Int32Array(this.nodeCount);
+    this.outermost = new Uint8Array(this.nodeCount);
+    for (let i = 0; i < this.nodeCount; i++) {
+      const parent = nodeParent[i]!;
+      this.depth[i] = parent >= 0 ? this.depth[parent]! + 1 : 0;
+      let outer = 1;
+      for (let a = parent; a >= 0; a = nodeParent[a]!) {
+        if (nodeFn[a] === nodeFn[i]) {
+          outer = 0;
+          break;
+        }
+      }
+      this.outermost[i] = outer;
+    }
+  }
+
+  fn(index: number): FunctionInfo {
+    const p = this.profile;
+    return {
+      name: p.strings[p.fnName[index]!] ?? '',
+      url: p.strings[p.fnUrl[index]!] ?? '',
+      line: p.fnLine[index]!,
+      column: p.fnColumn[index]!,
+      category: TIME_PROFILE_CATEGORIES[p.fnCategory[index]!] ?? 'native',
+    };
+  }
+
+  spanEndUs(span: number): number {
+    return span + 1 < this.spanStartUs.length ? this.spanStartUs[span + 1]! : this.profile.durationUs;
+  }
+
+  /** Each node's own time within `range` (the whole profile when null), µs. */
+  selfUs(range: ProfileRange | null): Float64Array {
+    const self = new Float64Array(this.nodeCount);
+    const nodes = this.profile.spanNode;
+    const from = range ? range.fromUs : -Infinity;
+    const to = range ? range.toUs : Infinity;
+    for (let s = 0; s < nodes.length; s++) {
+      const start = Math.max(from, this.spanStartUs[s]!);
+      const end = Math.min(to, this.spanEndUs(s));
+      if (end > start) self[nodes[s]!]! += end - start;
+    }
+    return self;
+  }
+
+  /** Each node's self time plus its descendants'. */
+  totalUs(self: Float64Array): Float64Array {
+    const total = Float64Array.from(self);
+    const parents = this.profile.nodeParent;
+    for (let i = this.nodeCount - 1; i > 0; i--) {
+      const parent = parents[i]!;
+      if (parent >= 0) total[parent]! += total[i]!;
+    }
+    return total;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The call trees the report draws from a TimeProfile, for a time range: top-down (the flame graph),
+ * bottom-up (who calls the functions that spend the time), and the two halves of a sandwich (the
+ * callers and the callees of one function). Built as tries keyed by function, so frames that fold
+ * together or repeat under one parent merge; returned as FlameNode trees, heaviest child first,
+ * without the subtrees that spent no time in the range.
+ */
+import type { FlameNode } from '../model/reportModel';
+import { displayMap, keyInfo, NO_COLLAPSE, type CollapseOptions, type DisplayMap } from './collapse';
+import type { ProfileIndex } from './profileIndex';
+
+interface Trie {
+  key: number;
+  /** µs ending here: self time (top-down), or time of the stacks whose walk ends here (bottom-up). */
+  weightUs: number;
+  children: Map<number, Trie>;
+}
+
+const ROOT_KEY = Number.MIN_SAFE_INTEGER;
+
+function trie(key: number): Trie {
+  return { key, weightUs: 0, children: new Map() };
+}
+
+function childOf(parent: Trie, key: number): Trie {
+  let child = parent.children.get(key);
+  if (!child) parent.children.set(key, (child = trie(key)));
+  return child;
+}
+
+/** The flame graph's tree: the root is "all", each node's value its self time in ms. */
+export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse: CollapseOptions = NO_COLLAPSE): FlameNode | null {
+  if (index.nodeCount === 0) return null;
+  const map = displayMap(index, collapse);
+  const parents = index.profile.nodeParent;
+  const root = trie(ROOT_KEY);
+  const at: Trie[] = new Array(index.nodeCount);
+  at[0] = root;
+  for (let i = 1; i < index.nodeCount; i++) {
+    const shown = map.shownAs[i]!;
+    at[i] = shown !== i ? at[shown]! : childOf(at[parents[i]!]!, map.key[i]!);
+  }
+  for (let i = 0; i < index.nodeCount; i++) at[i]!.weightUs += selfUs[i]!;
+  return toFlame(root, index, map, 'all');
+}
+
+/**
+ * Bottom-up: the roots are the functions where the time was spent (their self time), each one's
+ * children the callers it was spent under, and so on to the program's entry.
+ */
+export function bottomUpTree(index: ProfileIndex, selfUs: Float64Array, collapse: CollapseOptions = NO_COLLAPSE): FlameNode | null {
+  if (index.nodeCount === 0) return null;
+  const map = displayMap(index, collapse);
+  const parents = index.profile.nodeParent;
+  const root = trie(ROOT_KEY);
+  for (let i = 1; i < index.nodeCount; i++) {
+    const weight = selfUs[i]!;
+    if (weight <= 0) continue;
+    let place = root;
+    for (let n = map.shownAs[i]!; n > 0; n = map.shownAs[parents[n]!]!) place = childOf(place, map.key[n]!);
+    place.weightUs += weight;
+  }
+  return toFlame(root, index, map, 'all');
+}
+
+/** Who called `fn`, and with how much of its total time: the root is the function itself. */
+export function callersTree(index: ProfileIndex, selfUs: Float64Array, fn: number): FlameNode | null {
+  const map = displayMap(index, NO_COLLAPSE);
+  const totals = index.totalUs(selfUs);
+  const { nodeFn, nodeParent } = index.profile;
+  const root = trie(fn);
+  for (let i = 1; i < index.nodeCount; i++) {
+    if (nodeFn[i] !== fn || !index.outermost[i] || totals[i]! <= 0) continue;
+    let place = root;
+    for (let n = nodeParent[i]!; n > 0; n = nodeParent[n]!) place = childOf(place, nodeFn[n]!);
+    place.weightUs += totals[i]!;
+  }
+  return root.children.size === 0 && root.weightUs === 0 ? null : toFlame(root, index, map, null);
+}
+
+/** What `fn` called, merged over every call of it: the root is the function, its value its self time. */
+export function calleesTree(index: ProfileIndex, selfUs: Float64Array, fn: number): FlameNode | null {
+  const map = displayMap(index, NO_COLLAPSE);
+  const { nodeFn, nodeParent } = index.profile;
+  const root = trie(fn);
+  const at: (Trie | undefined)[] = new Array(index.nodeCount);
+  let any = false;
+  for (let i = 1; i < index.nodeCount; i++) {
+    const parent = at[nodeParent[i]!];
+    if (nodeFn[i] === fn && index.outermost[i]) at[i] = root;
+    else if (parent) at[i] = childOf(parent, nodeFn[i]!);
+    else continue;
+    at[i]!.weightUs += selfUs[i]!;
+    any = true;
+  }
+  return any ? toFlame(root, index, map, null) : null;
+}
+
+/** Tries to FlameNodes, iteratively (stacks are hundreds deep), dropping what has no time. */
+function toFlame(root: Trie, index: ProfileIndex, map: DisplayMap, rootName: string | null): FlameNode {
+  const order: Trie[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const t = stack.pop()!;
+    order.push(t);
+    for (const c of t.children.values()) stack.push(c);
+  }
+  const totals = new Map<Trie, number>();
+  for (let i = order.length - 1; i >= 0; i--) {
+    const t = order[i]!;
+    let sum = t.weightUs;
+    for (const c of t.children.values()) sum += totals.get(c)!;
+    totals.set(t, sum);
+  }
+  const nodes = new Map<Trie, FlameNode>();
+  for (const t of order) {
+    const info = t === root && rootName !== null ? { name: rootName, url: '', line: 0, column: 0, category: 'idle' as const } : keyInfo(index, map, t.key);
+    nodes.set(t, { name: info.name, value: t.weightUs / 1000, children: [], category: info.category, url: info.url, line: info.line, column: info.column });
+  }
+  for (const t of order) {
+    const kids = [...t.children.values()].filter((c) => totals.get(c)! > 0).sort((a, b) => totals.get(b)! - totals.get(a)!);
+    nodes.get(t)!.children = kids.map((c) => nodes.get(c)!);
+  }
+  return nodes.get(root)!;
+}

@@ -1,0 +1,149 @@
+/**
+ * The time-ordered profile the report page reads, and the views it builds from it, held against the
+ * CPU model the rest of V8 Lens uses (itself checked against speedscope's weights): over the whole
+ * profile every function's self and total time, the flame tree's total and each tree's sums agree
+ * to the µs; time ranges split the time without losing or doubling any.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { buildCpuModel } from '../../../src/core/cpu/cpuModel';
+import { parseCpuProfile } from '../../../src/core/cpu/parseCpuProfile';
+import { buildTimeProfile } from '../../../src/core/report/timeProfile';
+import { flameTotals } from '../../../src/shared/flameTotals';
+import type { FlameNode } from '../../../src/shared/model/reportModel';
+import { displayMap, packageOf } from '../../../src/shared/profile/collapse';
+import { flameChartRects } from '../../../src/shared/profile/flameChartRects';
+import { functionTimes } from '../../../src/shared/profile/functionTimes';
+import { ProfileIndex } from '../../../src/shared/profile/profileIndex';
+import { bottomUpTree, calleesTree, callersTree, topDownTree } from '../../../src/shared/profile/profileTrees';
+import { CPU_FIXTURES, SPEEDSCOPE_DIR, profileText } from '../cpu/cpuTestHelpers';
+
+const FILES = [join(CPU_FIXTURES, 'fib-recursion.cpuprofile'), join(CPU_FIXTURES, 'node20-work.cpuprofile'), join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), join(SPEEDSCOPE_DIR, 'node10-example.cpuprofile')];
+
+function load(text: string, name = 'p.cpuprofile') {
+  const model = buildCpuModel(parseCpuProfile(text, name));
+  const tp = buildTimeProfile(model);
+  return { model, tp, index: new ProfileIndex(tp) };
+}
+
+function total(root: FlameNode | null): number {
+  if (!root) return 0;
+  return flameTotals(root).totals.get(root)!;
+}
+
+/** µs: the page's figures are ms from integer-µs spans; the model's are unrounded. */
+const closeMs = (a: number, b: number, what: string, tol = 0.002) => assert.ok(Math.abs(a - b) <= tol + 1e-6 * Math.abs(b), `${what}: ${a} vs ${b}`);
+
+describe('time profile: the whole range is the CPU model', () => {
+  for (const file of FILES) {
+    const name = file.split('/').pop()!;
+    it(`${name}: every function's self and total time`, () => {
+      const { model, tp, index } = load(readFileSync(file, 'utf8'), name);
+      const self = index.selfUs(null);
+      // The spans cover the profile from the first sample to the end of the last, like the model.
+      closeMs(self.reduce((a, b) => a + b, 0) / 1000, model.coveredUs / 1000, 'spans cover the profile', tp.spanNode.length * 0.001);
+      const byKey = new Map(functionTimes(index, self).map((f) => [`${f.name}\u0000${f.url}\u0000${f.line}\u0000${f.column}`, f]));
+      for (const f of model.functions.slice(1)) {
+        if (f.totalUs <= 0) continue;
+        const mine = byKey.get(`${f.name}\u0000${f.url}\u0000${f.line}\u0000${f.column}`);
+        assert.ok(mine, `${f.name} is in the table`);
+        closeMs(mine.selfMs, f.selfUs / 1000, `${f.name} self`, tp.spanNode.length * 0.001);
+        closeMs(mine.totalMs, f.totalUs / 1000, `${f.name} total`, tp.spanNode.length * 0.001);
+      }
+    });
+
+    it(`${name}: top-down, bottom-up, callers and callees add up`, () => {
+      const { index } = load(readFileSync(file, 'utf8'), name);
+      const self = index.selfUs(null);
+      const whole = self.reduce((a, b) => a + b, 0) / 1000;
+      closeMs(total(topDownTree(index, self)), whole, 'top-down');
+      // Bottom-up leaves out only the root's own time (V8 never puts a sample on the root).
+      closeMs(total(bottomUpTree(index, self)), whole - self[0]! / 1000, 'bottom-up');
+      for (const f of functionTimes(index, self).slice(0, 5)) {
+        closeMs(total(callersTree(index, self, f.fn)), f.totalMs, `callers of ${f.name}`);
+        closeMs(total(calleesTree(index, self, f.fn)), f.totalMs, `callees of ${f.name}`);
+      }
+      for (const collapse of [{ dependencies: true, nodeInternals: true }]) {
+        closeMs(total(topDownTree(index, self, collapse)), whole, 'top-down, folded');
+      }
+    });
+  }
+});
+
+describe('time profile: ranges', () => {
+  // main → a (10 µs samples ×3), main → b (×2), main → a (×2): a, then b, then a again.
+  const text = profileText({
+    nodes: [
+      { id: 1, name: '(root)', children: [2] },
+      { id: 2, name: 'main', url: 'file:///app/main.js', line0: 0, children: [3, 4] },
+      { id: 3, name: 'a', url: 'file:///app/main.js', line0: 4 },
+      { id: 4, name: 'b', url: 'file:///app/main.js', line0: 9 },
+    ],
+    samples: [3, 3, 3, 4, 4, 3, 3],
+    timeDeltas: [0, 10, 10, 10, 10, 10, 10],
+    endTime: 1_000_070,
+  });
+  const { tp, index } = load(text);
+
+  it('merges consecutive samples of one stack into a span', () => {
+    assert.deepEqual(tp.spanNode.length, 3);
+    assert.deepEqual(tp.spanDeltaUs, [0, 30, 20]);
+    assert.equal(tp.durationUs, 70);
+  });
+
+  it('splits time between two ranges without losing any', () => {
+    const first = index.selfUs({ fromUs: 0, toUs: 35 });
+    const second = index.selfUs({ fromUs: 35, toUs: 70 });
+    const rows = (s: Float64Array) => new Map(functionTimes(index, s).map((f) => [f.name, f.selfMs * 1000]));
+    assert.deepEqual([...rows(first)], [['a', 30], ['b', 5], ['main', 0]]);
+    assert.deepEqual([...rows(second)], [['a', 20], ['b', 15], ['main', 0]]);
+  });
+
+  it('draws a, b, a over time under one main box', () => {
+    const rects = flameChartRects(index, { dependencies: false, nodeInternals: false });
+    const boxes = [...Array(rects.count).keys()].map((i) => [index.fn(index.profile.nodeFn[rects.node[i]!]!).name, rects.depth[i], rects.startUs[i], rects.endUs[i]]);
+    assert.deepEqual(boxes, [
+      ['main', 0, 0, 70],
+      ['a', 1, 0, 30],
+      ['b', 1, 30, 50],
+      ['a', 1, 50, 70],
+    ]);
+  });
+});
+
+describe('folding node_modules and Node internals', () => {
+  it('names the package of a file', () => {
+    assert.equal(packageOf('file:///app/node_modules/express/lib/router/index.js'), 'express');
+    assert.equal(packageOf('/app/node_modules/@fastify/ajv-compiler/index.js'), '@fastify/ajv-compiler');
+    assert.equal(packageOf('/app/node_modules/a/node_modules/body-parser/index.js'), 'body-parser');
+    assert.equal(packageOf('C:\\app\\node_modules\\qs\\lib\\parse.js'), 'qs');
+    assert.equal(packageOf('file:///app/server.js'), null);
+  });
+
+  it('folds a run of one package into one frame, and keeps your code between them apart', () => {
+    const dep = 'file:///app/node_modules/express/lib/';
+    const text = profileText({
+      nodes: [
+        { id: 1, name: '(root)', children: [2] },
+        { id: 2, name: 'listOnTimeout', url: 'node:internal/timers', line0: 1, children: [3] },
+        { id: 3, name: 'processTimers', url: 'node:internal/timers', line0: 2, children: [4] },
+        { id: 4, name: 'handle', url: `${dep}router/layer.js`, line0: 1, children: [5] },
+        { id: 5, name: 'next', url: `${dep}router/route.js`, line0: 2, children: [6] },
+        { id: 6, name: 'handler', url: 'file:///app/server.js', line0: 3, children: [7] },
+        { id: 7, name: 'send', url: `${dep}response.js`, line0: 4 },
+      ],
+      samples: [6, 7, 7],
+      timeDeltas: [0, 10, 10],
+      endTime: 1_000_030,
+    });
+    const { index } = load(text);
+    const folded = topDownTree(index, index.selfUs(null), { dependencies: true, nodeInternals: true })!;
+    const path: string[] = [];
+    for (let n: FlameNode | undefined = folded; n; n = n.children[0]) path.push(n.name);
+    assert.deepEqual(path, ['all', 'Node internals', 'express (node_modules)', 'handler', 'express (node_modules)']);
+    const map = displayMap(index, { dependencies: true, nodeInternals: false });
+    assert.equal(map.folds.length, 1);
+  });
+});
