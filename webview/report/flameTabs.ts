@@ -15,6 +15,8 @@ export interface FlameTabsInput {
   cpu: FlameNode | null;
   cpuMissing: string;
   alloc: FlameNode | null;
+  /** With a time-ordered profile: the CPU view bar, and the table view when one is picked instead of the flame graph. */
+  cpuViews?: { bar: HTMLElement; table: { title: string; draw(container: HTMLElement): void } | null };
 }
 
 /** Draws the chosen tab's flame graph (with the tab bar when there are two); `onPick` redraws. */
@@ -27,7 +29,7 @@ export function renderFlameTabs(
   loc: LocationContext,
   palette: Palette,
 ): FlameView | null {
-  if (input.alloc === null) return renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, CPU_TIME);
+  if (input.alloc === null) return renderCpu(section, input, host, loc, palette);
   const bar = el('div', { id: 'flame-tabs', className: 'flame-tabs', attrs: { role: 'tablist', 'aria-label': 'Flame graph' } });
   for (const [id, label] of [['cpu', 'CPU time'], ['alloc', 'Allocations']] as const) {
     const selected = id === tab;
@@ -38,5 +40,19 @@ export function renderFlameTabs(
   section.append(bar);
   return tab === 'alloc'
     ? renderFlameSection(section, input.alloc, '', host, loc, palette, ALLOCATED_BYTES)
-    : renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, CPU_TIME);
+    : renderCpu(section, input, host, loc, palette);
+}
+
+function renderCpu(section: HTMLElement, input: FlameTabsInput, host: Host<FromReportWebview>, loc: LocationContext, palette: Palette): FlameView | null {
+  const views = input.cpuViews;
+  if (!views) return renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, CPU_TIME);
+  if (!views.table) {
+    const view = renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, CPU_TIME);
+    section.querySelector('h2')?.after(views.bar);
+    return view;
+  }
+  const body = el('div', { id: 'cpu-table-view' });
+  section.append(el('h2', { text: views.table.title }), views.bar, body);
+  views.table.draw(body);
+  return null;
 }

@@ -22,6 +22,7 @@ import { requestedSemiSpaceText, youngGenerationParts } from '../../src/shared/y
 import { el, emptyNote } from '../common/dom';
 import { fmtDuration, fmtMB, fmtMs, fmtNum, fmtPct, plural } from '../common/format';
 import { toCss, type Palette } from '../common/theme';
+import type { TimeRange } from './flameChart';
 
 Chart.register(ScatterController, LineController, PointElement, LineElement, LinearScale, Tooltip, Legend, zoomPlugin);
 
@@ -38,6 +39,8 @@ type GcChart = Chart<'scatter' | 'line', GcXY[]>;
 
 export interface GcView {
   applyTheme(palette: Palette): void;
+  /** Shows this x window (ms), as when the user zoomed there. */
+  zoomTo?(fromMs: number, toMs: number): void;
   /** Releases the chart (the live view redraws the section every second). */
   destroy?(): void;
 }
@@ -47,15 +50,29 @@ export interface GcView {
  * 'run' when they are several processes' on the run's clock (heaps of different processes do not
  * make one line, so none is drawn).
  */
-export function renderGcSection(section: HTMLElement, gc: GcSummary | null, events: GcPoint[], missing: string, palette: Palette, clock: 'isolate' | 'run' = 'isolate'): GcView | null {
+/** How the timeline works with the CPU timeline under it; absent in the live view. */
+export interface GcTimeOptions {
+  /** The selected range: the cards count its events only, the chart marks it. */
+  range: TimeRange | null;
+  /** Clicking a GC event (or "Longest pause") selects the time it paused. */
+  onSelect(range: TimeRange | null): void;
+  /** After each draw: the x window (ms) and the plot area's left edge and width (px). */
+  onView(fromMs: number, toMs: number, left: number, width: number): void;
+  /** What the x axis shows at first, ms, so the CPU profile fits too. */
+  extent: TimeRange | null;
+}
+
+export function renderGcSection(section: HTMLElement, fullGc: GcSummary | null, events: GcPoint[], missing: string, palette: Palette, clock: 'isolate' | 'run' = 'isolate', time: GcTimeOptions | null = null): GcView | null {
   section.append(el('h2', { text: 'Garbage collection' }));
+  const range = time?.range ?? null;
+  const gc = fullGc && range ? gcInRange(fullGc, events, range) : fullGc;
   if (!gc && events.length === 0) {
     section.append(el('div', { id: 'gc-timeline', className: 'gc-timeline is-empty', attrs: { 'data-event-count': 0 } }, emptyNote('No GC events:', missing)));
     return null;
   }
 
-  const types = typesByCount(gc, events);
-  const cards = gc ? renderCards(gc, events, types, palette) : null;
+  const types = typesByCount(fullGc, events);
+  const cards = gc ? renderCards(gc, range ? events.filter((e) => inRange(e, range)) : events, types, palette, range !== null) : null;
   if (cards) section.append(cards.root);
 
   if (events.length === 0) {
@@ -64,10 +81,14 @@ export function renderGcSection(section: HTMLElement, gc: GcSummary | null, even
   }
 
   const reset = el('vscode-button', { id: 'gc-reset', attrs: { secondary: true, title: 'Show the whole run again' }, text: 'Reset zoom' });
-  const hint = el('span', { className: 'toolbar-note', text: 'Drag across the chart to zoom into a time range · Ctrl+wheel zooms · Shift+drag pans' });
+  const longest = time ? el('vscode-button', { id: 'gc-select-longest', attrs: { secondary: true, title: 'Select the time of the longest GC pause: the CPU views below narrow to it' }, text: 'Select longest pause' }) : null;
+  const hint = el('span', {
+    className: 'toolbar-note',
+    text: time ? 'Click a GC event to select its pause · drag to zoom · Ctrl+wheel zooms · Shift+drag pans' : 'Drag across the chart to zoom into a time range · Ctrl+wheel zooms · Shift+drag pans',
+  });
   const canvas = el('canvas', { attrs: { role: 'img', 'aria-label': `GC timeline: ${plural(events.length, 'event')}` } });
   const box = el('div', { id: 'gc-timeline', className: 'gc-timeline', attrs: { 'data-event-count': 0 } }, canvas);
-  section.append(el('div', { className: 'toolbar' }, hint, el('span', { className: 'spacer' }), reset), box);
+  section.append(el('div', { className: 'toolbar' }, hint, el('span', { className: 'spacer' }), longest, reset), box);
 
   // One scatter dataset per type, most frequent first; the heap sawtooth underneath.
   const byType = new Map<string, GcXY[]>(types.map((t) => [t, []]));
@@ -103,10 +124,40 @@ export function renderGcSection(section: HTMLElement, gc: GcSummary | null, even
     order: 2,
   });
 
+  let current = palette;
+  const pauseOf = (e: GcPoint): TimeRange => ({ fromMs: e.timeMs - e.pauseMs - TRACE_SLACK_MS, toMs: e.timeMs + TRACE_SLACK_MS });
+  const report = (c: GcChart) => {
+    const x = c.scales.x;
+    if (time && x) time.onView(x.min * 1000, x.max * 1000, c.chartArea.left, c.chartArea.right - c.chartArea.left);
+  };
   const chart: GcChart = new Chart<'scatter' | 'line', GcXY[]>(canvas, {
     type: 'scatter',
     data: { datasets },
+    plugins: [
+      {
+        id: 'v8-lens-range',
+        // The selected range as a band behind the points; then the CPU timeline follows the axis.
+        beforeDatasetsDraw(c) {
+          if (!range) return;
+          const x = c.scales.x!;
+          const area = c.chartArea;
+          const a = Math.max(area.left, x.getPixelForValue(range.fromMs / 1000));
+          const b = Math.min(area.right, x.getPixelForValue(range.toMs / 1000));
+          if (b <= area.left || a >= area.right) return;
+          c.ctx.save();
+          c.ctx.fillStyle = toCss(current.foreground, 0.14);
+          c.ctx.fillRect(a, area.top, Math.max(2, b - a), area.bottom - area.top);
+          c.ctx.restore();
+        },
+        afterLayout: (c) => queueMicrotask(() => report(c as GcChart)),
+      },
+    ],
     options: {
+      onClick: (_event, elements) => {
+        const hitPoint = elements.map((e) => (chart.data.datasets[e.datasetIndex]?.data[e.index] as GcXY | undefined)).find((p) => p && !p.phase);
+        const e = hitPoint ? events[hitPoint.i] : undefined;
+        if (time && e) time.onSelect(pauseOf(e));
+      },
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
@@ -114,7 +165,11 @@ export function renderGcSection(section: HTMLElement, gc: GcSummary | null, even
       normalized: true,
       interaction: { mode: 'nearest', intersect: true },
       scales: {
-        x: { type: 'linear', title: { display: true, text: clock === 'run' ? 'time since the run started (s)' : 'time since the process started (s)' } },
+        x: {
+          type: 'linear',
+          ...(time?.extent ? { min: Math.min(time.extent.fromMs, events[0]!.timeMs - events[0]!.pauseMs) / 1000, max: Math.max(time.extent.toMs, events[events.length - 1]!.timeMs) / 1000 } : {}),
+          title: { display: true, text: clock === 'run' ? 'time since the run started (s)' : 'time since the process started (s)' },
+        },
         y: { type: 'linear', position: 'left', beginAtZero: true, title: { display: true, text: 'GC pause (ms)' } },
         y2: { type: 'linear', position: 'right', display: heap.length > 0, beginAtZero: true, title: { display: true, text: 'heap used (MB)' }, grid: { drawOnChartArea: false } },
       },
@@ -127,8 +182,8 @@ export function renderGcSection(section: HTMLElement, gc: GcSummary | null, even
           },
         },
         zoom: {
-          zoom: { mode: 'x', wheel: { enabled: true, modifierKey: 'ctrl' }, drag: { enabled: true, threshold: 4 } },
-          pan: { enabled: true, mode: 'x', modifierKey: 'shift' },
+          zoom: { mode: 'x', wheel: { enabled: true, modifierKey: 'ctrl' }, drag: { enabled: true, threshold: 4 }, onZoomComplete: ({ chart: c }) => report(c as GcChart) },
+          pan: { enabled: true, mode: 'x', modifierKey: 'shift', onPanComplete: ({ chart: c }) => report(c as GcChart) },
           limits: { x: { min: 'original', max: 'original' } },
         },
       },
@@ -136,8 +191,14 @@ export function renderGcSection(section: HTMLElement, gc: GcSummary | null, even
   });
   box.setAttribute('data-event-count', String(typeNames.reduce((n, t) => n + byType.get(t)!.length, 0)));
   reset.addEventListener('click', () => chart.resetZoom());
+  longest?.addEventListener('click', () => {
+    let max: GcPoint | undefined;
+    for (const e of events) if (!max || e.pauseMs > max.pauseMs) max = e;
+    if (max && time) time.onSelect(pauseOf(max));
+  });
 
   const applyTheme = (p: Palette) => {
+    current = p;
     Chart.defaults.font.family = p.fontFamily;
     const text = toCss(p.muted);
     const grid = toCss(p.grid);
@@ -171,7 +232,41 @@ export function renderGcSection(section: HTMLElement, gc: GcSummary | null, even
     cards?.applyTheme(p);
   };
   applyTheme(palette);
-  return { applyTheme, destroy: () => chart.destroy() };
+  return {
+    applyTheme,
+    destroy: () => chart.destroy(),
+    zoomTo: (fromMs, toMs) => {
+      chart.zoomScale('x', { min: fromMs / 1000, max: toMs / 1000 }, 'none');
+      report(chart);
+    },
+  };
+}
+
+/** The trace prints whole ms: a pause is selected with this much to spare on each side. */
+const TRACE_SLACK_MS = 1;
+
+function inRange(e: GcPoint, range: TimeRange): boolean {
+  return e.timeMs >= range.fromMs && e.timeMs - e.pauseMs <= range.toMs;
+}
+
+/** The summary's figures for the events of a range: counts and pauses of those events, the share of the range's length. */
+function gcInRange(gc: GcSummary, events: GcPoint[], range: TimeRange): GcSummary {
+  const inside = events.filter((e) => inRange(e, range));
+  const pausesByType = new Map<string, number[]>();
+  for (const e of inside) {
+    let list = pausesByType.get(e.type);
+    if (!list) pausesByType.set(e.type, (list = []));
+    list.push(e.pauseMs);
+  }
+  const byType: GcSummary['byType'] = {};
+  for (const [type, pauses] of pausesByType) {
+    pauses.sort((a, b) => a - b);
+    const total = pauses.reduce((a, b) => a + b, 0);
+    byType[type] = { count: pauses.length, totalMs: total, meanMs: total / pauses.length, p95Ms: percentile(pauses, 95), maxMs: pauses[pauses.length - 1]! };
+  }
+  const totalPauseMs = inside.reduce((a, e) => a + e.pauseMs, 0);
+  const wallMs = Math.max(0, range.toMs - range.fromMs);
+  return { ...gc, byType, eventCount: inside.length, totalPauseMs, wallMs, wallShare: wallMs > 0 ? Math.min(1, totalPauseMs / wallMs) : 0, incrementalMarkingMs: 0, otherIsolates: [] };
 }
 
 function typesByCount(gc: GcSummary | null, events: GcPoint[]): string[] {
@@ -208,7 +303,7 @@ function youngCard(gc: GcSummary, card: (label: string, value: string, detail: s
   return card(label, size === null ? (gc.youngGeneration?.collector === null ? 'no young GC ran' : 'not measured') : `${size} reached`, `${gc.youngGeneration?.collector === null ? '' : `${detail} · `}${asked}`, { 'data-card': 'semi-space' });
 }
 
-function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette: Palette) {
+function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette: Palette, ranged = false) {
   const pauses = events.map((e) => e.pauseMs).sort((a, b) => a - b);
   const all = Object.values(gc.byType);
   const count = gc.eventCount || all.reduce((n, s) => n + s.count, 0);
@@ -221,7 +316,7 @@ function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette:
 
   const root = el('div', { id: 'gc-cards', className: 'cards' });
   root.append(
-    card('GC share of wall time', fmtPct(gc.totalPauseMs, gc.wallMs), `${fmtMs(gc.totalPauseMs)} paused in ${fmtDuration(gc.wallMs)}`, { 'data-card': 'share' }),
+    card(ranged ? 'GC share of the range' : 'GC share of wall time', fmtPct(gc.totalPauseMs, gc.wallMs), `${fmtMs(gc.totalPauseMs)} paused in ${ranged ? fmtMs(gc.wallMs) : fmtDuration(gc.wallMs)}`, { 'data-card': 'share' }),
     card('Total pause', fmtMs(gc.totalPauseMs), `${plural(count, 'event')}${gc.incrementalMarkingMs > 0 ? ` · +${fmtMs(gc.incrementalMarkingMs)} incremental marking` : ''}`, { 'data-card': 'total' }),
     card('Pause mean / p95 / max', `${fmtMs(mean)}`, `p95 ${fmtMs(p95)} · max ${fmtMs(max)}`, { 'data-card': 'pauses' }),
     youngCard(gc, card),

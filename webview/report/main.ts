@@ -8,19 +8,25 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { parseToReportWebview, type FromReportWebview, type LiveAttachStatus, type ReportModel, type ToReportWebview } from '../../src/shared/reportProtocol';
-import { clear, el } from '../common/dom';
+import { clear, el, emptyNote } from '../common/dom';
 import type { LocationContext } from '../common/format';
 import { connectHost } from '../common/host';
 import { onThemeChange, readPalette } from '../common/theme';
 import { renderAllocPanel } from './allocPanel';
 import type { FlameView } from './flameGraph';
-import { renderFlameTabs, type FlameTab } from './flameTabs';
+import { renderFlameTabs, type FlameTab, type FlameTabsInput } from './flameTabs';
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
 import { renderLoadSection } from './loadFigures';
 import { ALL_PROCESSES, modelForProcess, renderProcessPicker } from './processPicker';
 import { missingDeopts, missingFlame, missingGc } from './missing';
 import { renderDeopts, renderHotFunctions } from './tables';
+import { renderCpuViewBar, renderTableView, topDown, type CpuViewInput, type CpuViewState } from './cpuViews';
+import { renderFlameChart, type FlameChartView, type TimeRange } from './flameChart';
+import { ProfileIndex } from '../../src/shared/profile/profileIndex';
+import { functionTimes } from '../../src/shared/profile/functionTimes';
+import type { TimeProfile } from '../../src/shared/model/timeProfile';
+import { fmtDuration, fmtMs, fmtNum } from '../common/format';
 // Our stylesheet comes after d3-flame-graph's (imported by flameGraph.ts) so it overrides it.
 import '../common/report.css';
 
@@ -28,7 +34,14 @@ const app = document.getElementById('app') ?? document.body.appendChild(el('div'
 const status = el('p', { id: 'report-status', attrs: { 'aria-live': 'polite' }, text: 'Loading report…' });
 app.append(status);
 
-let views: { flame: FlameView | null; gc: GcView | null } = { flame: null, gc: null };
+let views: { flame: FlameView | null; gc: GcView | null; chart: FlameChartView | null } = { flame: null, gc: null, chart: null };
+/** The selected time range (on the GC timeline's axis), kept across redraws of the same process. */
+let range: TimeRange | null = null;
+let cpuState: CpuViewState = { mode: 'flame', collapse: { dependencies: false, nodeInternals: false }, sandwichFn: null };
+/** The GC chart's zoomed window, restored when a selection redraws the page. */
+let gcWindow: TimeRange | null = null;
+const indexes = new WeakMap<TimeProfile, ProfileIndex>();
+let lastModel: ReportModel | null = null;
 /** Which process of a multi-process run is shown ("all": the whole run); kept across redraws. */
 let selectedProcess = ALL_PROCESSES;
 /** Which flame graph is shown: CPU time or allocated bytes; kept across redraws. */
@@ -67,6 +80,14 @@ host.post({ type: 'ready' });
 
 function render(full: ReportModel): void {
   views.gc?.destroy?.();
+  if (full !== lastModel) {
+    // A new run (or a re-sent one): its own range and picks.
+    range = null;
+    gcWindow = null;
+    cpuState = { ...cpuState, sandwichFn: null };
+    lastModel = full;
+  }
+  const scrollY = window.scrollY;
   clear(app);
   if (!full.processes?.some((v) => v.id === selectedProcess)) selectedProcess = ALL_PROCESSES;
   const model = modelForProcess(full, selectedProcess);
@@ -81,6 +102,9 @@ function render(full: ReportModel): void {
     const picker = el('section', { id: 'process-section', className: 'panel', attrs: { 'aria-label': 'Processes and threads' } });
     renderProcessPicker(picker, full, selectedProcess, (id) => {
       selectedProcess = id;
+      range = null;
+      gcWindow = null;
+      cpuState = { ...cpuState, sandwichFn: null };
       render(full);
       document.querySelector<HTMLElement>(`#process-table tr[data-process-id="${CSS.escape(id)}"] button`)?.focus();
     });
@@ -95,19 +119,27 @@ function render(full: ReportModel): void {
   const flameSection = el('section', { id: 'flame-section', className: 'panel', attrs: { 'aria-label': 'CPU flame graph' } });
   const gcSection = el('section', { id: 'gc-section', className: 'panel', attrs: { 'aria-label': 'Garbage collection' } });
   const hotSection = el('section', { id: 'hot-section', className: 'panel', attrs: { 'aria-label': 'Hot functions' } });
+  const timelineSection = el('section', { id: 'timeline-section', className: 'panel', attrs: { 'aria-label': 'CPU over time' } });
   const deoptSection = el('section', { id: 'deopt-section', className: 'panel', attrs: { 'aria-label': 'Deopts' } });
   // Only a run folder can have sampled allocations: a single file has nothing to say about them.
   const allocSection = model.summary.source.kind === 'run' ? el('section', { id: 'alloc-section', className: 'panel', attrs: { 'aria-label': 'GC and allocations' } }) : null;
-  app.append(el('main', {}, flameSection, gcSection, allocSection, hotSection, deoptSection));
+  app.append(el('main', {}, flameSection, gcSection, timelineSection, allocSection, hotSection, deoptSection));
 
   const palette = readPalette();
+  const cpu = cpuInput(model, loc);
+  const time = cpu ? timeline(timelineSection, cpu, model, loc, palette) : null;
+  if (!cpu) renderNoTimeline(timelineSection, full);
   views = {
-    flame: timed('v8-lens:flame', () => drawFlame(flameSection, model, loc, palette, pickedLabel(full))),
-    gc: timed('v8-lens:gc', () => renderGcSection(gcSection, model.summary.gc, model.gcEvents, missingGc(model), palette, model.gcClock ?? 'isolate')),
+    flame: timed('v8-lens:flame', () => drawFlame(flameSection, model, loc, palette, pickedLabel(full), cpu, () => render(full))),
+    gc: timed('v8-lens:gc', () => renderGcSection(gcSection, model.summary.gc, model.gcEvents, missingGc(model), palette, model.gcClock ?? 'isolate', time?.gc ?? null)),
+    chart: time?.chart ?? null,
   };
+  if (gcWindow && views.gc?.zoomTo) views.gc.zoomTo(gcWindow.fromMs, gcWindow.toMs);
+  if (time && !time.gc) time.ownAxis();
   timed('v8-lens:tables', () => {
     if (allocSection) renderAllocPanel(allocSection, model.summary.alloc, host, loc);
-    renderHotFunctions(hotSection, model.summary.cpu, missingFlame(model), host, loc);
+    const hotCpu = cpu && model.summary.cpu ? { ...model.summary.cpu, functions: functionTimes(cpu.index, cpu.selfUs), durationMs: cpu.wholeMs } : model.summary.cpu;
+    renderHotFunctions(hotSection, hotCpu, missingFlame(model), host, loc, cpu ? { text: cpu.scopeText, sandwich: (fn) => pickSandwich(fn, full) } : null);
     renderDeopts(deoptSection, model.summary.deopts, missingDeopts(model), host, loc);
   });
   // One process picked: every section says whose figures it shows.
@@ -118,6 +150,8 @@ function render(full: ReportModel): void {
     }
   }
   document.documentElement.setAttribute('data-report-ready', 'true');
+  document.documentElement.toggleAttribute('data-range', range !== null);
+  window.scrollTo({ top: scrollY });
 
   if (!themeHooked) {
     themeHooked = true;
@@ -125,6 +159,7 @@ function render(full: ReportModel): void {
       const next = readPalette();
       views.flame?.applyTheme(next);
       views.gc?.applyTheme(next);
+      views.chart?.applyTheme(next);
     });
   }
 }
@@ -140,17 +175,121 @@ function processOf(label: string): HTMLElement {
 }
 
 /** The flame section with its tabs; picking a tab redraws this section alone. */
-function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>, picked: string | null): FlameView | null {
-  const input = { cpu: model.flame, cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null };
+function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>, picked: string | null, cpu: CpuInput | null, redraw: () => void): FlameView | null {
+  const input: FlameTabsInput = { cpu: cpu ? topDown(cpu) : model.flame, cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null };
+  if (cpu) {
+    const bar = renderCpuViewBar(cpuState, range ? cpu.scopeText : null, (next) => {
+      cpuState = next;
+      redraw();
+    });
+    input.cpuViews = { bar, table: cpuState.mode === 'flame' ? null : { title: cpuState.mode === 'bottom-up' ? 'CPU: bottom-up' : 'CPU: callers & callees', draw: (c) => renderTableView(c, cpu) } };
+  }
   if (input.alloc === null) flameTab = 'cpu';
   const view = renderFlameTabs(section, input, flameTab, (tab) => {
     flameTab = tab;
     clear(section);
-    views.flame = drawFlame(section, model, loc, readPalette(), picked);
+    views.flame = drawFlame(section, model, loc, readPalette(), picked, cpu, redraw);
     if (picked !== null) section.querySelector('h2')?.append(processOf(picked));
     document.getElementById(`flame-tab-${tab}`)?.focus();
   }, host, loc, palette);
   return view;
+}
+
+/** What the CPU views need when the model has the profile in time order; null without one. */
+interface CpuInput extends CpuViewInput {
+  offsetMs: number;
+  /** The CPU profile shares the GC timeline's axis. */
+  aligned: boolean;
+  /** "12.345–12.395 s selected (50.0 ms)", or the whole profile's length. */
+  scopeText: string;
+  clockNote: string;
+}
+
+function cpuInput(model: ReportModel, loc: LocationContext): CpuInput | null {
+  const tp = model.timeProfile;
+  if (!tp || tp.spanNode.length === 0) return null;
+  let index = indexes.get(tp);
+  if (!index) indexes.set(tp, (index = new ProfileIndex(tp)));
+  const aligned = tp.clockMs !== null;
+  const offsetMs = tp.clockMs ?? 0;
+  const selfUs = index.selfUs(range ? { fromUs: (range.fromMs - offsetMs) * 1000, toUs: (range.toMs - offsetMs) * 1000 } : null);
+  const wholeMs = range ? range.toMs - range.fromMs : tp.durationUs / 1000;
+  const scopeText = range ? `${fmtNum(range.fromMs / 1000, 3)}–${fmtNum(range.toMs / 1000, 3)} s selected (${fmtMs(wholeMs)})` : `${fmtDuration(wholeMs)} profiled`;
+  return { index, selfUs, wholeMs, state: cpuState, host, loc, offsetMs, aligned, scopeText, clockNote: tp.clockNote };
+}
+
+function setRange(next: TimeRange | null, full: ReportModel): void {
+  range = next;
+  render(full);
+}
+
+function pickSandwich(fn: number, full: ReportModel): void {
+  cpuState = { ...cpuState, mode: 'sandwich', sandwichFn: fn };
+  flameTab = 'cpu';
+  render(full);
+  document.getElementById('flame-section')?.scrollIntoView({ block: 'start' });
+}
+
+/** The CPU-over-time section: its flame chart and the range bar; wires the GC chart's axis to it. */
+function timeline(section: HTMLElement, cpu: CpuInput, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>) {
+  const full = lastModel!;
+  section.append(el('h2', { text: 'CPU over time' }));
+  const clearButton = el('vscode-button', { id: 'range-clear', attrs: { secondary: true, hidden: !range, title: 'Show the whole profile again' }, text: 'Clear selection' });
+  const zoom = el('vscode-button', { id: 'range-zoom', attrs: { secondary: true, hidden: !range, title: 'Zoom both timelines to the selection' }, text: 'Zoom to selection' });
+  const note = el('span', {
+    id: 'range-status',
+    className: 'toolbar-note',
+    text: range ? `${cpu.scopeText}: the flame graph, hot functions${cpu.aligned ? ' and GC figures' : ''} show this range` : 'Drag across the chart to select a time range; click a box for its callers & callees',
+  });
+  section.append(el('div', { className: 'toolbar' }, note, el('span', { className: 'spacer' }), zoom, clearButton));
+  const chart = renderFlameChart({
+    index: cpu.index,
+    collapse: cpuState.collapse,
+    offsetMs: cpu.offsetMs,
+    palette,
+    range,
+    onSelect: (r) => setRange(r, full),
+    onPick: (fn) => pickSandwich(fn, full),
+    host,
+    loc,
+  });
+  section.append(chart.root, el('p', { className: 'hint clock-note', text: cpu.aligned ? `Same time axis as the GC timeline: the profile is ${cpu.clockNote}.` : `Time since the profile started: ${cpu.clockNote}.` }));
+  clearButton.addEventListener('click', () => setRange(null, full));
+  const gcShares = cpu.aligned && model.gcEvents.length > 0;
+  zoom.addEventListener('click', () => {
+    if (!range) return;
+    const pad = (range.toMs - range.fromMs) * 0.25;
+    if (gcShares && views.gc?.zoomTo) views.gc.zoomTo(range.fromMs - pad, range.toMs + pad);
+    else chart.setView(range.fromMs - pad, range.toMs + pad, 0, chart.root.clientWidth);
+  });
+  const gc = gcShares
+    ? {
+        range,
+        extent: chart.extent,
+        onSelect: (r: TimeRange | null) => setRange(r, full),
+        onView: (fromMs: number, toMs: number, left: number, width: number) => {
+          gcWindow = { fromMs, toMs };
+          chart.setView(fromMs, toMs, left, width);
+        },
+      }
+    : null;
+  return {
+    chart,
+    gc,
+    /** Without a GC timeline to follow: the whole profile, across the section's width. */
+    ownAxis() {
+      const fit = () => chart.setView(chart.extent.fromMs, chart.extent.toMs, 0, Math.max(200, chart.root.clientWidth));
+      fit();
+      new ResizeObserver(fit).observe(chart.root);
+    },
+  };
+}
+
+/** No time-ordered profile for what is shown: why, in the timeline's place. */
+function renderNoTimeline(section: HTMLElement, full: ReportModel): void {
+  section.append(el('h2', { text: 'CPU over time' }));
+  const perProcess = full.processes?.some((v) => v.timeProfile) && selectedProcess === ALL_PROCESSES;
+  section.append(emptyNote('No timeline:', perProcess ? 'each process has its own clock: pick one above to see its CPU over time.' : 'the run has no CPU profile.'));
 }
 
 /**

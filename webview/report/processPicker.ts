@@ -18,6 +18,7 @@ export function modelForProcess(model: ReportModel, id: string): ReportModel {
   return {
     ...model,
     flame: view.flame,
+    timeProfile: view.timeProfile ?? null,
     allocFlame: view.allocFlame ?? null,
     gcEvents: view.gcEvents,
     gcClock: 'isolate',

@@ -1,5 +1,5 @@
 /** Sortable tables: hot functions and deopts. Cells are text; a row opens its source when the host can. */
-import type { CpuSummary, DeoptSummaryEntry, SourcePosition } from '../../src/shared/model/summary';
+import type { CpuFunctionSummary, CpuSummary, DeoptSummaryEntry, SourcePosition } from '../../src/shared/model/summary';
 import type { FromReportWebview } from '../../src/shared/reportProtocol';
 import { el, emptyNote, openOnActivate } from '../common/dom';
 import { fmtDuration, fmtNum, fmtPct, formatLocation, plural, type LocationContext } from '../common/format';
@@ -88,7 +88,13 @@ function sortableTable<R>(spec: TableSpec<R>, host: Host<FromReportWebview>): HT
 
 const HOT_ROWS = 200;
 
-export function renderHotFunctions(section: HTMLElement, cpu: CpuSummary | null, missing: string, host: Host<FromReportWebview>, loc: LocationContext): void {
+/** In a selected time range: its length, and its functions' times with their index for the sandwich. */
+export interface HotFunctionsRange {
+  text: string;
+  sandwich(fn: number): void;
+}
+
+export function renderHotFunctions(section: HTMLElement, cpu: CpuSummary | null, missing: string, host: Host<FromReportWebview>, loc: LocationContext, views: HotFunctionsRange | null = null): void {
   section.append(el('h2', { text: 'Hot functions' }));
   if (!cpu || cpu.functions.length === 0) {
     section.append(el('div', { id: 'hot-functions', className: 'is-empty' }, emptyNote('No CPU profile:', missing)));
@@ -101,7 +107,7 @@ export function renderHotFunctions(section: HTMLElement, cpu: CpuSummary | null,
       className: 'hint',
       text:
         `${cpu.functions.length > HOT_ROWS ? `Top ${HOT_ROWS} of ${plural(cpu.functions.length, 'function')}` : plural(cpu.functions.length, 'function')} by self time, ` +
-        `${fmtDuration(wall)} profiled, ${plural(cpu.sampleCount, 'sample')} every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms.` +
+        (views ? `${views.text}.` : `${fmtDuration(wall)} profiled, ${plural(cpu.sampleCount, 'sample')} every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms.`) +
         (host.connected ? ' Click a row to open the function.' : ''),
     }),
   );
@@ -138,6 +144,23 @@ export function renderHotFunctions(section: HTMLElement, cpu: CpuSummary | null,
             return el('span', { className: 'location', text: l.text, title: l.full });
           },
         },
+        ...(views
+          ? [
+              {
+                key: 'sandwich',
+                label: '',
+                value: (f: CpuFunctionSummary) => f.name,
+                title: 'Who called it, and what it called',
+                cell: (f: CpuFunctionSummary) => {
+                  const fn = (f as CpuFunctionSummary & { fn?: number }).fn;
+                  if (fn === undefined) return '';
+                  const b = el('button', { className: 'inline-link sandwich-link', attrs: { type: 'button', 'data-fn': fn }, text: 'Callers & callees', title: `Show who called ${f.name} and what it called` });
+                  b.addEventListener('click', () => views.sandwich(fn));
+                  return b;
+                },
+              },
+            ]
+          : []),
       ],
     },
     host,

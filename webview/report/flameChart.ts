@@ -1,0 +1,196 @@
+/**
+ * The time-ordered flame chart under the GC timeline: one box per stretch of time a frame stayed on
+ * the stack, drawn on a canvas (a long run has hundreds of thousands of boxes), on the GC chart's
+ * time axis and at its plot's left edge and width, so a box sits under the GC pause it overlaps.
+ * Drag to select a range (the flame graph, the tables and the GC figures narrow to it); click a
+ * box to pick its function for the callers & callees view; Ctrl/⌘-click opens its source.
+ */
+import { flameChartRects, type ChartRects } from '../../src/shared/profile/flameChartRects';
+import { keyInfo, type CollapseOptions } from '../../src/shared/profile/collapse';
+import type { ProfileIndex } from '../../src/shared/profile/profileIndex';
+import type { FromReportWebview } from '../../src/shared/reportProtocol';
+import { el } from '../common/dom';
+import { fmtMs, fmtNum, formatLocation, type LocationContext } from '../common/format';
+import { canOpen, type Host } from '../common/host';
+import { toCss, type Palette } from '../common/theme';
+
+const ROW_PX = 16;
+const DRAG_PX = 4;
+
+/** A range on the report's time axis, ms. */
+export interface TimeRange {
+  fromMs: number;
+  toMs: number;
+}
+
+export interface FlameChartOptions {
+  index: ProfileIndex;
+  collapse: CollapseOptions;
+  /** Where the profile's first sample is on the axis, ms. */
+  offsetMs: number;
+  palette: Palette;
+  range: TimeRange | null;
+  onSelect(range: TimeRange | null): void;
+  onPick(fn: number): void;
+  host: Host<FromReportWebview>;
+  loc: LocationContext;
+}
+
+export interface FlameChartView {
+  root: HTMLElement;
+  /** Shows [fromMs, toMs] of the axis over `width` px starting `left` px into the box. */
+  setView(fromMs: number, toMs: number, left: number, width: number): void;
+  applyTheme(palette: Palette): void;
+  /** The whole profile on the axis, ms. */
+  extent: TimeRange;
+  boxCount: number;
+}
+
+export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
+  const rects = flameChartRects(opts.index, opts.collapse);
+  const rows = rects.maxDepth + 1;
+  const canvas = el('canvas', { attrs: { role: 'img', 'aria-label': `CPU over time: ${rects.count} boxes, ${rows} frames deep` } });
+  const tooltip = el('div', { id: 'timeline-tooltip', className: 'timeline-tooltip', attrs: { role: 'tooltip', hidden: true } });
+  const scroller = el('div', { className: 'flame-chart-scroll' }, canvas);
+  const root = el('div', { id: 'flame-chart', className: 'flame-chart', attrs: { 'data-box-count': rects.count, 'data-depth': rows } }, scroller, tooltip);
+  const extent = { fromMs: opts.offsetMs, toMs: opts.offsetMs + opts.index.profile.durationUs / 1000 };
+  let view = { ...extent, left: 0, width: 600 };
+  let palette = opts.palette;
+  let drag: { x0: number; x1: number } | null = null;
+
+  const axisOf = (us: number) => opts.offsetMs + us / 1000;
+  const xOf = (ms: number) => view.left + ((ms - view.fromMs) / (view.toMs - view.fromMs || 1)) * view.width;
+  const msAt = (x: number) => view.fromMs + ((x - view.left) / (view.width || 1)) * (view.toMs - view.fromMs);
+
+  function draw(): void {
+    const ratio = window.devicePixelRatio || 1;
+    const cssWidth = Math.max(200, scroller.clientWidth);
+    const cssHeight = Math.max(ROW_PX, rows * ROW_PX);
+    canvas.style.width = `${cssWidth}px`;
+    canvas.style.height = `${cssHeight}px`;
+    canvas.width = Math.round(cssWidth * ratio);
+    canvas.height = Math.round(cssHeight * ratio);
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, cssWidth, cssHeight);
+    ctx.font = `11px ${palette.fontFamily}`;
+    ctx.textBaseline = 'middle';
+    let drawn = 0;
+    for (let i = 0; i < rects.count; i++) {
+      const x0 = Math.max(view.left, xOf(axisOf(rects.startUs[i]!)));
+      const x1 = Math.min(view.left + view.width, xOf(axisOf(rects.endUs[i]!)));
+      if (x1 - x0 < 0.5) continue;
+      const info = keyInfo(opts.index, rects.map, rects.map.key[rects.node[i]!]!);
+      const y = rects.depth[i]! * ROW_PX;
+      ctx.fillStyle = toCss(palette.frame[info.category] ?? palette.frame.native);
+      ctx.fillRect(x0, y, Math.max(1, x1 - x0 - 0.5), ROW_PX - 1);
+      drawn++;
+      if (x1 - x0 > 36) {
+        ctx.fillStyle = toCss(palette.foreground);
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(x0 + 2, y, x1 - x0 - 4, ROW_PX);
+        ctx.clip();
+        ctx.fillText(info.name, x0 + 3, y + ROW_PX / 2);
+        ctx.restore();
+      }
+    }
+    shade(ctx, cssHeight);
+    root.setAttribute('data-drawn-boxes', String(drawn));
+  }
+
+  /** Dims what lies outside the selected range (or the range being dragged). */
+  function shade(ctx: CanvasRenderingContext2D, height: number): void {
+    const sel = drag ? { fromMs: msAt(Math.min(drag.x0, drag.x1)), toMs: msAt(Math.max(drag.x0, drag.x1)) } : opts.range;
+    if (!sel) return;
+    const a = Math.max(view.left, xOf(sel.fromMs));
+    const b = Math.min(view.left + view.width, xOf(sel.toMs));
+    ctx.fillStyle = toCss(palette.background, 0.6);
+    ctx.fillRect(view.left, 0, Math.max(0, a - view.left), height);
+    ctx.fillRect(b, 0, Math.max(0, view.left + view.width - b), height);
+    ctx.strokeStyle = toCss(palette.foreground, 0.7);
+    ctx.strokeRect(a + 0.5, 0.5, Math.max(1, b - a - 1), height - 1);
+  }
+
+  /** The box under a point, or -1. */
+  function hit(x: number, y: number): number {
+    const depth = Math.floor(y / ROW_PX);
+    const ms = msAt(x);
+    for (let i = 0; i < rects.count; i++) {
+      if (rects.depth[i] !== depth) continue;
+      if (axisOf(rects.startUs[i]!) <= ms && ms < axisOf(rects.endUs[i]!)) return i;
+    }
+    return -1;
+  }
+
+  const local = (event: MouseEvent) => {
+    const r = canvas.getBoundingClientRect();
+    return { x: event.clientX - r.left, y: event.clientY - r.top };
+  };
+  canvas.addEventListener('mousedown', (event) => {
+    if (event.button !== 0) return;
+    const { x } = local(event);
+    drag = { x0: x, x1: x };
+  });
+  window.addEventListener('mousemove', (event) => {
+    if (!drag) return;
+    drag.x1 = local(event).x;
+    draw();
+  });
+  window.addEventListener('mouseup', (event) => {
+    if (!drag) return;
+    const { x0, x1 } = drag;
+    drag = null;
+    if (Math.abs(x1 - x0) >= DRAG_PX) {
+      const from = Math.max(extent.fromMs, msAt(Math.min(x0, x1)));
+      const to = Math.min(extent.toMs, msAt(Math.max(x0, x1)));
+      opts.onSelect(to > from ? { fromMs: from, toMs: to } : null);
+      return;
+    }
+    draw();
+    const p = local(event);
+    const i = hit(p.x, p.y);
+    if (i < 0) return;
+    const key = rects.map.key[rects.node[i]!]!;
+    const info = keyInfo(opts.index, rects.map, key);
+    if ((event.ctrlKey || event.metaKey) && opts.host.connected && canOpen(info.url, info.line)) {
+      opts.host.openSource({ type: 'openSource', url: info.url, line: info.line, column: info.column });
+    } else if (key >= 0) opts.onPick(key);
+  });
+  canvas.addEventListener('mousemove', (event) => {
+    if (drag) return;
+    const p = local(event);
+    const i = hit(p.x, p.y);
+    if (i < 0) {
+      tooltip.hidden = true;
+      return;
+    }
+    const info = keyInfo(opts.index, rects.map, rects.map.key[rects.node[i]!]!);
+    const from = axisOf(rects.startUs[i]!);
+    const to = axisOf(rects.endUs[i]!);
+    const where = info.url ? formatLocation(info.url, info.line, info.column, opts.loc).text : 'no source';
+    tooltip.replaceChildren(el('div', { className: 'tt-name', text: info.name }), el('div', { className: 'tt-loc', text: where }), el('div', { text: `${fmtMs(to - from)} on the stack, ${fmtNum(from / 1000, 3)}–${fmtNum(to / 1000, 3)} s` }));
+    tooltip.hidden = false;
+    const box = root.getBoundingClientRect();
+    tooltip.style.left = `${Math.min(event.clientX - box.left + 12, box.width - 260)}px`;
+    tooltip.style.top = `${event.clientY - box.top + 14}px`;
+  });
+  canvas.addEventListener('mouseleave', () => (tooltip.hidden = true));
+
+  return {
+    root,
+    extent,
+    boxCount: rects.count,
+    setView(fromMs, toMs, left, width) {
+      view = { fromMs, toMs, left, width };
+      draw();
+    },
+    applyTheme(next) {
+      palette = next;
+      draw();
+    },
+  };
+}
+
+export type { ChartRects };
