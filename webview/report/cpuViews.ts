@@ -57,6 +57,8 @@ export interface CpuViewInput {
   selfUs: Float64Array;
   /** The time the views cover, ms (the range or the whole profile). */
   wholeMs: number;
+  /** A time range is selected (else: the whole profile). */
+  ranged: boolean;
   state: CpuViewState;
   host: Host<FromReportWebview>;
   loc: LocationContext;
@@ -68,7 +70,7 @@ export function topDown(input: CpuViewInput): FlameNode | null {
 
 /** The bottom-up table, or the sandwich of the chosen function, into `container`. */
 export function renderTableView(container: HTMLElement, input: CpuViewInput): void {
-  const { index, selfUs, wholeMs, state, host, loc } = input;
+  const { index, selfUs, wholeMs, state, host, loc, ranged } = input;
   if (state.mode === 'bottom-up') {
     const root = bottomUpTree(index, selfUs, state.collapse);
     container.append(el('p', { className: 'hint', text: 'Each function by the time spent in it (self time); open one to see who called it, and with how much of that time.' }));
@@ -85,7 +87,7 @@ export function renderTableView(container: HTMLElement, input: CpuViewInput): vo
   const callees = calleesTree(index, selfUs, fn);
   const total = callers ? callers.value + sumChildren(callers) : 0;
   container.append(
-    el('h3', { id: 'sandwich-title', text: `${info.name}: ${fmtMs(total)} in this range` }),
+    el('h3', { id: 'sandwich-title', text: `${info.name}: ${fmtMs(total)} in ${ranged ? 'the selected range' : 'the profile'}` }),
     el('p', { className: 'hint', text: 'Callers: who called it, each with the part of its total time spent under that caller. Callees: what it called, merged over every call.' }),
   );
   const half = (id: string, title: string, root: FlameNode | null) =>

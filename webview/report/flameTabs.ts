@@ -7,7 +7,7 @@ import { el } from '../common/dom';
 import type { LocationContext } from '../common/format';
 import type { Host } from '../common/host';
 import type { Palette } from '../common/theme';
-import { ALLOCATED_BYTES, CPU_TIME, renderFlameSection, type FlameView } from './flameGraph';
+import { ALLOCATED_BYTES, CPU_TIME, renderFlameSection, type FlameUnit, type FlameView } from './flameGraph';
 
 export type FlameTab = 'cpu' | 'alloc';
 
@@ -15,6 +15,8 @@ export interface FlameTabsInput {
   cpu: FlameNode | null;
   cpuMissing: string;
   alloc: FlameNode | null;
+  /** What the CPU graph's widths are a share of (a selected range); CPU_TIME when absent. */
+  cpuUnit?: FlameUnit;
   /** With a time-ordered profile: the CPU view bar, and the table view when one is picked instead of the flame graph. */
   cpuViews?: { bar: HTMLElement; table: { title: string; draw(container: HTMLElement): void } | null };
 }
@@ -45,9 +47,9 @@ export function renderFlameTabs(
 
 function renderCpu(section: HTMLElement, input: FlameTabsInput, host: Host<FromReportWebview>, loc: LocationContext, palette: Palette): FlameView | null {
   const views = input.cpuViews;
-  if (!views) return renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, CPU_TIME);
+  if (!views) return renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, input.cpuUnit ?? CPU_TIME);
   if (!views.table) {
-    const view = renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, CPU_TIME);
+    const view = renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, input.cpuUnit ?? CPU_TIME);
     section.querySelector('h2')?.after(views.bar);
     return view;
   }

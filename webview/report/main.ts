@@ -13,7 +13,7 @@ import type { LocationContext } from '../common/format';
 import { connectHost } from '../common/host';
 import { onThemeChange, readPalette } from '../common/theme';
 import { renderAllocPanel } from './allocPanel';
-import type { FlameView } from './flameGraph';
+import { CPU_TIME_IN_RANGE, type FlameView } from './flameGraph';
 import { renderFlameTabs, type FlameTab, type FlameTabsInput } from './flameTabs';
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
@@ -176,7 +176,7 @@ function processOf(label: string): HTMLElement {
 
 /** The flame section with its tabs; picking a tab redraws this section alone. */
 function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>, picked: string | null, cpu: CpuInput | null, redraw: () => void): FlameView | null {
-  const input: FlameTabsInput = { cpu: cpu ? topDown(cpu) : model.flame, cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null };
+  const input: FlameTabsInput = { cpu: cpu ? topDown(cpu) : model.flame, cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}) };
   if (cpu) {
     const bar = renderCpuViewBar(cpuState, range ? cpu.scopeText : null, (next) => {
       cpuState = next;
@@ -215,7 +215,7 @@ function cpuInput(model: ReportModel, loc: LocationContext): CpuInput | null {
   const selfUs = index.selfUs(range ? { fromUs: (range.fromMs - offsetMs) * 1000, toUs: (range.toMs - offsetMs) * 1000 } : null);
   const wholeMs = range ? range.toMs - range.fromMs : tp.durationUs / 1000;
   const scopeText = range ? `${fmtNum(range.fromMs / 1000, 3)}–${fmtNum(range.toMs / 1000, 3)} s selected (${fmtMs(wholeMs)})` : `${fmtDuration(wholeMs)} profiled`;
-  return { index, selfUs, wholeMs, state: cpuState, host, loc, offsetMs, aligned, scopeText, clockNote: tp.clockNote };
+  return { index, selfUs, wholeMs, ranged: range !== null, state: cpuState, host, loc, offsetMs, aligned, scopeText, clockNote: tp.clockNote };
 }
 
 function setRange(next: TimeRange | null, full: ReportModel): void {
