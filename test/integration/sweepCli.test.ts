@@ -121,6 +121,27 @@ describe('v8-lens sweep', () => {
     assert.match(result.recommendation.reason, new RegExp(`Or cut allocation: ${topName.replace(/[()]/g, '\\$&')} makes \\d+% of the [\\d.]+ KB allocated per request\\.`));
     assert.match(r.stdout, /alloc \/req/);
     for (const run of allRuns(result)) assert.ok(readdirSync(join(out, run.dir, 'heap')).some((f) => f.endsWith('.heapprofile')), 'each run keeps its heap profile');
+
+    // Each run is a run folder: its CPU profile, session and summary; the report and compare open it,
+    // and its figures are the sweep's own for that run.
+    for (const run of allRuns(result)) {
+      const dir = join(out, run.dir);
+      assert.equal(readdirSync(join(dir, 'cpu')).filter((f) => f.endsWith('.cpuprofile')).length, 1, `one CPU profile in ${run.dir}`);
+      const session = JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')) as { status: string; target: { name: string }; flags: { semiSpaceMB: number } };
+      assert.equal(session.status, 'finished');
+      assert.equal(session.flags.semiSpaceMB, run.value);
+      assert.match(session.target.name, new RegExp(`^server\\.js · max-semi-space-size=${run.value} MB · round ${run.round}$`));
+      const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { cpu: { sampleCount: number } | null; load: { figures: { requests: number } } | null };
+      assert.ok(summary.cpu && summary.cpu.sampleCount > 100, `${run.dir} has its CPU figures`);
+      assert.equal(summary.load?.figures.requests, run.load!.requests);
+    }
+    const [a, b] = [allRuns(result)[0]!, allRuns(result)[1]!];
+    const compared = await runCli(['compare', join(out, a.dir), join(out, b.dir), '--json']);
+    assert.equal(compared.code, 0, compared.stderr);
+    const model = JSON.parse(compared.stdout) as { flameMissing: string | null; metrics: { key: string; base: number | null; other: number | null }[] };
+    assert.equal(model.flameMissing, null, 'the two settings\' CPU profiles compare as a differential flame graph');
+    const asked = model.metrics.find((m) => m.key === 'semiSpaceRequested');
+    assert.deepEqual([asked?.base, asked?.other], [a.value, b.value], JSON.stringify(model.metrics.map((m) => m.key)));
   });
 
   it('Ctrl-C cancels half-way: exit 130, the finished runs kept, the target and the load generator gone', async () => {

@@ -137,6 +137,8 @@ export interface SweepRunFlags {
   pinMinSemiSpace: boolean;
   /** Bytes between allocation samples, so each run records what the code allocates per request; null: none. */
   allocSamplingBytes: number | null;
+  /** µs between CPU samples, so each run keeps its CPU profile (a run folder like any other); null: none. */
+  cpuSamplingUs: number | null;
 }
 
 /**
@@ -146,7 +148,7 @@ export interface SweepRunFlags {
 export function planSweepRunLaunch(
   command: string,
   run: SweepRunFlags,
-  paths: Pick<CapturePaths, 'agentDir' | 'heapDir'>,
+  paths: Pick<CapturePaths, 'agentDir' | 'heapDir' | 'cpuDir'>,
   preloadPath: string,
   script: string,
   scriptArgs: readonly string[],
@@ -158,6 +160,7 @@ export function planSweepRunLaunch(
     '--trace-gc',
     `--${run.flag}=${run.value}`,
     ...(run.pinMinSemiSpace && run.flag === SEMI_SPACE_FLAG ? [`--min-semi-space-size=${run.value}`] : []),
+    ...(run.cpuSamplingUs !== null ? ['--cpu-prof', `--cpu-prof-dir=${paths.cpuDir}`, `--cpu-prof-interval=${run.cpuSamplingUs}`] : []),
     ...preloadThenScript(preloadPath, script, scriptArgs),
   ];
   const env: Record<string, string> = { [AGENT_ENV.dir]: paths.agentDir, [AGENT_ENV.exitGraceMs]: String(exitGraceMs) };

@@ -17,7 +17,8 @@ import { youngCollectorOf, youngGeneration } from '../gc/youngGeneration';
 import { isMainThreadRecord, readAgentRecords } from '../run/agentRecords';
 import { reachedSemiSpaceMB } from '../../shared/youngGenerationText';
 import { planSweepRunLaunch, type LaunchCommand } from '../flags/launchPlan';
-import { DEFAULT_ALLOC_SAMPLING_BYTES } from '../flags/presets';
+import { DEFAULT_ALLOC_SAMPLING_BYTES, DEFAULT_SAMPLING_INTERVAL_US } from '../flags/presets';
+import { writeLabRunRecords } from './labRunRecords';
 import { runLayout } from '../run/runLayout';
 import { markLoadWindow } from '../run/windowMarks';
 import { windowAllocations } from './runAllocations';
@@ -81,7 +82,15 @@ export function runLaunch(ctx: Pick<RunContext, 'config' | 'node' | 'preloadPath
   const { config } = ctx;
   // Every lab run samples its allocations (0.8–1.8% of req/s on the demo service): bytes per request
   // are the code-side figure beside the GC's.
-  const run = { nodeArgs: config.target.nodeArgs, flag: sweepFlag(config), value, pinMinSemiSpace: config.pinMinSemiSpace, allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES };
+  // And keeps its CPU profile: a lab run is a run folder, opened, listed and compared like a profile.
+  const run = {
+    nodeArgs: config.target.nodeArgs,
+    flag: sweepFlag(config),
+    value,
+    pinMinSemiSpace: config.pinMinSemiSpace,
+    allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES,
+    cpuSamplingUs: DEFAULT_SAMPLING_INTERVAL_US,
+  };
   return planSweepRunLaunch(ctx.node, run, runLayout(runDir), ctx.preloadPath, ctx.script, config.target.args, AGENT_EXIT_GRACE_MS);
 }
 
@@ -274,7 +283,7 @@ class RunExecution {
     const flag = sweepFlag(this.ctx.config);
     const per1k = (n: number) => round((n / requests) * 1000, 4);
     const alloc = measured ? await windowAllocations(runLayout(this.dir), records, requests, this.ctx.preloadPath).catch(() => null) : null;
-    return {
+    const run: SweepRun = {
       flag,
       value: this.slot.value,
       semiSpaceMB: semiSpaceValue(flag, this.slot.value),
@@ -301,6 +310,30 @@ class RunExecution {
       allocBytesPerRequest: alloc ? round(alloc.bytesPerRequest, 1) : null,
       ...(alloc ? { topAllocators: alloc.topAllocators.map((a) => ({ ...a, share: round(a.share, 4) })) } : {}),
     };
+    await this.writeRecords(run, record);
+    return run;
+  }
+
+  /** session.json, load.json and summary.json, so the run opens as a report; a failure costs only that. */
+  private async writeRecords(run: SweepRun, record: AgentRecord | null): Promise<void> {
+    if (!this.target) return; // never started: nothing to open
+    const exit = await Promise.race([this.target.exited, new Promise<null>((done) => setTimeout(() => done(null), 5000).unref())]);
+    const window = this.window && this.window.end !== null ? { start: this.window.start, end: this.window.end } : null;
+    await writeLabRunRecords({
+      dir: this.dir,
+      config: this.ctx.config,
+      script: this.ctx.script,
+      cwd: this.ctx.cwd,
+      launch: runLaunch(this.ctx, this.slot.value, this.dir),
+      cpuSamplingUs: DEFAULT_SAMPLING_INTERVAL_US,
+      allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES,
+      run,
+      pid: this.target.pid,
+      exit,
+      record,
+      window,
+      stderrTail: [...this.stderrTail],
+    }).catch(() => undefined);
   }
 
   /** Largest young generation of the target's processes, in the flag's unit (see youngGeneration.ts). */

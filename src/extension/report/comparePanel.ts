@@ -9,7 +9,8 @@ import { buildCompareModel, type CompareModel } from '../../core/report/compareM
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromCompareWebview, type FromCompareWebview, type ToCompareWebview } from '../../shared/compareProtocol';
 import { Commands, WebviewPanelTypes, runCommand, type SessionItemArg } from '../contract';
-import { describeRun, listWorkspaceRuns } from '../sessions/sessionsView';
+import { describeRun, listWorkspaceRuns, listWorkspaceSweeps } from '../sessions/sessionsView';
+import { runTargetTitle } from '../../shared/runTitle';
 import { createBundlePanel } from '../webviewPage';
 import { namedSourceUrls } from '../../core/report/namedSources';
 import { openSourceLocation } from './openSource';
@@ -152,9 +153,11 @@ export async function compareRunsCommand(extensionUri: vscode.Uri, item?: Sessio
 }
 
 async function pickRun(title: string, exclude: string | null): Promise<string | undefined> {
-  const runs = (await listWorkspaceRuns()).filter((r) => r.runDir !== exclude);
+  // The lab's runs too: comparing two settings' flame graphs is what they are kept for.
+  const labRuns = (await listWorkspaceSweeps()).flatMap((s) => s.runs);
+  const runs = [...(await listWorkspaceRuns()), ...labRuns].filter((r) => r.runDir !== exclude);
   const items: RunPick[] = runs.map((r) => ({
-    label: r.session ? basename(r.session.target.program) : basename(r.runDir),
+    label: r.session ? (r.session.flags.preset === 'lab' ? runTargetTitle(r.session) : basename(r.session.target.program)) : basename(r.runDir),
     description: [semiSpaceOf(r.session?.flags.semiSpaceMB ?? null), describeRun(r)].filter(Boolean).join(' · '),
     detail: r.runDir,
     source: r.runDir,

@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionRecord } from '../../shared/model/session';
 import { withSummaryDefaults, type Summary } from '../../shared/model/summary';
@@ -9,14 +9,27 @@ import { runTargetTitle } from '../../shared/runTitle';
 import { Commands, TreeItemContexts, asCommand, type SessionItemArg } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
 import { readSessionRecord, readSummaryRecord } from '../../core/run/runRecords';
+import { readSweepFile } from '../../core/sweep/sweepFile';
 
 export interface RunEntry extends SessionItemArg {
   session: SessionRecord | null;
   summary: Summary | null;
 }
 
-/** Past runs of the workspace, newest first, with their headline figures. */
-export class SessionsView implements vscode.TreeDataProvider<RunEntry> {
+/** A Semi-space Lab sweep: its runs are run folders like any other, listed under it. */
+export interface SweepEntry {
+  sweepDir: string;
+  title: string;
+  startedAt: string;
+  runs: RunEntry[];
+}
+
+type SessionNode = RunEntry | SweepEntry;
+
+const isSweep = (node: SessionNode): node is SweepEntry => 'sweepDir' in node;
+
+/** Past runs and lab sweeps of the workspace, newest first, with their headline figures. */
+export class SessionsView implements vscode.TreeDataProvider<SessionNode> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
@@ -24,13 +37,27 @@ export class SessionsView implements vscode.TreeDataProvider<RunEntry> {
     this.changed.fire();
   }
 
-  getChildren(): Promise<RunEntry[]> {
-    return listWorkspaceRuns();
+  async getChildren(parent?: SessionNode): Promise<SessionNode[]> {
+    if (parent) return isSweep(parent) ? parent.runs : [];
+    const [runs, sweeps] = await Promise.all([listWorkspaceRuns(), listWorkspaceSweeps()]);
+    const startOf = (n: SessionNode) => (isSweep(n) ? n.startedAt : n.session!.startedAt);
+    return [...runs, ...sweeps].sort((a, b) => (startOf(b) > startOf(a) ? 1 : -1));
   }
 
-  getTreeItem(entry: RunEntry): vscode.TreeItem {
+  getTreeItem(node: SessionNode): vscode.TreeItem {
+    if (isSweep(node)) {
+      const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = node.sweepDir;
+      item.iconPath = new vscode.ThemeIcon('beaker');
+      item.description = `${runClock(node.startedAt)} · ${node.runs.length} run${node.runs.length === 1 ? '' : 's'}`;
+      item.tooltip = `${node.title}\nEach run is a run folder: open it as a report, or select two and Compare Runs.\n${node.sweepDir}`;
+      return item;
+    }
+    const entry = node;
     const { session, summary } = entry;
-    const item = new vscode.TreeItem(session ? runTargetTitle(session) : basename(entry.runDir));
+    // Under its sweep, a lab run is named by its setting alone ("max-semi-space-size=64 MB · round 1").
+    const title = session ? runTargetTitle(session) : basename(entry.runDir);
+    const item = new vscode.TreeItem(session?.flags.preset === 'lab' ? title.split(' · ').slice(1).join(' · ') || title : title);
     item.id = entry.runDir;
     item.contextValue = TreeItemContexts.Run;
     item.resourceUri = vscode.Uri.file(entry.runDir);
@@ -53,6 +80,36 @@ export async function listWorkspaceRuns(): Promise<RunEntry[]> {
     for (const { name } of folders) entries.push(await readRun(join(runs, name)));
   }
   return entries.filter((e) => e.session !== null).sort((a, b) => (b.session!.startedAt > a.session!.startedAt ? 1 : -1));
+}
+
+/** The lab's sweeps in the workspace (`.v8-lens/sweeps/<time>`), each with the runs that left a session.json. */
+export async function listWorkspaceSweeps(): Promise<SweepEntry[]> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const sweepsFolders = [...new Set(folders.map((f) => join(dirname(runsFolderFor(f.uri.fsPath, f)), 'sweeps')))];
+  const sweeps: SweepEntry[] = [];
+  for (const folder of sweepsFolders) {
+    for (const { name } of (await readdir(folder, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory())) {
+      const sweepDir = join(folder, name);
+      const runs = await listLabRuns(sweepDir);
+      if (runs.length === 0) continue;
+      const sweep = (await readSweepFile(sweepDir)).value;
+      // Each run's name says its setting ("server.js · max-semi-space-size=64 MB · round 1").
+      const settings = runs.map((r) => /^(.+)=([\d.]+)( MB)?$/.exec(r.session!.target.name?.split(' · ')[1] ?? '')).filter((m) => m !== null);
+      const values = [...new Set(settings.map((m) => m[2]))];
+      const swept = settings[0] ? ` · ${settings[0][1]} ${values.join(', ')}${settings[0][3] ?? ''}` : '';
+      const title = `Lab: ${sweep?.config.target.label ?? runTargetTitle(runs[0]!.session!)}${swept}`;
+      sweeps.push({ sweepDir, title, startedAt: sweep?.startedAt ?? runs[0]!.session!.startedAt, runs });
+    }
+  }
+  return sweeps;
+}
+
+/** A sweep's run folders (runs/NN-…), in run order: older sweeps kept no session.json and list none. */
+export async function listLabRuns(sweepDir: string): Promise<RunEntry[]> {
+  const runsDir = join(sweepDir, 'runs');
+  const names = (await readdir(runsDir, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const entries = await Promise.all(names.map((name) => readRun(join(runsDir, name))));
+  return entries.filter((e) => e.session !== null);
 }
 
 export function describeRun(entry: RunEntry): string {

@@ -67,7 +67,7 @@ describe('an old-space sweep is judged on Mark-Compact ms per 1k requests', () =
     const young = summarizeSweep(sweepRuns(OLD_SHAPES, OLD_VALUES, 6, undefined, undefined, 'semi-space-growth-factor'), flagConfig('semi-space-growth-factor', OLD_VALUES, 6), ENV);
     assert.equal(young.recommendation.metric, 'gcMsPer1k');
     assert.equal(young.recommendation.value, null);
-    assert.match(young.recommendation.reason, /^Keep the default: no detectable difference; no setting has GC ms per 1k requests significantly lower than --semi-space-growth-factor=256's/);
+    assert.match(young.recommendation.reason, /^Keep the baseline, --semi-space-growth-factor=256: no detectable difference; no setting has GC ms per 1k requests significantly lower than --semi-space-growth-factor=256's/);
   });
 
   it('the table shows the old-space columns, peak RSS next to them, and the recommendation with its flag', () => {
@@ -265,10 +265,12 @@ describe('flag checks against the target Node', () => {
 });
 
 describe('the command line of a run', () => {
+  // Each run keeps its CPU profile in its own folder (the run's cwd-relative layout here).
+  const CPU_PROFILE = ['--cpu-prof', '--cpu-prof-dir=cpu', '--cpu-prof-interval=1000'];
   const base = flagConfig(OLD, [64, 512], 1, { target: { label: 's', node: 'node', script: 's.js', args: ['--port', '1'], cwd: '/', env: {}, nodeArgs: ['--max-semi-space-size=32'] } });
 
   it('passes --<flag>=<value>; the pin only ever for the semi-space', () => {
-    assert.deepEqual(targetArgs(base, 512, '/p.js', '/s.js'), ['--max-semi-space-size=32', '--trace-gc', '--max-old-space-size=512', '--require', '/p.js', '/s.js', '--port', '1']);
+    assert.deepEqual(targetArgs(base, 512, '/p.js', '/s.js'), ['--max-semi-space-size=32', '--trace-gc', '--max-old-space-size=512', ...CPU_PROFILE, '--require', '/p.js', '/s.js', '--port', '1']);
     assert.deepEqual(targetArgs({ ...base, pinMinSemiSpace: true }, 512, '/p.js', '/s.js').filter((a) => a.startsWith('--min')), []);
     assert.deepEqual(targetArgs(config([16], 1, { pinMinSemiSpace: true }), 16, '/p.js', '/s.js').slice(0, 3), ['--trace-gc', '--max-semi-space-size=16', '--min-semi-space-size=16']);
   });
