@@ -47,9 +47,10 @@ export function resultsView(section: HTMLElement, page: LabPage): ResultsView {
 
     const rec = result.recommendation;
     const recBox = el('div', { id: 'lab-recommendation', className: final ? 'recommendation' : 'recommendation partial' },
-      el('strong', { text: !final ? 'So far: ' : recommended === null ? 'Keep the default. ' : `Recommended: ${formatSetting(flag, recommended)}. ` }),
-      // The reason may open with the verdict itself; the heading already says it.
-      el('span', { text: final ? rec.reason.replace(/^Keep the default[:.]\s*/, '') : rec.reason }),
+      // "Keep the baseline, 16 MB": the first value swept, which need not be Node's default.
+      el('strong', { text: !final ? 'So far: ' : recommended === null ? `${/^(Keep the baseline, [^:]+|No recommendation)/.exec(rec.reason)?.[1] ?? (baseline === undefined ? 'No recommendation' : `Keep ${formatSetting(flag, baseline)}`)}. ` : `Recommended: ${formatSetting(flag, recommended)}. ` }),
+      // The reason opens with the verdict itself; the heading already says it.
+      el('span', { text: final ? rec.reason.replace(/^(Keep the baseline, [^:]+|No recommendation|Keep the default)[:.]\s*/, '') : rec.reason }),
     );
     const actions = el('div', { className: 'buttons' });
     if (final && recommended !== null && !page.resultsOnly) {

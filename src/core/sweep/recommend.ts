@@ -30,7 +30,7 @@
  *    2× change is plainly visible though no test can certify it); the same smallest-within-10%
  *    choice applies, and the reason starts with "Tentative (N rounds, no test possible):".
  *    Otherwise: keep the default.
- * 6. Keep the default (value null) whenever nothing passes, saying why: no detectable
+ * 6. Keep the baseline (value null) whenever nothing passes, saying why: no detectable
  *    difference, too few rounds, req/s got worse, or the only winner lost requests.
  *
  * Settings are written "64 MB" for the semi-space (as the lab always did) and "--flag=value" for
@@ -124,7 +124,7 @@ export function recommend(results: readonly SweepSettingResult[], baselineValue:
   const baseName = words.one(baselineValue);
   const basePrimary = base ? validMetricValues(base.runs, metric) : [];
   if (!base || basePrimary.length === 0) {
-    return keep(`Keep the default: the baseline (${baseName}) has no valid run with GC figures, so there is nothing to compare against.`);
+    return keep(`Keep the baseline, ${baseName}: it has no valid run with GC figures, so there is nothing to compare against.`);
   }
   const baseRps = validMetricValues(base.runs, 'rps');
   const baseRssValues = validMetricValues(base.runs, 'peakRssMB');
@@ -282,8 +282,8 @@ function largerValues(pick: Choice, candidates: readonly Candidate[], words: Wor
 }
 
 function keepSentence(eligible: readonly Candidate[], all: readonly Candidate[], basePrimary: readonly number[], baseName: string, words: Words): string {
-  if (all.length === 0) return `Keep the default: no other setting has a valid run to compare with ${baseName}.`;
-  if (eligible.length === 0) return `Keep the default: every setting other than ${baseName} lost requests or had invalid runs.`;
+  if (all.length === 0) return `Keep the baseline, ${baseName}: no other setting has a valid run to compare with ${baseName}.`;
+  if (eligible.length === 0) return `Keep the baseline, ${baseName}: every setting other than ${baseName} lost requests or had invalid runs.`;
   // Significant winners that the req/s guard ruled out.
   const guarded = eligible.filter(
     (c) => c.primaryP !== null && c.primaryP < ALPHA && c.primaryRatio !== null && c.primaryRatio <= WIN_RATIO && c.rpsWorse,
@@ -293,7 +293,7 @@ function keepSentence(eligible: readonly Candidate[], all: readonly Candidate[],
       (c) =>
         `${words.one(c.value)} cut ${words.metricLong} ${formatChange(c.primaryRatio)} (${formatP(c.primaryP)}) but cost req/s ${formatChange(c.rpsRatio)} (${formatP(c.rpsP)})`,
     );
-    return `Keep the default: ${g.join('; ')}; nothing else was significantly better than ${baseName}.`;
+    return `Keep the baseline, ${baseName}: ${g.join('; ')}; nothing else was significantly better than ${baseName}.`;
   }
   const best = [...eligible].sort((a, b) => a.primaryMedian - b.primaryMedian)[0]!;
   const bestText = `best median: ${words.one(best.value)}, ${formatChange(best.primaryRatio)}`;
@@ -308,19 +308,19 @@ function keepSentence(eligible: readonly Candidate[], all: readonly Candidate[],
       best.primaryRatio < TENTATIVE_RATIO;
     if (clearGain && best.rpsRatio !== null && best.rpsRatio < WIN_RATIO) {
       return (
-        `Keep the default: ${words.one(best.value)} cut ${words.metricLong} ${formatChange(best.primaryRatio)} vs ${baseName} (ranges do not overlap), ` +
+        `Keep the baseline, ${baseName}: ${words.one(best.value)} cut ${words.metricLong} ${formatChange(best.primaryRatio)} vs ${baseName} (ranges do not overlap), ` +
         `but req/s fell ${formatChange(best.rpsRatio)}; with ${rounds} round${rounds === 1 ? '' : 's'} no test can tell whether that is noise. ` +
         `Run 4+ rounds (6 for confidence intervals).`
       );
     }
     return (
-      `Keep the default: ${rounds} round${rounds === 1 ? ' is' : 's are'} too few for a test (p cannot go below 0.05), and no setting's ` +
+      `Keep the baseline, ${baseName}: ${rounds} round${rounds === 1 ? ' is' : 's are'} too few for a test (p cannot go below 0.05), and no setting's ` +
       `${words.metricLong} stood clear of ${baseName} enough for a tentative call (3+ runs each, ranges apart, 30% or more; ${bestText}). ` +
       `Run 4+ rounds (6 for confidence intervals).`
     );
   }
   return (
-    `Keep the default: no detectable difference; no setting has ${words.metricLong} significantly lower than ${baseName}'s ` +
+    `Keep the baseline, ${baseName}: no detectable difference; no setting has ${words.metricLong} significantly lower than ${baseName}'s ` +
     `(needs p < 0.05 and a change over 3%; ${bestText}${best.primaryP !== null ? `, ${formatP(best.primaryP)}` : ''}).`
   );
 }

@@ -54,7 +54,7 @@ export function summarizeSweep(
     const flag = safeFlag(config);
     return {
       results: [],
-      recommendation: { flag, value: null, semiSpaceMB: null, metric: primaryMetricOf(flag), reason: 'Keep the default: the sweep could not be analysed.' },
+      recommendation: { flag, value: null, semiSpaceMB: null, metric: primaryMetricOf(flag), reason: 'No recommendation: the sweep could not be analysed.' },
       warnings: [`The sweep could not be analysed: ${error instanceof Error ? error.message : String(error)}`],
     };
   }
@@ -119,7 +119,7 @@ function summarize(
 
   const recommended: Recommendation =
     baselineValue === undefined
-      ? { flag, value: null, semiSpaceMB: null, metric, reason: 'Keep the default: the sweep has no settings.' }
+      ? { flag, value: null, semiSpaceMB: null, metric, reason: 'No recommendation: the sweep has no settings.' }
       : recommend(results, baselineValue, { flag, metric });
   // The code-side alternative, whatever the flag's verdict: less garbage helps at any size.
   const alternative = allocationAlternative(results);

@@ -98,7 +98,7 @@ describe('a setting that loses requests or runs is never recommended', () => {
       );
       const { recommendation } = summarizeSweep(runs, config(SIZES, 6), ENV);
       assert.equal(recommendation.semiSpaceMB, null);
-      assert.match(recommendation.reason, /^Keep the default: every setting other than 16 MB lost requests or had invalid runs/);
+      assert.match(recommendation.reason, /^Keep the baseline, 16 MB: every setting other than 16 MB lost requests or had invalid runs/);
     }
   });
 });
@@ -109,7 +109,7 @@ describe('keep the default', () => {
     const shapes = Object.fromEntries(SIZES.map((s) => [s, same]));
     const { recommendation } = summarizeSweep(sweepRuns(shapes, SIZES, 6), config(SIZES, 6), ENV);
     assert.equal(recommendation.semiSpaceMB, null);
-    assert.match(recommendation.reason, /^Keep the default: no detectable difference/);
+    assert.match(recommendation.reason, /^Keep the baseline, 16 MB: no detectable difference/);
   });
 
   it('noisy data with small differences → keep the default', () => {
@@ -148,14 +148,14 @@ describe('3 rounds', () => {
     const shapes = Object.fromEntries(SIZES.map((s, i) => [s, { ...SECTION8[16]!, gcMsPer1k: 36.9 * (1 - 0.05 * i) }]));
     const { recommendation } = summarizeSweep(sweepRuns(shapes, SIZES, 3, undefined, noise), config(SIZES, 3), ENV);
     assert.equal(recommendation.semiSpaceMB, null);
-    assert.match(recommendation.reason, /^Keep the default: 3 rounds are too few for a test/);
+    assert.match(recommendation.reason, /^Keep the baseline, 16 MB: 3 rounds are too few for a test/);
   });
 
   it('a big GC gain that req/s did not follow → keep the default, and the reason names the req/s drop', () => {
     const shapes = { 16: SECTION8[16]!, 64: { ...SECTION8[64]!, rps: SECTION8[16]!.rps * 0.9 } };
     const { recommendation } = summarizeSweep(sweepRuns(shapes, [16, 64], 3, undefined, noise), config([16, 64], 3), ENV);
     assert.equal(recommendation.semiSpaceMB, null);
-    assert.match(recommendation.reason, /^Keep the default: 64 MB cut GC ms per 1k requests −48% vs 16 MB \(ranges do not overlap\), but req\/s fell −10%; with 3 rounds no test can tell/);
+    assert.match(recommendation.reason, /^Keep the baseline, 16 MB: 64 MB cut GC ms per 1k requests −48% vs 16 MB \(ranges do not overlap\), but req\/s fell −10%; with 3 rounds no test can tell/);
   });
 
   it('a big effect whose ranges overlap the baseline → keep the default', () => {
@@ -244,7 +244,7 @@ describe('2 rounds', () => {
   it('no tentative call from two runs per setting, however big the effect', () => {
     const { recommendation } = summarizeSweep(sweepRuns(SECTION8, SIZES, 2), config(SIZES, 2), ENV);
     assert.equal(recommendation.semiSpaceMB, null);
-    assert.match(recommendation.reason, /^Keep the default: 2 rounds are too few for a test/);
+    assert.match(recommendation.reason, /^Keep the baseline, 16 MB: 2 rounds are too few for a test/);
   });
 });
 

@@ -78,12 +78,12 @@ describe('formatSweepTable', () => {
   it('keep the default prints the reason alone; no rows → a placeholder', () => {
     const t = formatSweepTable({
       results: [],
-      recommendation: { flag: 'max-semi-space-size', value: null, semiSpaceMB: null, metric: 'gcMsPer1k', reason: 'Keep the default: the sweep has no settings.' },
+      recommendation: { flag: 'max-semi-space-size', value: null, semiSpaceMB: null, metric: 'gcMsPer1k', reason: 'No recommendation: the sweep has no settings.' },
       warnings: [],
       config: config([], 0),
     });
     assert.match(t, /\(no settings\)/);
-    assert.match(t, /\nRecommendation: Keep the default: the sweep has no settings\.\n$/);
+    assert.match(t, /\nRecommendation: No recommendation: the sweep has no settings\.\n$/);
   });
 });
 
