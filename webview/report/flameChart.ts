@@ -16,6 +16,22 @@ import { toCss, type Palette } from '../common/theme';
 
 const ROW_PX = 16;
 const DRAG_PX = 4;
+/** The strip above the boxes for the load's windows and the tier markers. */
+const MARK_PX = 14;
+
+/** A stretch of the axis to shade and name: the load's warm-up and measured window. */
+export interface TimeBand {
+  label: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/** A moment on the axis: V8 made optimized code for a function, or threw it away. */
+export interface TimeMark {
+  atMs: number;
+  kind: 'optimized' | 'deopt';
+  text: string;
+}
 
 /** A range on the report's time axis, ms. */
 export interface TimeRange {
@@ -32,6 +48,10 @@ export interface FlameChartOptions {
   range: TimeRange | null;
   onSelect(range: TimeRange | null): void;
   onPick(fn: number): void;
+  bands: TimeBand[];
+  marks: TimeMark[];
+  /** A click on a mark (its index in `marks`). */
+  onMark(index: number): void;
   host: Host<FromReportWebview>;
   loc: LocationContext;
 }
@@ -52,7 +72,7 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
   const canvas = el('canvas', { attrs: { role: 'img', 'aria-label': `CPU over time: ${rects.count} boxes, ${rows} frames deep` } });
   const tooltip = el('div', { id: 'timeline-tooltip', className: 'timeline-tooltip', attrs: { role: 'tooltip', hidden: true } });
   const scroller = el('div', { className: 'flame-chart-scroll' }, canvas);
-  const root = el('div', { id: 'flame-chart', className: 'flame-chart', attrs: { 'data-box-count': rects.count, 'data-depth': rows } }, scroller, tooltip);
+  const root = el('div', { id: 'flame-chart', className: 'flame-chart', attrs: { 'data-box-count': rects.count, 'data-depth': rows, 'data-mark-count': opts.marks.length, 'data-bands': opts.bands.map((b) => b.label).join('|') } }, scroller, tooltip);
   const extent = { fromMs: opts.offsetMs, toMs: opts.offsetMs + opts.index.profile.durationUs / 1000 };
   let view = { ...extent, left: 0, width: 600 };
   let palette = opts.palette;
@@ -65,7 +85,7 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
   function draw(): void {
     const ratio = window.devicePixelRatio || 1;
     const cssWidth = Math.max(200, scroller.clientWidth);
-    const cssHeight = Math.max(ROW_PX, rows * ROW_PX);
+    const cssHeight = MARK_PX + Math.max(ROW_PX, rows * ROW_PX);
     canvas.style.width = `${cssWidth}px`;
     canvas.style.height = `${cssHeight}px`;
     canvas.width = Math.round(cssWidth * ratio);
@@ -76,13 +96,14 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
     ctx.clearRect(0, 0, cssWidth, cssHeight);
     ctx.font = `11px ${palette.fontFamily}`;
     ctx.textBaseline = 'middle';
+    drawBands(ctx, cssHeight);
     let drawn = 0;
     for (let i = 0; i < rects.count; i++) {
       const x0 = Math.max(view.left, xOf(axisOf(rects.startUs[i]!)));
       const x1 = Math.min(view.left + view.width, xOf(axisOf(rects.endUs[i]!)));
       if (x1 - x0 < 0.5) continue;
       const info = keyInfo(opts.index, rects.map, rects.map.key[rects.node[i]!]!);
-      const y = rects.depth[i]! * ROW_PX;
+      const y = MARK_PX + rects.depth[i]! * ROW_PX;
       ctx.fillStyle = toCss(palette.frame[info.category] ?? palette.frame.native);
       ctx.fillRect(x0, y, Math.max(1, x1 - x0 - 0.5), ROW_PX - 1);
       drawn++;
@@ -96,8 +117,57 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
         ctx.restore();
       }
     }
+    drawMarks(ctx);
     shade(ctx, cssHeight);
     root.setAttribute('data-drawn-boxes', String(drawn));
+  }
+
+  /** The load's windows: a tint over the boxes and their names in the strip. */
+  function drawBands(ctx: CanvasRenderingContext2D, height: number): void {
+    opts.bands.forEach((band, i) => {
+      const a = Math.max(view.left, xOf(band.fromMs));
+      const b = Math.min(view.left + view.width, xOf(band.toMs));
+      if (b - a < 1) return;
+      ctx.fillStyle = toCss(i === 0 ? palette.muted : palette.heap, 0.1);
+      ctx.fillRect(a, 0, b - a, height);
+      ctx.fillStyle = toCss(palette.muted);
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(a, 0, b - a, MARK_PX);
+      ctx.clip();
+      ctx.fillText(band.label, a + 3, MARK_PX / 2);
+      ctx.restore();
+    });
+  }
+
+  /** ▼ at each tier change: green for optimized code made, the warning colour for a deopt. */
+  function drawMarks(ctx: CanvasRenderingContext2D): void {
+    for (const m of opts.marks) {
+      const x = xOf(m.atMs);
+      if (x < view.left - 4 || x > view.left + view.width + 4) continue;
+      ctx.fillStyle = toCss(m.kind === 'deopt' ? palette.category.gc : palette.heap);
+      ctx.beginPath();
+      ctx.moveTo(x - 4, 2);
+      ctx.lineTo(x + 4, 2);
+      ctx.lineTo(x, MARK_PX - 3);
+      ctx.closePath();
+      ctx.fill();
+    }
+  }
+
+  /** The mark under a point of the strip, or -1. */
+  function markAt(x: number, y: number): number {
+    if (y > MARK_PX) return -1;
+    let best = -1;
+    let bestDx = 6;
+    opts.marks.forEach((m, i) => {
+      const dx = Math.abs(xOf(m.atMs) - x);
+      if (dx < bestDx) {
+        bestDx = dx;
+        best = i;
+      }
+    });
+    return best;
   }
 
   /** Dims what lies outside the selected range (or the range being dragged). */
@@ -115,7 +185,7 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
 
   /** The box under a point, or -1. */
   function hit(x: number, y: number): number {
-    const depth = Math.floor(y / ROW_PX);
+    const depth = Math.floor((y - MARK_PX) / ROW_PX);
     const ms = msAt(x);
     for (let i = 0; i < rects.count; i++) {
       if (rects.depth[i] !== depth) continue;
@@ -150,6 +220,8 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
     }
     draw();
     const p = local(event);
+    const mark = markAt(p.x, p.y);
+    if (mark >= 0) return opts.onMark(mark);
     const i = hit(p.x, p.y);
     if (i < 0) return;
     const key = rects.map.key[rects.node[i]!]!;
@@ -161,6 +233,14 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
   canvas.addEventListener('mousemove', (event) => {
     if (drag) return;
     const p = local(event);
+    const mark = markAt(p.x, p.y);
+    if (mark >= 0) {
+      const m = opts.marks[mark]!;
+      tooltip.replaceChildren(el('div', { className: 'tt-name', text: m.text }), el('div', { text: `at ${fmtNum(m.atMs / 1000, 3)} s · click for its row in Tiers` }));
+      tooltip.hidden = false;
+      placeTooltip(event);
+      return;
+    }
     const i = hit(p.x, p.y);
     if (i < 0) {
       tooltip.hidden = true;
@@ -172,10 +252,13 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
     const where = info.url ? formatLocation(info.url, info.line, info.column, opts.loc).text : 'no source';
     tooltip.replaceChildren(el('div', { className: 'tt-name', text: info.name }), el('div', { className: 'tt-loc', text: where }), el('div', { text: `${fmtMs(to - from)} on the stack, ${fmtNum(from / 1000, 3)}–${fmtNum(to / 1000, 3)} s` }));
     tooltip.hidden = false;
-    const box = root.getBoundingClientRect();
-    tooltip.style.left = `${Math.min(event.clientX - box.left + 12, box.width - 260)}px`;
-    tooltip.style.top = `${event.clientY - box.top + 14}px`;
+    placeTooltip(event);
   });
+  function placeTooltip(event: MouseEvent): void {
+    const box = root.getBoundingClientRect();
+    tooltip.style.left = `${Math.max(0, Math.min(event.clientX - box.left + 12, box.width - 260))}px`;
+    tooltip.style.top = `${event.clientY - box.top + 14}px`;
+  }
   canvas.addEventListener('mouseleave', () => (tooltip.hidden = true));
 
   return {

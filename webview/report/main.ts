@@ -21,6 +21,7 @@ import { renderLoadSection } from './loadFigures';
 import { ALL_PROCESSES, modelForProcess, renderProcessPicker } from './processPicker';
 import { missingDeopts, missingFlame, missingGc } from './missing';
 import { renderDeopts, renderHotFunctions } from './tables';
+import { renderTierSection, tierMarks } from './tiers';
 import { renderCpuViewBar, renderTableView, topDown, type CpuViewInput, type CpuViewState } from './cpuViews';
 import { renderFlameChart, type FlameChartView, type TimeRange } from './flameChart';
 import { ProfileIndex } from '../../src/shared/profile/profileIndex';
@@ -120,10 +121,11 @@ function render(full: ReportModel): void {
   const gcSection = el('section', { id: 'gc-section', className: 'panel', attrs: { 'aria-label': 'Garbage collection' } });
   const hotSection = el('section', { id: 'hot-section', className: 'panel', attrs: { 'aria-label': 'Hot functions' } });
   const timelineSection = el('section', { id: 'timeline-section', className: 'panel', attrs: { 'aria-label': 'CPU over time' } });
+  const tierSection = el('section', { id: 'tier-section', className: 'panel', attrs: { 'aria-label': 'Tiers' } });
   const deoptSection = el('section', { id: 'deopt-section', className: 'panel', attrs: { 'aria-label': 'Deopts' } });
   // Only a run folder can have sampled allocations: a single file has nothing to say about them.
   const allocSection = model.summary.source.kind === 'run' ? el('section', { id: 'alloc-section', className: 'panel', attrs: { 'aria-label': 'GC and allocations' } }) : null;
-  app.append(el('main', {}, flameSection, gcSection, timelineSection, allocSection, hotSection, deoptSection));
+  app.append(el('main', {}, flameSection, gcSection, timelineSection, allocSection, hotSection, tierSection, deoptSection));
 
   const palette = readPalette();
   const cpu = cpuInput(model, loc);
@@ -140,12 +142,13 @@ function render(full: ReportModel): void {
     if (allocSection) renderAllocPanel(allocSection, model.summary.alloc, host, loc);
     const hotCpu = cpu && model.summary.cpu ? { ...model.summary.cpu, functions: functionTimes(cpu.index, cpu.selfUs), durationMs: cpu.wholeMs } : model.summary.cpu;
     renderHotFunctions(hotSection, hotCpu, missingFlame(model), host, loc, cpu ? { text: cpu.scopeText, sandwich: (fn) => pickSandwich(fn, full) } : null);
+    renderTierSection(tierSection, model.summary.tierHistory, missingTiers(model), host, loc);
     renderDeopts(deoptSection, model.summary.deopts, missingDeopts(model), host, loc);
   });
   // One process picked: every section says whose figures it shows.
   const picked = pickedLabel(full);
   if (picked !== null) {
-    for (const h of [flameSection, gcSection, allocSection, hotSection, deoptSection].map((s) => s?.querySelector('h2'))) {
+    for (const h of [flameSection, gcSection, allocSection, hotSection, tierSection, deoptSection].map((s) => s?.querySelector('h2'))) {
       h?.append(processOf(picked));
     }
   }
@@ -233,6 +236,8 @@ function pickSandwich(fn: number, full: ReportModel): void {
 /** The CPU-over-time section: its flame chart and the range bar; wires the GC chart's axis to it. */
 function timeline(section: HTMLElement, cpu: CpuInput, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>) {
   const full = lastModel!;
+  // Tier markers share the axis only when the profile does (the same isolate clock).
+  const marks = cpu.aligned ? tierMarks(model.summary.tierHistory, selectedProcess === ALL_PROCESSES ? null : selectedProcess) : [];
   section.append(el('h2', { text: 'CPU over time' }));
   const clearButton = el('vscode-button', { id: 'range-clear', attrs: { secondary: true, hidden: !range, title: 'Show the whole profile again' }, text: 'Clear selection' });
   const zoom = el('vscode-button', { id: 'range-zoom', attrs: { secondary: true, hidden: !range, title: 'Zoom both timelines to the selection' }, text: 'Zoom to selection' });
@@ -250,6 +255,12 @@ function timeline(section: HTMLElement, cpu: CpuInput, model: ReportModel, loc: 
     range,
     onSelect: (r) => setRange(r, full),
     onPick: (fn) => pickSandwich(fn, full),
+    bands: cpu.aligned && model.loadWindow ? [
+      { label: 'warm-up', fromMs: model.loadWindow.warmupFromMs, toMs: model.loadWindow.fromMs },
+      { label: 'measured window', fromMs: model.loadWindow.fromMs, toMs: model.loadWindow.toMs },
+    ] : [],
+    marks: marks.map((m) => ({ atMs: m.atMs, kind: m.event.kind, text: m.event.kind === 'deopt' ? `${m.fn.function}: deoptimized (${m.event.reason ?? 'no reason'})` : `${m.fn.function}: ${m.event.tier} code made` })),
+    onMark: (i) => showTierRow(marks[i]!.fn.function),
     host,
     loc,
   });
@@ -283,6 +294,22 @@ function timeline(section: HTMLElement, cpu: CpuInput, model: ReportModel, loc: 
       new ResizeObserver(fit).observe(chart.root);
     },
   };
+}
+
+/** Scrolls to a function's row in the tier table and marks it for a moment. */
+function showTierRow(name: string): void {
+  const row = document.querySelector<HTMLElement>(`#tier-table tr[data-function="${CSS.escape(name)}"]`);
+  if (!row) return;
+  row.scrollIntoView({ block: 'center' });
+  row.classList.add('flash');
+  setTimeout(() => row.classList.remove('flash'), 1500);
+}
+
+/** Why a run has no tier history. */
+function missingTiers(model: ReportModel): string {
+  if (model.summary.source.kind !== 'run') return 'a profile on its own has no record of V8’s optimizations; profile the program with the “CPU + GC trace + deopts” preset.';
+  if (model.summary.deoptCoverage === 'not-collected') return 'this run has no code trace (it needs a direct launch with deopts: not an npm script, attach or the lab).';
+  return 'the code trace recorded no optimization of the hot functions.';
 }
 
 /** No time-ordered profile for what is shown: why, in the timeline's place. */

@@ -47,8 +47,10 @@ export function heatText(line: HeatLine): string {
 export function hotLensTitle(fn: HotFunctionLens): string {
   const total = `total ${formatMs(fn.totalMs)} (${formatShare(fn.totalShare)})`;
   // "self 0.00 ms (0.0%)" says nothing: a function whose time is all in its callees says that.
-  if (fn.selfMs < 0.005) return `$(flame) ${total}, all in what it calls`;
-  return `$(flame) self ${formatMs(fn.selfMs)} (${formatShare(fn.selfShare)}) · ${total}`;
+  // Where it ended among V8's tiers ("TurboFan", "deoptimized"); the tooltip has the story. Unknown says nothing.
+  const tier = fn.tiers && !fn.tiers.now.startsWith('unknown') ? ` · ${fn.tiers.now}` : '';
+  if (fn.selfMs < 0.005) return `$(flame) ${total}, all in what it calls${tier}`;
+  return `$(flame) self ${formatMs(fn.selfMs)} (${formatShare(fn.selfShare)}) · ${total}${tier}`;
 }
 
 export function optimizedLensTitle(fn: OptimizedFunctionLens): string {

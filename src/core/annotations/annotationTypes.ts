@@ -59,6 +59,8 @@ export interface DeoptSite {
   lastMs: number | null;
   /** Where V8 saw it, when a source map moved it to another file or line. */
   generated: FilePosition | null;
+  /** Its function's way through the tiers ("TurboFan at 1.20 s, deoptimized 3×, now Maglev"), when it is among the hot ones. */
+  tiers?: string | null;
 }
 
 export interface ReasonTally {
@@ -108,6 +110,8 @@ export interface HotFunctionLens {
   totalMs: number;
   selfShare: number;
   totalShare: number;
+  /** Its way through the tiers (see DeoptSite.tiers) and, in a word or two, where it ended; absent when the run recorded none. */
+  tiers?: { story: string; now: string } | null;
 }
 
 export interface AllocFunctionLens {

@@ -5,6 +5,7 @@
  * source map to the original source when there is one (else it stays on the generated file).
  */
 import { deoptEventCount } from '../../shared/deoptText';
+import { tierEntryAt, tierNowText, tierSummaryText } from '../../shared/tierText';
 import type { SourceMapResolver } from '../sourcemap/sourceMapResolver';
 import type { AllocSummary, CpuFunctionSummary, DeoptFunctionSummary, DeoptSummaryEntry, SourcePosition, Summary } from '../../shared/model/summary';
 import { explainDeoptReason } from './deoptReasons';
@@ -165,6 +166,8 @@ async function addDeopts(summary: Summary, placer: Placer, fileOf: (p: Placed) =
     file.deoptSites.push(site);
 
     const start = raw.functionStart ?? functionStartFromProfile(cpuFunctions, raw);
+    const history = start ? tierEntryAt(summary.tierHistory, start.url, start.line, start.column) : undefined;
+    if (history) site.tiers = tierSummaryText(history);
     const startPlaced = start ? await placer.place(start.url, start.line, start.column) : null;
     let exact = startPlaced !== null && startPlaced.key === where.key && startPlaced.line <= where.line;
     let line = exact ? startPlaced!.line : where.line;
@@ -265,6 +268,10 @@ const bySiteCount = (a: DeoptSite, b: DeoptSite) => b.count - a.count || a.line 
 async function addHeat(summary: Summary, placer: Placer, fileOf: (p: Placed) => FileAnnotations, thresholds: AnnotationThresholds): Promise<void> {
   const cpu = summary.cpu;
   if (!cpu || cpu.durationMs <= 0) return;
+  const tiersOf = (f: CpuFunctionSummary) => {
+    const entry = tierEntryAt(summary.tierHistory, f.url, f.line, f.column);
+    return entry ? { story: tierSummaryText(entry), now: tierNowText(entry) } : null;
+  };
   const perLine = new Map<FileAnnotations, Map<number, number>>();
   for (const l of cpu.lines) {
     if (l.selfMs <= 0) continue;
@@ -298,6 +305,7 @@ async function addHeat(summary: Summary, placer: Placer, fileOf: (p: Placed) => 
       totalMs: f.totalMs,
       selfShare: f.selfMs / cpu.durationMs,
       totalShare: f.totalMs / cpu.durationMs,
+      tiers: tiersOf(f),
     });
   }
 }

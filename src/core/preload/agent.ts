@@ -11,7 +11,7 @@
  *  5. Sample allocations, garbage included, when asked (allocationSampler.ts).
  * It runs in every process the target starts with our flags (fork, cluster) and in worker threads.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -48,6 +48,7 @@ function start(): void {
 
   const newSpace = watchNewSpace();
   const allocations = startAllocations(record, dir);
+  const traceClock = startTraceClock(record, codeTrace.redirect);
   const sampleHeap = () => {
     try {
       record.newSpaceMaxBytes = Math.max(record.newSpaceMaxBytes, newSpace());
@@ -85,6 +86,7 @@ function start(): void {
     // A worker thread: its own heap (new space) and lifetime. Signals, the owner watch and the
     // in-process profile belong to the process, i.e. its main thread.
     startRecording(sampleHeap, refresh, write, () => {
+      traceClock();
       record.allocations = allocations?.finish() ?? null;
       refresh();
       record.final = true;
@@ -122,6 +124,7 @@ function start(): void {
 
   process.on('exit', (code) => {
     stopRecording();
+    traceClock();
     stopProfile?.();
     record.allocations = allocations?.finish() ?? null;
     refresh();
@@ -179,6 +182,50 @@ function watchNewSpace(): () => number {
       if (size > largest) largest = size;
     }
     return largest;
+  };
+}
+
+/** How often the code trace's size is read: the resolution of the times given to its optimizations and deopts. */
+const TRACE_CLOCK_MS = 50;
+/** Size readings kept at most (one per change): over 8 minutes of a trace that grows all the time. */
+const TRACE_CLOCK_LIMIT = 10_000;
+
+/**
+ * The code trace has no times, but V8 writes each line as it happens (the file is closed after each
+ * trace). Its size read every 50 ms, kept when it changed, dates each line by its byte offset:
+ * "TurboFan at 1.2 s" and the deopt markers on the report's time axis. Returns a last reading.
+ */
+function startTraceClock(record: AgentRecord, redirect: CodeTraceRedirect | null): () => void {
+  const dir = process.env[AGENT_ENV.codeTraceDir];
+  if (!dir || !redirect?.file) return () => undefined;
+  const path = join(dir, redirect.file);
+  const sizes: [number, number][] = [];
+  record.codeTraceSizes = sizes;
+  let last = -1;
+  let lastReadAt = 0;
+  const read = () => {
+    try {
+      const size = statSync(path).size;
+      const now = Math.round(performance.now() * 10) / 10;
+      if (size !== last && sizes.length < TRACE_CLOCK_LIMIT) {
+        // The last reading that still saw the old size bounds the new lines from below: without it a
+        // quiet second before them would widen their time to that whole second.
+        const previous = sizes[sizes.length - 1];
+        if (previous && previous[0] !== lastReadAt) sizes.push([lastReadAt, last]);
+        sizes.push([now, size]);
+        last = size;
+      }
+      lastReadAt = now;
+    } catch {
+      // not there yet, or the run folder is gone
+    }
+  };
+  read();
+  const timer = setInterval(read, TRACE_CLOCK_MS);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    read();
   };
 }
 

@@ -19,6 +19,11 @@ export interface AgentRecord {
   hasIpc?: boolean;
   /** Where this isolate's code trace went (see codeTraceRedirect.ts); null when no code trace was asked for. */
   codeTrace?: CodeTraceRedirect | null;
+  /**
+   * Its code trace's size over time: [ms since the time origin, bytes], one reading per change, read
+   * every 50 ms. Dates the trace's lines (it has no times of its own); absent without a trace of its own.
+   */
+  codeTraceSizes?: [number, number][];
   argv: string[];
   execArgv: string[];
   nodeVersion: string;

@@ -69,7 +69,9 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
     if (views) model.timeProfile = { ...views.time, clockMs: null, clockNote: 'attached: the GC events come from the process’s own observer, on another clock' };
   } else {
     model.gcEvents = await runGcEvents(layout).then((events) => mainIsolatePoints(events, summary), () => []);
-    if (views) model.timeProfile = linedUp(views, await recordOf(layout, only ?? null), model.gcEvents);
+    const record = await recordOf(layout, only ?? null);
+    if (views) model.timeProfile = linedUp(views, record, model.gcEvents);
+    model.loadWindow = loadWindowOf(summary, record);
   }
   return model;
 }
@@ -152,6 +154,16 @@ async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlame
 function linedUp(views: ProfileViews, record: AgentRecord | null, events: readonly GcPoint[]): TimeProfile {
   const window = record ? clockWindow(record, views.firstSampleUs) : null;
   return { ...views.time, ...lineUpWithGc(views.time, events, window) };
+}
+
+/** The load's warm-up and measured window on the isolate's clock: epoch ms less the isolate's start. */
+function loadWindowOf(summary: Summary, record: AgentRecord | null): ReportModel['loadWindow'] {
+  const w = summary.load?.windowEpochMs;
+  const created = record?.isolateCreatedMs;
+  if (!w || !record || !Array.isArray(created)) return null;
+  const isolateStartEpoch = record.processStartMs + (created[0] + created[1]) / 2;
+  const fromMs = w.start - isolateStartEpoch;
+  return { warmupFromMs: Math.max(0, fromMs - (summary.load?.warmupSeconds ?? 0) * 1000), fromMs, toMs: w.end - isolateStartEpoch };
 }
 
 async function recordOf(layout: RunLayout, p: ProcessSummary | null): Promise<AgentRecord | null> {

@@ -4,6 +4,7 @@ import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeYoungGeneration, requestedSemiSpaceText } from '../../shared/youngGenerationText';
 import { deoptEventCount } from '../../shared/deoptText';
+import { tierNowText, tierSummaryText } from '../../shared/tierText';
 import type { LoadSummary, ProcessSummary, Summary } from '../../shared/model/summary';
 
 export interface TextReportOptions {
@@ -118,6 +119,18 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
         [true, false, false, false, false],
       ));
     }
+    out.push('');
+  }
+
+  const tiers = summary.tierHistory;
+  if (tiers && tiers.functions.length > 0) {
+    const ended = tiers.functions.filter((f) => f.tierNow !== null).length;
+    out.push(`Tiers of the ${tiers.functions.length} hottest functions (${ended} ended optimized${tiers.timed ? '; times on the GC trace’s clock' : '; in trace order, not dated'}):`);
+    out.push(table(
+      ['self ms', 'function', 'now', 'history', 'where'],
+      tiers.functions.slice(0, options.topDeopts ?? 10).map((f) => [fmtNum(f.selfMs, 1), f.function, tierNowText(f), tierSummaryText(f), place(f.url, f.line, f.column)]),
+      [true, false, false, false, false],
+    ));
     out.push('');
   }
 

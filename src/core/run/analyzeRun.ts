@@ -33,6 +33,7 @@ import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
 import { processWallMs, readAgentRecords } from './agentRecords';
 import { buildProcessTable, type RunProcess } from './processTable';
 import { listCodeTraces, listCpuProfiles, listV8Logs, type CpuProfileArtifact, type V8LogArtifact } from './runArtifacts';
+import { buildTierHistory } from '../v8log/tierHistory';
 import { readRunDeopts, type WindowMarks } from './runDeopts';
 import type { RunLayout } from './runLayout';
 import { sessionMode, type SessionRecord } from '../../shared/model/session';
@@ -106,6 +107,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   let deoptCoverage: DeoptCoverage = 'not-collected';
   let deoptParts: Pick<Summary, 'deopts' | 'deoptFunctions' | 'optimizedFunctions'> = { deopts: [], deoptFunctions: [], optimizedFunctions: [] };
   let deoptCounts = new Map<string, number>();
+  let tierHistory: Summary['tierHistory'] = null;
   if (logs.length === 0 && codeTraces.length === 0) {
     if (capture.deopts && session?.launch.mode !== 'node-options') warnings.push('no V8 log was found, so deopts are unknown');
   } else if (codeTraceAsked && codeTraces.length === 0) {
@@ -124,6 +126,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
       const { warnings: cut, ...parts } = summarizeDeoptAnalysis(found.analysis);
       warnings.push(...found.warnings, ...cut);
       deoptParts = parts;
+      tierHistory = codeTraceAsked ? buildTierHistory(found.analysis, cpu?.functions ?? []) : null;
       deoptCoverage = found.coverage;
       deoptCounts = found.countByProcess;
     } catch (err) {
@@ -160,6 +163,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     cpu,
     gc,
     ...deoptParts,
+    ...(tierHistory ? { tierHistory } : {}),
     deoptCoverage,
     ...(load ? { load } : {}),
     ...(processSummaries.length > 0 ? { processes: processSummaries } : {}),

@@ -48,6 +48,8 @@ export interface TracedOptimization {
   /** On-stack-replacement code. Node 18 does not mark it on the line read here: always false there. */
   osr: boolean;
   seq: number;
+  /** Byte offset of its line in the file: dated by the trace clock (see preload/agent.ts startTraceClock). */
+  offset: number;
 }
 
 export interface CodeTrace {
@@ -150,7 +152,7 @@ export class CodeTraceDeoptReader {
     this.awaitingInstall.delete(sfi);
     // The install line of the compile just read: already counted.
     if (installed && compiled !== undefined && compiled.tier === tier) return;
-    const optimization: TracedOptimization = { name: (m[2] ?? '').trim(), sfi, tier, osr: m[5] !== undefined, seq: this.seq++ };
+    const optimization: TracedOptimization = { name: (m[2] ?? '').trim(), sfi, tier, osr: m[5] !== undefined, seq: this.seq++, offset: this.lineOffset };
     this.optimizations.push(optimization);
     if (!installed) this.awaitingInstall.set(sfi, optimization);
   }
@@ -280,9 +282,14 @@ export interface CodeTraceAnalysis {
  * than guessed. Anonymous functions are never placed by name. Times are unknown: each optimization
  * has `seq`, comparable with the deopts' `seq` within this trace (isolate = the file's name).
  */
-export function analyzeCodeTrace(trace: CodeTrace, functions: readonly V8Function[], source: string): CodeTraceAnalysis {
+/**
+ * `timeOf`, when the run dated its trace (the agent's size readings), gives the isolate-clock ms at
+ * which a line at a byte offset was written, or NaN; without it every time is NaN, as the trace has none.
+ */
+export function analyzeCodeTrace(trace: CodeTrace, functions: readonly V8Function[], source: string, timeOf: (offset: number) => number = () => Number.NaN): CodeTraceAnalysis {
   const isolate = basename(source);
   const deopts = tracedToV8Deopts(trace.deopts, functions, source);
+  deopts.forEach((d, i) => (d.timeMs = timeOf(trace.deopts[i]!.offset)));
   const byName = uniqueByName(functions);
   const sfiKey = (sfi: string, name: string) => `${sfi} ${name}`;
 
@@ -333,7 +340,7 @@ export function analyzeCodeTrace(trace: CodeTrace, functions: readonly V8Functio
   };
   for (const o of trace.optimizations) {
     const ref = place(o.sfi, o.name);
-    if (ref !== null) entry(ref).optimizations.push({ isolate, timeMs: Number.NaN, tier: o.tier, seq: o.seq });
+    if (ref !== null) entry(ref).optimizations.push({ isolate, timeMs: timeOf(o.offset), tier: o.tier, seq: o.seq });
   }
   for (const d of deopts) if (d.optimizedFunction !== null && d.tier !== null) entry(d.optimizedFunction).tiers.push(d.tier);
   for (const fn of out.values()) fn.tiers = sortTiers([...new Set([...fn.tiers, ...fn.optimizations.map((o) => o.tier)])]);

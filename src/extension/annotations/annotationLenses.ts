@@ -65,7 +65,7 @@ export class AnnotationLenses implements vscode.CodeLensProvider {
         if (range) {
           lenses.push(new vscode.CodeLens(range, {
             ...asCommand(Commands.OpenReport, hotLensTitle(fn), vscode.Uri.file(run.source)),
-            tooltip: `${fn.name}: self time is spent in its own code, total includes what it calls (recursion counted once). Click for the report.`,
+            tooltip: `${fn.name}: self time is spent in its own code, total includes what it calls (recursion counted once).${fn.tiers ? ` Tiers: ${fn.tiers.story}.` : ''} Click for the report.`,
           }));
         }
       }

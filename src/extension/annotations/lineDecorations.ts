@@ -167,6 +167,10 @@ function deoptHover(sites: readonly DeoptSite[], run: string): vscode.MarkdownSt
     const when = siteWhen(site);
     if (when) details.push(when);
     md.appendText(details.join(' · '));
+    if (site.tiers) {
+      md.appendMarkdown('\n\n**Tiers:** ');
+      md.appendText(site.tiers);
+    }
     if (site.inlinedAt.length > 0) {
       md.appendMarkdown('\n\n');
       md.appendText(`Inlined at ${site.inlinedAt.map((p) => `${shortPath(p.path)}:${p.line}:${p.column}`).join(' ← ')}`);

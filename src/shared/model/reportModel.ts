@@ -54,6 +54,11 @@ export interface ReportModel {
    * ProcessView has its own). When present, the page builds its flame graph from it and `flame` may be null.
    */
   timeProfile?: TimeProfile | null;
+  /**
+   * Under load: the warm-up and the measured window on the GC events' clock (ms), for the timeline's
+   * bands; null without load or without the clock record to place them.
+   */
+  loadWindow?: { warmupFromMs: number; fromMs: number; toMs: number } | null;
   /** GC events in time order: of the one isolate, or with several processes of all of them. */
   gcEvents: GcPoint[];
   /**

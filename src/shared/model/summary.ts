@@ -31,6 +31,12 @@ export interface Summary {
    */
   optimizedFunctions: OptimizedFunctionSummary[];
   /**
+   * The hottest functions' way through V8's tiers: when each was optimized (Maglev, TurboFan), when it
+   * deoptimized, and where it ended. Absent or null when the run collected no optimizations (no code
+   * trace: an npm script, a preset without deopts, an attached process, or an older run).
+   */
+  tierHistory?: TierHistory | null;
+  /**
    * Whether `deopts` is the whole story. 'collected': every process's deopts were read (an empty list
    * means none happened); 'partial': some were read, some are unknown (a warning says which);
    * 'not-collected': nobody looked (an npm-script launch, an attached process, a preset without
@@ -339,6 +345,48 @@ export interface DeoptFunctionSummary extends SourcePosition {
   reoptimized: boolean | null;
   /** Optimizations after its first own deopt: a number that keeps growing is a deopt loop. */
   reoptimizations: number;
+}
+
+export interface TierHistory {
+  /** Events carry times (ms on their isolate's clock, the GC trace's); false for runs that did not date the trace. */
+  timed: boolean;
+  functions: TierHistoryEntry[];
+  /** Optimizations made in each second of the run (of every function, not only these), from 0 s; null when not timed. */
+  optimizationsPerSecond: number[] | null;
+}
+
+export interface TierHistoryEntry extends SourcePosition {
+  /** As the CPU profile names it. */
+  function: string;
+  selfMs: number;
+  totalMs: number;
+  /** In time order (in trace order when not timed). */
+  events: TierEvent[];
+  /** "TurboFan" or "Maglev" when its last event made optimized code; null when it ended deoptimized or was never optimized on its own. */
+  tierNow: string | null;
+  /** When V8 first made optimized code for it, and first TurboFan code; null when never (or not timed). */
+  firstOptimizedMs: number | null;
+  firstTurboFanMs: number | null;
+  deopts: number;
+  /** Optimizations after its first deopt. */
+  reoptimizations: number;
+  /**
+   * False when the trace cannot name it, so no events is no evidence: V8 traces anonymous functions
+   * without a name, and one without a deopt to place it cannot be told from its script's others.
+   */
+  traced: boolean;
+}
+
+export interface TierEvent {
+  /** ms on the isolate's clock; null when the run did not date its trace. */
+  atMs: number | null;
+  kind: 'optimized' | 'deopt';
+  /** The tier of the code made or thrown away: "TurboFan", "Maglev". */
+  tier: string;
+  /** A deopt's reason. */
+  reason?: string;
+  /** The process or thread it happened in, with several. */
+  process?: string;
 }
 
 /** A function V8 optimized that never deopted. `url`/`line`/`column` are where it starts. */

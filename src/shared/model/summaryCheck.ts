@@ -13,6 +13,9 @@ import {
   type CpuLineSummary,
   type CpuProfileFile,
   type CpuSummary,
+  type TierEvent,
+  type TierHistory,
+  type TierHistoryEntry,
   type DeoptFunctionSummary,
   type DeoptReasonCount,
   type DeoptSummaryEntry,
@@ -172,6 +175,29 @@ const processSummary = shape<ProcessSummary>({
   alloc: optional(nullable(allocSummary)),
 });
 
+const tierEvent = shape<TierEvent>({ atMs: nullable(num), kind: oneOf('optimized', 'deopt'), tier: str, reason: optional(str), process: optional(str) });
+const tierHistory = shape<TierHistory>({
+  timed: bool,
+  functions: arrayOf(
+    shape<TierHistoryEntry>({
+      function: str,
+      url: str,
+      line: num,
+      column: num,
+      selfMs: num,
+      totalMs: num,
+      events: arrayOf(tierEvent),
+      tierNow: nullable(str),
+      firstOptimizedMs: nullable(num),
+      firstTurboFanMs: nullable(num),
+      deopts: num,
+      reoptimizations: num,
+      traced: bool,
+    }),
+  ),
+  optimizationsPerSecond: nullable(arrayOf(num)),
+});
+
 /** summary.json; what `withSummaryDefaults` fills in may be absent. */
 export const checkSummary: Check = shape<Summary>({
   schemaVersion: oneOf(SUMMARY_SCHEMA_VERSION),
@@ -181,6 +207,7 @@ export const checkSummary: Check = shape<Summary>({
   deopts: optional(arrayOf(deoptEntry)),
   deoptFunctions: optional(arrayOf(deoptFunction)),
   optimizedFunctions: optional(arrayOf(optimizedFunction)),
+  tierHistory: optional(nullable(tierHistory)),
   deoptCoverage: optional(oneOf('collected', 'partial', 'not-collected')),
   load: optional(nullable(checkLoadSummary)),
   processes: optional(arrayOf(processSummary)),

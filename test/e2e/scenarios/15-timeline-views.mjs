@@ -75,6 +75,21 @@ export default [
       assert.match(clock, /^Same time axis as the GC timeline: the profile is lined up on \d+ GC pauses of the trace/);
       const wholeTop = squash(await frame.locator('#hot-functions tbody tr').first().innerText());
 
+      // Tier changes and the load's windows on the same axis.
+      assert.ok(await numAttr(frame, '#flame-chart', 'data-mark-count') > 0, 'tier markers on the timeline');
+      assert.equal(await frame.locator('#flame-chart').getAttribute('data-bands'), 'warm-up|measured window');
+
+      // The tier table: the hot functions with where they ended, and when.
+      const tierRows = frame.locator('#tier-table tbody tr');
+      assert.ok(await tierRows.count() >= 5, 'the tier table lists the hot functions');
+      const fetchRow = squash(await frame.locator('#tier-table tbody tr[data-function="fetchOrders"]').innerText());
+      t.log(`tiers of fetchOrders: ${fetchRow}`);
+      assert.match(fetchRow, /^fetchOrders [\d,.]+ (TurboFan|Maglev) [\d.]+ s /);
+      const states = await tierRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-tier-now')));
+      assert.ok(states.every((s) => /^(TurboFan|Maglev|deoptimized|not optimized on its own|unknown \(anonymous\))$/.test(s)), states.join(', '));
+      await show(t, frame, 'tier-section');
+      await t.screenshot(page, join(t.screenshotsDir, 'tiers-dark.png'));
+
       await selectLongestPause(t, frame);
       await show(t, frame, 'gc-section');
       await t.screenshot(page, join(t.screenshotsDir, 'timeline-range-dark.png'));
