@@ -28,6 +28,7 @@ import { buildAnnotations } from '../src/core/annotations/buildAnnotations';
 import { SourceMapResolver } from '../src/core/sourcemap/sourceMapResolver';
 import type { Summary } from '../src/shared/model/summary';
 import { generateCpuProfile } from './generateCpuProfile';
+import { benchReportJsonProcess, benchReportPage } from './pageBench';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const PROFILE_MB = Number(process.env.BENCH_PROFILE_MB ?? 50);
@@ -204,8 +205,15 @@ function benchAllocationOverhead(): void {
   });
 }
 
-/** BENCH_ONLY=profile,gc,annotations,alloc runs some of them. */
-const BENCHES: Record<string, () => void | Promise<void>> = { profile: benchCpuProfile, gc: benchGcTrace, annotations: benchAnnotations, alloc: benchAllocationOverhead };
+/** BENCH_ONLY=profile,gc,annotations,page,json,alloc runs some of them. */
+const BENCHES: Record<string, () => void | Promise<void>> = {
+  profile: benchCpuProfile,
+  gc: benchGcTrace,
+  annotations: benchAnnotations,
+  page: () => benchReportPage(Math.max(3, Math.min(ROUNDS, 5))),
+  json: () => benchReportJsonProcess(Math.max(3, Math.min(ROUNDS, 5))),
+  alloc: benchAllocationOverhead,
+};
 
 async function main(): Promise<void> {
   console.log(`V8 Lens benchmarks · Node ${process.version} · ${ROUNDS} rounds, medians\n`);

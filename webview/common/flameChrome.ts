@@ -185,6 +185,7 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
   }
 
   function runSearch(term: string): void {
+    const started = performance.now();
     searching = term.length > 0;
     if (!searching) {
       chart.clear();
@@ -194,6 +195,7 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
       chart.search(term);
     }
     countFrames();
+    performance.measure('v8-lens:search', { start: started, end: performance.now() });
   }
 
   let timer: number | undefined;

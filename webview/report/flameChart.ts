@@ -5,7 +5,7 @@
  * Drag to select a range (the flame graph, the tables and the GC figures narrow to it); click a
  * box to pick its function for the callers & callees view; Ctrl/⌘-click opens its source.
  */
-import { flameChartRects, type ChartRects } from '../../src/shared/profile/flameChartRects';
+import { firstEndingAfter, flameChartRects, type ChartLevel, type ChartRects } from '../../src/shared/profile/flameChartRects';
 import { keyInfo, type CollapseOptions } from '../../src/shared/profile/collapse';
 import type { ProfileIndex } from '../../src/shared/profile/profileIndex';
 import type { FromReportWebview } from '../../src/shared/reportProtocol';
@@ -18,6 +18,8 @@ const ROW_PX = 16;
 const DRAG_PX = 4;
 /** The strip above the boxes for the load's windows and the tier markers. */
 const MARK_PX = 14;
+/** The flame chart's height on screen; deeper stacks scroll. */
+const VISIBLE_PX = 260;
 
 /** A stretch of the axis to shade and name: the load's warm-up and measured window. */
 export interface TimeBand {
@@ -67,12 +69,18 @@ export interface FlameChartView {
 }
 
 export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
-  const rects = flameChartRects(opts.index, opts.collapse);
-  const rows = rects.maxDepth + 1;
+  let rects = flameChartRects(opts.index, opts.collapse);
+  // Room for the deepest stack, which a sampled first picture may not show yet (folding only makes stacks shallower).
+  let deepest = 0;
+  for (const d of opts.index.depth) if (d > deepest) deepest = d;
+  const rows = Math.max(1, deepest);
   const canvas = el('canvas', { attrs: { role: 'img', 'aria-label': `CPU over time: ${rects.count} boxes, ${rows} frames deep` } });
   const tooltip = el('div', { id: 'timeline-tooltip', className: 'timeline-tooltip', attrs: { role: 'tooltip', hidden: true } });
-  const scroller = el('div', { className: 'flame-chart-scroll' }, canvas);
-  const root = el('div', { id: 'flame-chart', className: 'flame-chart', attrs: { 'data-box-count': rects.count, 'data-depth': rows, 'data-mark-count': opts.marks.length, 'data-bands': opts.bands.map((b) => b.label).join('|') } }, scroller, tooltip);
+  // The canvas is the visible window only (sticky in the scroll box); the spacer gives the box its full height.
+  const fullHeight = MARK_PX + Math.max(ROW_PX, rows * ROW_PX);
+  const spacer = el('div', { className: 'flame-chart-spacer' });
+  const scroller = el('div', { className: 'flame-chart-scroll' }, canvas, spacer);
+  const root = el('div', { id: 'flame-chart', className: 'flame-chart', attrs: { 'data-slice-us': Math.round(rects.sliceUs), 'data-box-count': rects.count, 'data-depth': rows, 'data-mark-count': opts.marks.length, 'data-bands': opts.bands.map((b) => b.label).join('|') } }, scroller, tooltip);
   const extent = { fromMs: opts.offsetMs, toMs: opts.offsetMs + opts.index.profile.durationUs / 1000 };
   let view = { ...extent, left: 0, width: 600 };
   let palette = opts.palette;
@@ -85,7 +93,9 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
   function draw(): void {
     const ratio = window.devicePixelRatio || 1;
     const cssWidth = Math.max(200, scroller.clientWidth);
-    const cssHeight = MARK_PX + Math.max(ROW_PX, rows * ROW_PX);
+    const cssHeight = Math.min(fullHeight, VISIBLE_PX);
+    spacer.style.height = `${fullHeight - cssHeight}px`;
+    const top = scroller.scrollTop;
     canvas.style.width = `${cssWidth}px`;
     canvas.style.height = `${cssHeight}px`;
     canvas.width = Math.round(cssWidth * ratio);
@@ -98,25 +108,53 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
     ctx.textBaseline = 'middle';
     drawBands(ctx, cssHeight);
     let drawn = 0;
-    for (let i = 0; i < rects.count; i++) {
-      const x0 = Math.max(view.left, xOf(axisOf(rects.startUs[i]!)));
-      const x1 = Math.min(view.left + view.width, xOf(axisOf(rects.endUs[i]!)));
-      if (x1 - x0 < 0.5) continue;
-      const info = keyInfo(opts.index, rects.map, rects.map.key[rects.node[i]!]!);
-      const y = MARK_PX + rects.depth[i]! * ROW_PX;
-      ctx.fillStyle = toCss(palette.frame[info.category] ?? palette.frame.native);
-      ctx.fillRect(x0, y, Math.max(1, x1 - x0 - 0.5), ROW_PX - 1);
-      drawn++;
-      if (x1 - x0 > 36) {
-        ctx.fillStyle = toCss(palette.foreground);
-        ctx.save();
-        ctx.beginPath();
-        ctx.rect(x0 + 2, y, x1 - x0 - 4, ROW_PX);
-        ctx.clip();
-        ctx.fillText(info.name, x0 + 3, y + ROW_PX / 2);
-        ctx.restore();
+    const usAt = (x: number) => (msAt(x) - opts.offsetMs) * 1000;
+    const right = view.left + view.width;
+    // Only the rows the scroll box shows: a 400-deep profile has 25 times more below the fold.
+    const firstRow = Math.max(0, Math.floor(top / ROW_PX));
+    const lastRow = Math.min(rects.levels.length - 1, Math.ceil((top + cssHeight) / ROW_PX));
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(0, MARK_PX, cssWidth, cssHeight - MARK_PX);
+    ctx.clip();
+    const colours = new Map<number, string>();
+    const colourOf = (key: number) => {
+      let c = colours.get(key);
+      if (c === undefined) colours.set(key, (c = toCss(palette.frame[keyInfo(opts.index, rects.map, key).category] ?? palette.frame.native)));
+      return c;
+    };
+    for (let depth = firstRow; depth <= lastRow; depth++) {
+      const level = rects.levels[depth]!;
+      const y = MARK_PX + depth * ROW_PX - top;
+      let i = firstEndingAfter(level, usAt(view.left));
+      while (i < level.startUs.length) {
+        const x0 = Math.max(view.left, xOf(axisOf(level.startUs[i]!)));
+        if (x0 >= right) break;
+        const x1 = Math.min(right, xOf(axisOf(level.endUs[i]!)));
+        const key = rects.map.key[level.node[i]!]!;
+        ctx.fillStyle = colourOf(key);
+        drawn++;
+        if (x1 - x0 < 1) {
+          // Narrower than a pixel: one pixel for it, and the boxes that share that pixel are skipped.
+          const px = Math.floor(x0);
+          ctx.fillRect(px, y, 1, ROW_PX - 1);
+          i = Math.max(i + 1, firstEndingAfter(level, usAt(px + 1)));
+          continue;
+        }
+        ctx.fillRect(x0, y, Math.max(1, x1 - x0 - 0.5), ROW_PX - 1);
+        if (x1 - x0 > 36) {
+          ctx.fillStyle = toCss(palette.foreground);
+          ctx.save();
+          ctx.beginPath();
+          ctx.rect(x0 + 2, y, x1 - x0 - 4, ROW_PX);
+          ctx.clip();
+          ctx.fillText(keyInfo(opts.index, rects.map, key).name, x0 + 3, y + ROW_PX / 2);
+          ctx.restore();
+        }
+        i++;
       }
     }
+    ctx.restore();
     drawMarks(ctx);
     shade(ctx, cssHeight);
     root.setAttribute('data-drawn-boxes', String(drawn));
@@ -170,6 +208,22 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
     return best;
   }
 
+  /**
+   * A sampled picture (more spans than columns) is rebuilt for the view once it is zoomed in far
+   * enough or moved outside what was built: finer slices, or every span when few are left.
+   */
+  function refine(): void {
+    if (rects.sliceUs === 0 && rects.fromUs === 0 && rects.toUs === opts.index.profile.durationUs) return;
+    const from = (view.fromMs - opts.offsetMs) * 1000;
+    const to = (view.toMs - opts.offsetMs) * 1000;
+    const span = to - from;
+    const outside = from < rects.fromUs || to > rects.toUs;
+    const tooCoarse = rects.sliceUs > 0 && rects.sliceUs > span / 2048;
+    if (!outside && !tooCoarse) return;
+    rects = flameChartRects(opts.index, opts.collapse, { fromUs: from - span / 2, toUs: to + span / 2 });
+    root.setAttribute('data-slice-us', String(Math.round(rects.sliceUs)));
+  }
+
   /** Dims what lies outside the selected range (or the range being dragged). */
   function shade(ctx: CanvasRenderingContext2D, height: number): void {
     const sel = drag ? { fromMs: msAt(Math.min(drag.x0, drag.x1)), toMs: msAt(Math.max(drag.x0, drag.x1)) } : opts.range;
@@ -183,16 +237,20 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
     ctx.strokeRect(a + 0.5, 0.5, Math.max(1, b - a - 1), height - 1);
   }
 
-  /** The box under a point, or -1. */
-  function hit(x: number, y: number): number {
-    const depth = Math.floor((y - MARK_PX) / ROW_PX);
-    const ms = msAt(x);
-    for (let i = 0; i < rects.count; i++) {
-      if (rects.depth[i] !== depth) continue;
-      if (axisOf(rects.startUs[i]!) <= ms && ms < axisOf(rects.endUs[i]!)) return i;
-    }
-    return -1;
+  /** The box under a point: its row and index, or null. */
+  function hit(x: number, y: number): { level: ChartLevel; i: number } | null {
+    const level = rects.levels[Math.floor((y - MARK_PX + scroller.scrollTop) / ROW_PX)];
+    if (!level) return null;
+    const us = (msAt(x) - opts.offsetMs) * 1000;
+    const i = firstEndingAfter(level, us);
+    return i < level.startUs.length && level.startUs[i]! <= us ? { level, i } : null;
   }
+
+  let scrollFrame = 0;
+  scroller.addEventListener('scroll', () => {
+    cancelAnimationFrame(scrollFrame);
+    scrollFrame = requestAnimationFrame(() => draw());
+  });
 
   const local = (event: MouseEvent) => {
     const r = canvas.getBoundingClientRect();
@@ -222,9 +280,9 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
     const p = local(event);
     const mark = markAt(p.x, p.y);
     if (mark >= 0) return opts.onMark(mark);
-    const i = hit(p.x, p.y);
-    if (i < 0) return;
-    const key = rects.map.key[rects.node[i]!]!;
+    const box = hit(p.x, p.y);
+    if (!box) return;
+    const key = rects.map.key[box.level.node[box.i]!]!;
     const info = keyInfo(opts.index, rects.map, key);
     if ((event.ctrlKey || event.metaKey) && opts.host.connected && canOpen(info.url, info.line)) {
       opts.host.openSource({ type: 'openSource', url: info.url, line: info.line, column: info.column });
@@ -241,16 +299,18 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
       placeTooltip(event);
       return;
     }
-    const i = hit(p.x, p.y);
-    if (i < 0) {
+    const box = hit(p.x, p.y);
+    if (!box) {
       tooltip.hidden = true;
       return;
     }
-    const info = keyInfo(opts.index, rects.map, rects.map.key[rects.node[i]!]!);
-    const from = axisOf(rects.startUs[i]!);
-    const to = axisOf(rects.endUs[i]!);
+    const info = keyInfo(opts.index, rects.map, rects.map.key[box.level.node[box.i]!]!);
+    const from = axisOf(box.level.startUs[box.i]!);
+    const to = axisOf(box.level.endUs[box.i]!);
     const where = info.url ? formatLocation(info.url, info.line, info.column, opts.loc).text : 'no source';
-    tooltip.replaceChildren(el('div', { className: 'tt-name', text: info.name }), el('div', { className: 'tt-loc', text: where }), el('div', { text: `${fmtMs(to - from)} on the stack, ${fmtNum(from / 1000, 3)}–${fmtNum(to / 1000, 3)} s` }));
+    // A sampled picture's boxes are as wide as their slices: their times are approximate.
+    const about = rects.sliceUs > 0 ? `≈ ${fmtMs(to - from)} (zoom in for exact times)` : fmtMs(to - from);
+    tooltip.replaceChildren(el('div', { className: 'tt-name', text: info.name }), el('div', { className: 'tt-loc', text: where }), el('div', { text: `${about} on the stack, ${fmtNum(from / 1000, 3)}–${fmtNum(to / 1000, 3)} s` }));
     tooltip.hidden = false;
     placeTooltip(event);
   });
@@ -267,6 +327,7 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
     boxCount: rects.count,
     setView(fromMs, toMs, left, width) {
       view = { fromMs, toMs, left, width };
+      refine();
       draw();
     },
     applyTheme(next) {

@@ -14,7 +14,7 @@ import { buildTimeProfile } from '../../../src/core/report/timeProfile';
 import { flameTotals } from '../../../src/shared/flameTotals';
 import type { FlameNode } from '../../../src/shared/model/reportModel';
 import { displayMap, packageOf } from '../../../src/shared/profile/collapse';
-import { flameChartRects } from '../../../src/shared/profile/flameChartRects';
+import { firstEndingAfter, flameChartRects } from '../../../src/shared/profile/flameChartRects';
 import { functionTimes } from '../../../src/shared/profile/functionTimes';
 import { ProfileIndex } from '../../../src/shared/profile/profileIndex';
 import { bottomUpTree, calleesTree, callersTree, topDownTree } from '../../../src/shared/profile/profileTrees';
@@ -69,6 +69,23 @@ describe('time profile: the whole range is the CPU model', () => {
         closeMs(total(topDownTree(index, self, collapse)), whole, 'top-down, folded');
       }
     });
+
+    it(`${name}: the flame chart's top row covers exactly the time something ran, and no row overlaps itself`, () => {
+      const { index } = load(readFileSync(file, 'utf8'), name);
+      const self = index.selfUs(null);
+      const totals = index.totalUs(self);
+      let busy = 0;
+      for (let i = 1; i < index.nodeCount; i++) {
+        if (index.profile.nodeParent[i] !== 0) continue;
+        if (index.fn(index.profile.nodeFn[i]!).category !== 'idle') busy += totals[i]!;
+      }
+      const rects = flameChartRects(index, { dependencies: false, nodeInternals: false });
+      const top = rects.levels[0];
+      let covered = 0;
+      if (top) for (let i = 0; i < top.startUs.length; i++) covered += top.endUs[i]! - top.startUs[i]!;
+      closeMs(covered / 1000, busy / 1000, 'top row');
+      for (const level of rects.levels) for (let i = 1; i < level.startUs.length; i++) assert.ok(level.startUs[i]! >= level.endUs[i - 1]!, 'boxes of a row in order, apart');
+    });
   }
 });
 
@@ -103,13 +120,15 @@ describe('time profile: ranges', () => {
 
   it('draws a, b, a over time under one main box', () => {
     const rects = flameChartRects(index, { dependencies: false, nodeInternals: false });
-    const boxes = [...Array(rects.count).keys()].map((i) => [index.fn(index.profile.nodeFn[rects.node[i]!]!).name, rects.depth[i], rects.startUs[i], rects.endUs[i]]);
+    const boxes = rects.levels.flatMap((level, depth) => [...level.node].map((n, i) => [index.fn(index.profile.nodeFn[n]!).name, depth, level.startUs[i], level.endUs[i]]));
     assert.deepEqual(boxes, [
       ['main', 0, 0, 70],
       ['a', 1, 0, 30],
       ['b', 1, 30, 50],
       ['a', 1, 50, 70],
     ]);
+    assert.equal(rects.count, 4);
+    assert.equal(firstEndingAfter(rects.levels[1]!, 30), 1);
   });
 });
 
