@@ -79,12 +79,21 @@ describe('time profile: the whole range is the CPU model', () => {
         if (index.profile.nodeParent[i] !== 0) continue;
         if (index.fn(index.profile.nodeFn[i]!).category !== 'idle') busy += totals[i]!;
       }
-      const rects = flameChartRects(index, { dependencies: false, nodeInternals: false });
+      // Every span drawn (no sampling), so the boxes are the profile's exact account.
+      const rects = flameChartRects(index, { dependencies: false, nodeInternals: false }, null, Infinity);
+      assert.equal(rects.sliceUs, 0);
       const top = rects.levels[0];
       let covered = 0;
       if (top) for (let i = 0; i < top.startUs.length; i++) covered += top.endUs[i]! - top.startUs[i]!;
       closeMs(covered / 1000, busy / 1000, 'top row');
       for (const level of rects.levels) for (let i = 1; i < level.startUs.length; i++) assert.ok(level.startUs[i]! >= level.endUs[i - 1]!, 'boxes of a row in order, apart');
+      // Sampled into 64 slices: a picture of the same profile, inside its range, rows still in order.
+      const picture = flameChartRects(index, { dependencies: false, nodeInternals: false }, null, 64);
+      if (index.profile.spanNode.length > 64) assert.ok(picture.sliceUs > 0 && picture.count <= 64 * (picture.maxDepth + 1));
+      for (const level of picture.levels) {
+        for (let i = 0; i < level.startUs.length; i++) assert.ok(level.startUs[i]! >= 0 && level.endUs[i]! <= index.profile.durationUs && level.endUs[i]! >= level.startUs[i]!);
+        for (let i = 1; i < level.startUs.length; i++) assert.ok(level.startUs[i]! >= level.endUs[i - 1]!);
+      }
     });
   }
 });
