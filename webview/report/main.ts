@@ -25,6 +25,7 @@ import { renderTierSection, tierMarks } from './tiers';
 import { renderCpuViewBar, renderTableView, topDown, type CpuViewInput, type CpuViewState } from './cpuViews';
 import { renderFlameChart, type FlameChartView, type TimeRange } from './flameChart';
 import { ProfileIndex } from '../../src/shared/profile/profileIndex';
+import { unpackTimeProfile } from '../../src/shared/profile/unpackTimeProfile';
 import { functionTimes } from '../../src/shared/profile/functionTimes';
 import type { TimeProfile } from '../../src/shared/model/timeProfile';
 import { fmtDuration, fmtMs, fmtNum } from '../common/format';
@@ -65,9 +66,9 @@ const host = connectHost<ToReportWebview, FromReportWebview>(parseToReportWebvie
     return;
   }
   liveRendered = false;
-  try {
-    const received = performance.now();
-    render(message.model);
+  const received = performance.now();
+  void unpackModel(message.model).then((model) => {
+    render(model);
     // First paint after the model arrived (two frames: layout, then paint), for measurements and tests.
     requestAnimationFrame(() =>
       requestAnimationFrame(() => {
@@ -76,10 +77,15 @@ const host = connectHost<ToReportWebview, FromReportWebview>(parseToReportWebvie
         document.documentElement.setAttribute('data-first-paint-at', String(Math.round(performance.now())));
       }),
     );
-  } catch (err) {
-    showError(err);
-  }
+  }).catch(showError);
 });
+
+/** The model with its time-ordered profiles unpacked (see modelForPage in core/report/reportModel.ts). */
+async function unpackModel(model: ReportModel): Promise<ReportModel> {
+  const unpack = (tp: ReportModel['timeProfile']) => (tp ? unpackTimeProfile(tp) : Promise.resolve(tp));
+  const processes = model.processes ? await Promise.all(model.processes.map(async (v) => ({ ...v, timeProfile: await unpack(v.timeProfile) }))) : undefined;
+  return { ...model, timeProfile: await unpack(model.timeProfile), ...(processes ? { processes } : {}) };
+}
 document.documentElement.toggleAttribute('data-connected', host.connected);
 host.post({ type: 'ready' });
 

@@ -6,6 +6,7 @@ import { readHeapProfileFile } from '../run/runAllocations';
 import { runPath } from '../run/runFiles';
 import { RunProfileViews, type ProfileViews } from './runProfileViews';
 import { buildTimeProfile } from './timeProfile';
+import { packTimeProfile } from './packTimeProfile';
 import { clockWindow, lineUpWithGc } from '../cpu/profileClock';
 import { readAgentRecords } from '../run/agentRecords';
 import type { AgentRecord } from '../preload/agentRecord';
@@ -202,13 +203,22 @@ function toPoint(e: GcEvent): GcPoint {
 
 /**
  * The model as the page receives it: a flame tree the page can build from the time-ordered profile
- * is left out (it would be the same call tree twice, and the page narrows it to a time range anyway).
+ * is left out (it would be the same call tree twice, and the page narrows it to a time range anyway),
+ * and the time-ordered profiles are packed (a quarter of their JSON; the page unpacks them).
  */
 export function modelForPage(model: ReportModel): ReportModel {
-  const has = (tp: ReportModel['timeProfile']) => tp !== undefined && tp !== null && tp.spanNode.length > 0;
+  const has = (tp: ReportModel['timeProfile']) => tp !== undefined && tp !== null && (tp.spanNode.length > 0 || tp.packed !== undefined);
+  const pack = (tp: ReportModel['timeProfile']) => (tp ? packTimeProfile(tp) : tp);
+  // The page makes its function table from the time-ordered profile, and never shows per-line times.
+  const lean = <T extends { functions: unknown[]; lines: unknown[] } | null>(cpu: T): T => (cpu ? { ...cpu, functions: cpu.functions.slice(0, PAGE_FUNCTIONS), lines: [] } : cpu);
   return {
     ...model,
     flame: has(model.timeProfile) ? null : model.flame,
-    ...(model.processes ? { processes: model.processes.map((v) => (has(v.timeProfile) ? { ...v, flame: null } : v)) } : {}),
+    timeProfile: pack(model.timeProfile),
+    summary: has(model.timeProfile) ? { ...model.summary, cpu: lean(model.summary.cpu) } : model.summary,
+    ...(model.processes ? { processes: model.processes.map((v) => (has(v.timeProfile) ? { ...v, flame: null, cpu: lean(v.cpu), timeProfile: pack(v.timeProfile) } : v)) } : {}),
   };
 }
+
+/** Functions the page's summary keeps when it has the profile itself: the hot table's 200. */
+const PAGE_FUNCTIONS = 200;

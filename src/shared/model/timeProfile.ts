@@ -36,7 +36,24 @@ export interface TimeProfile {
   clockMs: number | null;
   /** How `clockMs` was found, for the page to say: "lined up on 83 GC pauses", or why it is null. */
   clockNote: string;
+  /** In an exported report: the arrays above, packed (they are empty until unpacked). */
+  packed?: PackedArrays;
 }
 
 /** Frame categories by index, as `fnCategory` stores them (the order of shared/frameCategory.ts plus 'process'). */
 export const TIME_PROFILE_CATEGORIES: readonly FrameCategory[] = ['user', 'dependency', 'node', 'native', 'gc', 'idle', 'process'];
+
+/**
+ * How a TimeProfile travels inside an exported report: its number arrays as one run of unsigned
+ * LEB128 varints (nodeParent + 1, so the root's −1 is 0), in the order of PACKED_ARRAYS, each
+ * preceded by its length, deflated (raw DEFLATE) and base64-encoded; the arrays themselves are then
+ * empty. A quarter of the JSON for a long profile. core/report/packTimeProfile.ts writes it,
+ * ../profile/unpackTimeProfile.ts reads it back (in the page, or in Node).
+ */
+export interface PackedArrays {
+  encoding: 'leb128+deflate-raw+base64';
+  data: string;
+}
+
+export const PACKED_ARRAYS = ['fnName', 'fnUrl', 'fnLine', 'fnColumn', 'fnCategory', 'nodeFn', 'nodeParent', 'spanNode', 'spanDeltaUs'] as const;
+export type PackedArrayName = (typeof PACKED_ARRAYS)[number];

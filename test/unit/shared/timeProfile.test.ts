@@ -11,6 +11,8 @@ import { describe, it } from 'node:test';
 import { buildCpuModel } from '../../../src/core/cpu/cpuModel';
 import { parseCpuProfile } from '../../../src/core/cpu/parseCpuProfile';
 import { buildTimeProfile } from '../../../src/core/report/timeProfile';
+import { packTimeProfile } from '../../../src/core/report/packTimeProfile';
+import { unpackTimeProfile } from '../../../src/shared/profile/unpackTimeProfile';
 import { flameTotals } from '../../../src/shared/flameTotals';
 import type { FlameNode } from '../../../src/shared/model/reportModel';
 import { displayMap, packageOf } from '../../../src/shared/profile/collapse';
@@ -173,5 +175,23 @@ describe('folding node_modules and Node internals', () => {
     assert.deepEqual(path, ['all', 'Node internals', 'express (node_modules)', 'handler', 'express (node_modules)']);
     const map = displayMap(index, { dependencies: true, nodeInternals: false });
     assert.equal(map.folds.length, 1);
+  });
+});
+
+describe('time profile: packed for an exported report', () => {
+  it('comes back exactly as it was, and is a fraction of its JSON', async () => {
+    const { tp } = load(readFileSync(join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), 'utf8'));
+    const packed = packTimeProfile(tp);
+    assert.deepEqual(packed.spanNode, []);
+    assert.ok(JSON.stringify(packed).length < JSON.stringify(tp).length / 2, `${JSON.stringify(packed).length} vs ${JSON.stringify(tp).length}`);
+    assert.deepEqual(await unpackTimeProfile(packed), tp);
+    assert.equal(await unpackTimeProfile(tp), tp);
+  });
+
+  it('says so in one line when the data is cut', async () => {
+    const { tp } = load(readFileSync(join(CPU_FIXTURES, 'node20-work.cpuprofile'), 'utf8'));
+    const packed = packTimeProfile(tp);
+    const cut = { ...packed, packed: { ...packed.packed!, data: packed.packed!.data.slice(0, 40) } };
+    await assert.rejects(unpackTimeProfile(cut), (err: Error) => !err.message.includes('\n'));
   });
 });
