@@ -36,7 +36,11 @@ export function failedOf(s: SweepSettingResult): number {
  * one. An old-space flag: failed requests always, Mark-Compacts and their pause per 1k requests
  * (the primary metric) and peak RSS before the scavenge figures.
  */
-export function labColumns(result: SweepResult): LabColumn[] {
+/**
+ * The results table's columns. `compact`: the sidebar's few (the setting, valid runs, req/s,
+ * scavenges and GC per 1k requests), which fit its width; the results panel has them all.
+ */
+export function labColumns(result: SweepResult, compact = false): LabColumn[] {
   const flag = sweepFlag(result.config);
   const old = isOldSpaceFlag(flag);
   const unit = sweepFlagInfo(flag).unit;
@@ -63,7 +67,8 @@ export function labColumns(result: SweepResult): LabColumn[] {
   const allocated = result.results.some((s) => typeof s.median.allocBytesPerRequest === 'number');
   const alloc: LabColumn = { head: 'allocated / req', cell: (s) => (typeof s.median.allocBytesPerRequest === 'number' ? fmtBytes(s.median.allocBytesPerRequest) : '–') };
   const allocColumn = allocated ? [alloc] : [];
-  if (old) return [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, scavenges, wall, cpu, ...allocColumn];
+  if (old) return compact ? [setting, valid, rps, gcMs] : [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, scavenges, wall, cpu, ...allocColumn];
+  if (compact) return [setting, valid, ...(anyFailed ? [failed] : []), rps, scavenges, gcMs];
   return [
     setting,
     valid,

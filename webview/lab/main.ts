@@ -48,6 +48,8 @@ function onMessage(m: ToLab): void {
       page.runCount = m.runs;
       progress.set(`Starting ${m.runs} runs (about ${formatDuration(m.estimateSeconds)}).`);
       form.syncButtons();
+      // Below a long form in a narrow sidebar: bring the progress into view, or Run seems to do nothing.
+      progressSection.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
       break;
     case 'progress':
       progress.update(m.progress);

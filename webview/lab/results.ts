@@ -30,7 +30,7 @@ export function resultsView(section: HTMLElement, page: LabPage): ResultsView {
     const flag = sweepFlag(result.config);
     const marked = result.results.find((s) => s.baseline === true);
     const baseline = marked ? settingValue(marked) : (sweepValues(result.config)[0] ?? (result.results[0] ? settingValue(result.results[0]) : undefined));
-    const columns = labColumns(result);
+    const columns = labColumns(result, !page.resultsOnly);
     const table = el('table', { id: 'lab-table', attrs: { 'data-flag': flag } });
     table.append(el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { text: c.head })))));
     const body = el('tbody');
@@ -82,6 +82,7 @@ export function resultsView(section: HTMLElement, page: LabPage): ResultsView {
       actions,
       applyBox,
       el('div', { className: 'table-wrap' }, table),
+      ...(page.resultsOnly ? [] : [el('p', { className: 'hint', text: 'Latency, scavenge pauses, GC shares, memory and allocations: Open results.' })]),
       ...(invalidList ? [invalidList] : []),
       chartsBox,
       ...result.warnings.map((w) => el('p', { className: 'warning', text: w })),

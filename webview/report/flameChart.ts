@@ -294,7 +294,7 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
     const mark = markAt(p.x, p.y);
     if (mark >= 0) {
       const m = opts.marks[mark]!;
-      tooltip.replaceChildren(el('div', { className: 'tt-name', text: m.text }), el('div', { text: `at ${fmtNum(m.atMs / 1000, 3)} s · click for its row in Tiers` }));
+      tooltip.replaceChildren(el('div', { className: 'tt-name', text: m.text }), el('div', { text: `at ${fmtNum(m.atMs / 1000, 3)} s · click for its row${m.kind === 'deopt' ? ' in Deopts' : ' in Tiers'}` }));
       tooltip.hidden = false;
       placeTooltip(event);
       return;

@@ -152,7 +152,7 @@ function render(full: ReportModel): void {
     if (allocSection) renderAllocPanel(allocSection, model.summary.alloc, host, loc);
     const hotCpu = cpu && model.summary.cpu ? { ...model.summary.cpu, functions: functionTimes(cpu.index, cpu.selfUs), durationMs: cpu.wholeMs } : model.summary.cpu;
     renderHotFunctions(hotSection, hotCpu, missingFlame(model), host, loc, cpu ? { text: cpu.scopeText, sandwich: (fn) => pickSandwich(fn, full) } : null);
-    renderTierSection(tierSection, model.summary.tierHistory, missingTiers(model), host, loc);
+    renderTierSection(tierSection, model.summary.tierHistory, missingTiers(model), host, loc, model.loadWindow?.rps ?? []);
     renderDeopts(deoptSection, model.summary.deopts, missingDeopts(model), host, loc);
   });
   // One process picked: every section says whose figures it shows.
@@ -270,7 +270,7 @@ function timeline(section: HTMLElement, cpu: CpuInput, model: ReportModel, loc: 
       { label: 'measured window', fromMs: model.loadWindow.fromMs, toMs: model.loadWindow.toMs },
     ] : [],
     marks: marks.map((m) => ({ atMs: m.atMs, kind: m.event.kind, text: m.event.kind === 'deopt' ? `${m.fn.function}: deoptimized (${m.event.reason ?? 'no reason'})` : `${m.fn.function}: ${m.event.tier} code made` })),
-    onMark: (i) => showTierRow(marks[i]!.fn.function),
+    onMark: (i) => (marks[i]!.event.kind === 'deopt' ? showDeoptRow(marks[i]!.fn.function, marks[i]!.event.reason ?? '') : showTierRow(marks[i]!.fn.function)),
     host,
     loc,
   });
@@ -313,6 +313,16 @@ function showTierRow(name: string): void {
   row.scrollIntoView({ block: 'center' });
   row.classList.add('flash');
   setTimeout(() => row.classList.remove('flash'), 1500);
+}
+
+/** A deopt marker's row in the deopt table, opened at its source when the host can; else the tier row. */
+function showDeoptRow(fn: string, reason: string): void {
+  const row = document.querySelector<HTMLElement>(`#deopt-table tr[data-function="${CSS.escape(fn)}"][data-reason="${CSS.escape(reason)}"]`);
+  if (!row) return showTierRow(fn);
+  row.scrollIntoView({ block: 'center' });
+  row.classList.add('flash');
+  setTimeout(() => row.classList.remove('flash'), 1500);
+  if (row.classList.contains('clickable')) row.click();
 }
 
 /** Why a run has no tier history. */

@@ -24,6 +24,8 @@ interface TableSpec<R> {
   position: (row: R) => SourcePosition | null;
   /** Rows shown until "Show all" is pressed. */
   limit?: number;
+  /** data-* attributes of a row, for the page to find it (the timeline's deopt markers). */
+  rowData?: (row: R) => Record<string, string>;
 }
 
 function sortableTable<R>(spec: TableSpec<R>, host: Host<FromReportWebview>): HTMLElement {
@@ -53,7 +55,7 @@ function sortableTable<R>(spec: TableSpec<R>, host: Host<FromReportWebview>): HT
   }
 
   const rowsWithNodes = spec.rows.map((row) => {
-    const tr = el('tr');
+    const tr = el('tr', { attrs: Object.fromEntries(Object.entries(spec.rowData?.(row) ?? {}).map(([k, v]) => [`data-${k}`, v])) });
     for (const col of spec.columns) tr.append(el('td', { className: col.numeric ? 'num' : '' }, col.cell(row)));
     const pos = spec.position(row);
     if (host.connected && pos && canOpen(pos.url, pos.line)) {
@@ -188,6 +190,7 @@ export function renderDeopts(section: HTMLElement, deopts: DeoptSummaryEntry[], 
       caption: 'Deopts',
       initialSort: 'count',
       rows: deopts,
+      rowData: (d) => ({ function: d.optimizedFunction, reason: d.reason }),
       limit: 50,
       position: (d) => (d.url ? { url: d.url, line: d.line, column: d.column } : null),
       columns: [

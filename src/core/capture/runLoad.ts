@@ -19,6 +19,9 @@ export const PROFILE_LOAD_DEFAULTS = {
   readyTimeoutMs: 30_000,
 } as const;
 
+/** An hour of one-second ticks. */
+const MAX_RPS_TICKS = 3600;
+
 export interface RunLoadOptions {
   /** null: the first http(s) loopback URL the app prints. */
   url: string | null;
@@ -84,6 +87,8 @@ export class RunLoad {
 
   /** Live throughput for the progress line; null before the measured window. */
   rps: number | null = null;
+  /** [epoch ms, req/s] per tick of the load generator. */
+  private readonly rpsTimeline: [number, number][] = [];
 
   /** The run is over (the target exited, or the user stopped or cancelled): stop the load, say what ran. */
   async end(reason: string): Promise<LoadSummary> {
@@ -133,6 +138,8 @@ export class RunLoad {
         },
         onTick: (phase, rps) => {
           if (phase === 'measuring') this.rps = rps;
+          // Each second's answers, warm-up included: the report puts them beside V8's optimizations.
+          if (this.rpsTimeline.length < MAX_RPS_TICKS) this.rpsTimeline.push([Date.now(), rps]);
         },
         onResult: () => {
           this.windowEnd = this.mark();
@@ -188,6 +195,7 @@ export class RunLoad {
       gcInWindow: gc,
       windowEpochMs: start && end ? { start: start.at, end: end.at } : null,
       codeTraceBytes: start && end ? { start: start.codeTraceBytes, end: end.codeTraceBytes } : null,
+      rpsTimeline: [...this.rpsTimeline],
     };
   }
 }

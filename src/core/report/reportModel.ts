@@ -164,7 +164,8 @@ function loadWindowOf(summary: Summary, record: AgentRecord | null): ReportModel
   if (!w || !record || !Array.isArray(created)) return null;
   const isolateStartEpoch = record.processStartMs + (created[0] + created[1]) / 2;
   const fromMs = w.start - isolateStartEpoch;
-  return { warmupFromMs: Math.max(0, fromMs - (summary.load?.warmupSeconds ?? 0) * 1000), fromMs, toMs: w.end - isolateStartEpoch };
+  const rps = (summary.load?.rpsTimeline ?? []).map(([at, n]): [number, number] => [at - isolateStartEpoch, n]);
+  return { warmupFromMs: Math.max(0, fromMs - (summary.load?.warmupSeconds ?? 0) * 1000), fromMs, toMs: w.end - isolateStartEpoch, rps };
 }
 
 async function recordOf(layout: RunLayout, p: ProcessSummary | null): Promise<AgentRecord | null> {

@@ -12,7 +12,9 @@ import type { AnnotationStore } from './annotationStore';
 import { runLabel } from './runLabel';
 
 const LEVELS = [1, 2, 3, 4, 5] as const;
-const AFTER_MARGIN = '0 0 0 2.5em';
+const AFTER_MARGIN = '0 0 0 1.5em';
+/** Lines longer than this get no after-line heat text (see where it is drawn). */
+const LONG_LINE = 90;
 
 export class LineDecorations implements vscode.Disposable {
   private readonly deoptMarker: vscode.TextEditorDecorationType;
@@ -109,7 +111,8 @@ export class LineDecorations implements vscode.Disposable {
         if (!range) continue;
         const hoverMessage = heatHover(h, runLabel(run));
         gutters.get(h.level)!.push({ range: new vscode.Range(range.start, range.start), hoverMessage });
-        if (h.labeled) heatTexts.push({ range, hoverMessage, renderOptions: { after: { contentText: heatText(h) } } });
+        // A long line would push the text past the editor's edge, cut ("189 m"): the gutter mark and its hover say it there.
+        if (h.labeled && range.end.character <= LONG_LINE) heatTexts.push({ range, hoverMessage, renderOptions: { after: { contentText: heatText(h) } } });
       }
     }
     const allocHovers: vscode.DecorationOptions[] = [];

@@ -160,7 +160,7 @@ export class AttachController implements vscode.Disposable {
       });
     }
     items.push({ label: '$(plug) Inspector address…', description: 'host:port or a ws:// URL', address: true });
-    const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: Attach to which Node process?', placeHolder: 'A running process, a debug session, or an inspector address', matchOnDescription: true, matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(items, { title: 'V8 Lens: Attach to which Node process?', placeHolder: 'A process, a debug session or an address', matchOnDescription: true, matchOnDetail: true });
     if (!picked) return undefined;
     if (picked.source) return picked.source;
     const text = await vscode.window.showInputBox({
@@ -243,11 +243,16 @@ async function resolveWithConsent(address: InspectorAddress, options: { allowRem
 }
 
 async function confirmSignal(p: LocalNodeProcess): Promise<boolean> {
-  const open = { label: '$(debug-start) Open its inspector (SIGUSR1) and attach', description: `pid ${p.pid}` };
+  // The placeholder is one short question; what opening costs is on the item, where it is not cut off.
+  const open = {
+    label: '$(debug-start) Open its inspector (SIGUSR1) and attach',
+    description: `pid ${p.pid}`,
+    detail: 'It listens on loopback only, and stays open until the process ends: Node cannot close it from outside.',
+  };
   const cancel = { label: '$(close) Cancel' };
   const picked = await vscode.window.showQuickPick([open, cancel], {
     title: `V8 Lens: pid ${p.pid} has no inspector open`,
-    placeHolder: 'The inspector listens on loopback and stays open until the process ends (Node cannot close it from outside). Open it?',
+    placeHolder: 'Open its inspector?',
   });
   return picked === open;
 }

@@ -58,7 +58,7 @@ export interface ReportModel {
    * Under load: the warm-up and the measured window on the GC events' clock (ms), for the timeline's
    * bands; null without load or without the clock record to place them.
    */
-  loadWindow?: { warmupFromMs: number; fromMs: number; toMs: number } | null;
+  loadWindow?: { warmupFromMs: number; fromMs: number; toMs: number; rps?: [number, number][] } | null;
   /** GC events in time order: of the one isolate, or with several processes of all of them. */
   gcEvents: GcPoint[];
   /**

@@ -88,6 +88,8 @@ export interface LoadSummary {
   windowEpochMs?: { start: number; end: number } | null;
   /** Each code-trace file's size (bytes, by name) when the window started and ended: places traced deopts. */
   codeTraceBytes?: { start: Record<string, number>; end: Record<string, number> } | null;
+  /** The load generator's answers per second as it went, warm-up included: [epoch ms, req/s]. Absent in older files. */
+  rpsTimeline?: [number, number][] | null;
 }
 
 export interface GcInWindowFigures {

@@ -144,6 +144,7 @@ export const checkLoadSummary: Check = shape<LoadSummary>({
   gcInWindow: nullable(gcInWindow),
   windowEpochMs: optional(nullable(shape<{ start: number; end: number }>({ start: num, end: num }))),
   codeTraceBytes: optional(nullable(shape<NonNullable<LoadSummary['codeTraceBytes']>>({ start: recordOf(num), end: recordOf(num) }))),
+  rpsTimeline: optional(nullable(arrayOf(arrayOf(num)))),
 });
 
 const allocSummary = shape<AllocSummary>({
