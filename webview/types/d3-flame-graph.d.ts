@@ -46,6 +46,8 @@ declare module 'd3-flame-graph' {
     search(term: string): void;
     clear(): void;
     resetZoom(): void;
+    /** Zooms to a node of the current hierarchy, as a click on it does (onClick is called). */
+    zoomTo(d: FlameHierarchyNode<T>): void;
     update(data?: T): FlameGraph<T>;
     destroy(): FlameGraph<T>;
   }

@@ -110,6 +110,17 @@ export default [
       await show(t, frame, 'flame-section');
       await t.screenshot(page, join(t.screenshotsDir, 'flame-folded-dark.png'));
 
+      // Search: a tick over every match however narrow, a list of the matching functions, and next.
+      await frame.locator('#fold-node-modules').click(); // unfolded again: express's own frames can match
+      await frame.locator('#flame-search input').fill('lineJson');
+      await frame.locator('#flame-graph[data-search-matches]').waitFor({ timeout: 10_000 });
+      assert.ok(await frame.locator('.search-mark').count() > 0, 'a tick for each match');
+      await frame.locator('#flame-search-next').click();
+      await t.waitFor(async () => /^Zoomed into lineJson/.test(await frame.locator('#flame-zoomed').innerText()), { what: 'next zooms to the first match' });
+      assert.match(await frame.locator('#flame-search-info').innerText(), /^match 1 of \d+: lineJson/);
+      await frame.locator('#flame-search input').fill('');
+      await frame.locator('#flame-reset').click();
+
       // Bottom-up: functions by self time; opening the first shows who called it.
       await frame.locator('#cpu-view-modes [data-mode="bottom-up"]').click();
       const first = frame.locator('#bottom-up tbody tr').first();
