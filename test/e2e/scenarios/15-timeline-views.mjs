@@ -170,4 +170,37 @@ export default [
       await t.screenshot(t.page, join(t.screenshotsDir, 'sandwich-light.png'));
     },
   },
+  {
+    name: 'timeline: the same run in the high-contrast theme at 1280×800 (every part drawn in its colours)',
+    timeout: 120_000,
+    settings: { 'workbench.colorTheme': 'Dark High Contrast' },
+    viewport: { width: 1280, height: 800 },
+    async run(t) {
+      const runDir = latestExpressRun(t);
+      await t.host.eval(async (vscode) => {
+        await vscode.commands.executeCommand('workbench.action.closeSidebar');
+        await vscode.commands.executeCommand('workbench.action.closePanel');
+      });
+      await t.host.eval((vscode, uri) => vscode.commands.executeCommand('v8Lens.openReport', uri), { $uri: `file://${runDir}` });
+      const frame = await reportFrame(t.page);
+      // A high-contrast theme named in settings.json is not applied at start here: pick it as a user would.
+      if ((await t.host.eval((vscode) => vscode.window.activeColorTheme.kind)) !== 3) {
+        await t.runCommand(t.page, 'Preferences: Color Theme');
+        await t.waitForQuickInput(t.page, /theme/i);
+        await t.pickQuickItem(t.page, 'Dark High Contrast', { filter: 'High Contrast' });
+      }
+      await t.waitFor(() => t.host.eval((vscode) => vscode.window.activeColorTheme.kind).then((k) => k === 3), { what: 'the high-contrast theme' });
+      await t.waitFor(() => frame.evaluate(() => document.body.classList.contains('vscode-high-contrast')), { what: 'the webview in the high-contrast theme' });
+      assert.ok(await numAttr(frame, '#flame-graph', 'data-frame-count') > 5, 'the flame graph is drawn');
+      assert.ok(await numAttr(frame, '#flame-chart', 'data-drawn-boxes') > 5, 'the CPU timeline is drawn');
+      // Frame colours follow the theme: none is left transparent or the background's.
+      const fills = await frame.locator('#flame-graph svg rect').evaluateAll((rects) => [...new Set(rects.slice(0, 200).map((r) => getComputedStyle(r).fill))]);
+      const background = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.ok(fills.length > 1 && !fills.includes('rgba(0, 0, 0, 0)') && !fills.includes(background), `fills ${fills.join(', ')} on ${background}`);
+      await show(t, frame, 'gc-section');
+      await t.screenshot(t.page, join(t.screenshotsDir, 'timeline-high-contrast.png'));
+      await show(t, frame, 'tier-section');
+      await t.screenshot(t.page, join(t.screenshotsDir, 'tiers-high-contrast.png'));
+    },
+  },
 ];
