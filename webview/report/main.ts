@@ -27,6 +27,7 @@ import { renderFlameChart, type FlameChartView, type TimeRange } from './flameCh
 import { ProfileIndex } from '../../src/shared/profile/profileIndex';
 import { unpackTimeProfile } from '../../src/shared/profile/unpackTimeProfile';
 import { functionTimes } from '../../src/shared/profile/functionTimes';
+import { pruneForDrawing } from '../../src/shared/profile/pruneForDrawing';
 import type { TimeProfile } from '../../src/shared/model/timeProfile';
 import { fmtDuration, fmtMs, fmtNum } from '../common/format';
 // Our stylesheet comes after d3-flame-graph's (imported by flameGraph.ts) so it overrides it.
@@ -189,7 +190,9 @@ function processOf(label: string): HTMLElement {
 
 /** The flame section with its tabs; picking a tab redraws this section alone. */
 function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>, picked: string | null, cpu: CpuInput | null, redraw: () => void): FlameView | null {
-  const input: FlameTabsInput = { cpu: cpu ? topDown(cpu) : model.flame, cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}) };
+  const tree = cpu ? topDown(cpu) : model.flame;
+  // Frames too narrow to draw even zoomed in are merged for d3 (the tables and views keep them all).
+  const input: FlameTabsInput = { cpu: cpu && tree ? pruneForDrawing(tree).root : tree, cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}) };
   if (cpu) {
     const bar = renderCpuViewBar(cpuState, range ? cpu.scopeText : null, (next) => {
       cpuState = next;

@@ -31,6 +31,7 @@ function childOf(parent: Trie, key: number): Trie {
 /** The flame graph's tree: the root is "all", each node's value its self time in ms. */
 export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse: CollapseOptions = NO_COLLAPSE): FlameNode | null {
   if (index.nodeCount === 0) return null;
+  if (!collapse.dependencies && !collapse.nodeInternals) return callTree(index, selfUs);
   const map = displayMap(index, collapse);
   const parents = index.profile.nodeParent;
   const root = trie(ROOT_KEY);
@@ -42,6 +43,41 @@ export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse:
   }
   for (let i = 0; i < index.nodeCount; i++) at[i]!.weightUs += selfUs[i]!;
   return toFlame(root, index, map, 'all');
+}
+
+/**
+ * The profile's own call tree, node for node (nothing folds), built straight from the node arrays:
+ * no tries, and a 70,000-node `tsc` profile takes a third of the time. Subtrees without time in the
+ * range are left out; children heaviest first.
+ */
+function callTree(index: ProfileIndex, selfUs: Float64Array): FlameNode {
+  const totals = index.totalUs(selfUs);
+  const { nodeFn, nodeParent } = index.profile;
+  const infos = new Map<number, ReturnType<ProfileIndex['fn']>>();
+  const info = (fn: number) => {
+    let i = infos.get(fn);
+    if (!i) infos.set(fn, (i = index.fn(fn)));
+    return i;
+  };
+  const built: (FlameNode | undefined)[] = new Array(index.nodeCount);
+  const kids: number[][] = new Array(index.nodeCount);
+  const root: FlameNode = { name: 'all', value: selfUs[0]! / 1000, children: [], category: 'idle', url: '', line: 0, column: 0 };
+  built[0] = root;
+  for (let i = 1; i < index.nodeCount; i++) {
+    if (!(totals[i]! > 0)) continue;
+    const parent = nodeParent[i]!;
+    if (built[parent] === undefined) continue;
+    const f = info(nodeFn[i]!);
+    built[i] = { name: f.name, value: selfUs[i]! / 1000, children: [], category: f.category, url: f.url, line: f.line, column: f.column };
+    (kids[parent] ??= []).push(i);
+  }
+  for (let i = 0; i < index.nodeCount; i++) {
+    const list = kids[i];
+    if (!list) continue;
+    if (list.length > 1) list.sort((a, b) => totals[b]! - totals[a]!);
+    built[i]!.children = list.map((k) => built[k]!);
+  }
+  return root;
 }
 
 /**

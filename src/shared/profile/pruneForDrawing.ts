@@ -1,0 +1,45 @@
+/**
+ * The flame graph's tree for drawing: under each frame, the children too narrow to be drawn even
+ * zoomed in many times (less than `minShare` of the whole) are merged into one frame, "(12 smaller
+ * frames)", with their time. d3-flame-graph lays out and keeps every node it is given; a profile of
+ * 50,000 nodes draws a few thousand, and the rest only cost time. Their time stays in the totals;
+ * the bottom-up, callers & callees views and a selected range show them in full.
+ */
+import { flameTotals } from '../flameTotals';
+import type { FlameNode } from '../model/reportModel';
+
+/**
+ * A fifth of a pixel of a 1,000-pixel graph: such a frame reaches d3's 5-pixel minimum only zoomed in
+ * more than 25×. A real `tsc` profile (70,000 nodes) keeps a few thousand.
+ */
+export const DRAW_MIN_SHARE = 1 / 5_000;
+
+export function pruneForDrawing(root: FlameNode, minShare = DRAW_MIN_SHARE): { root: FlameNode; merged: number } {
+  const { totals } = flameTotals(root);
+  const min = (totals.get(root) ?? 0) * minShare;
+  let merged = 0;
+  const copy = (node: FlameNode): FlameNode => ({ ...node, children: [] });
+  const out = copy(root);
+  const stack: [FlameNode, FlameNode][] = [[root, out]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    let small = 0;
+    let smallTime = 0;
+    for (const child of from.children) {
+      const t = totals.get(child) ?? 0;
+      if (t < min) {
+        small++;
+        smallTime += t;
+        continue;
+      }
+      const c = copy(child);
+      to.children.push(c);
+      stack.push([child, c]);
+    }
+    if (small > 0) {
+      merged += small;
+      to.children.push({ name: `(${small} smaller frame${small === 1 ? '' : 's'})`, value: smallTime, children: [], category: from.category, url: '', line: 0, column: 0 });
+    }
+  }
+  return { root: out, merged };
+}
