@@ -20,6 +20,7 @@ import { firstEndingAfter, flameChartRects } from '../../../src/shared/profile/f
 import { functionTimes } from '../../../src/shared/profile/functionTimes';
 import { ProfileIndex } from '../../../src/shared/profile/profileIndex';
 import { bottomUpTree, calleesTree, callersTree, topDownTree } from '../../../src/shared/profile/profileTrees';
+import { pruneForDrawing } from '../../../src/shared/profile/pruneForDrawing';
 import { CPU_FIXTURES, SPEEDSCOPE_DIR, profileText } from '../cpu/cpuTestHelpers';
 
 const FILES = [join(CPU_FIXTURES, 'fib-recursion.cpuprofile'), join(CPU_FIXTURES, 'node20-work.cpuprofile'), join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), join(SPEEDSCOPE_DIR, 'node10-example.cpuprofile')];
@@ -193,5 +194,21 @@ describe('time profile: packed for an exported report', () => {
     const packed = packTimeProfile(tp);
     const cut = { ...packed, packed: { ...packed.packed!, data: packed.packed!.data.slice(0, 40) } };
     await assert.rejects(unpackTimeProfile(cut), (err: Error) => !err.message.includes('\n'));
+  });
+});
+
+describe('the flame graph drawn: frames too narrow to draw merged', () => {
+  it('keeps every ms, and merges only what is under the share', () => {
+    const { index } = load(readFileSync(join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), 'utf8'));
+    const tree = topDownTree(index, index.selfUs(null))!;
+    const { root, merged } = pruneForDrawing(tree, 1 / 200);
+    closeMs(total(root), total(tree), 'the whole');
+    assert.ok(merged > 0, 'some frames merged');
+    const whole = total(tree);
+    const { order, totals } = flameTotals(root);
+    for (const n of order) {
+      if (n.name.startsWith('(') && / smaller frames?\)$/.test(n.name)) assert.equal(n.children.length, 0);
+      else assert.ok(totals.get(n)! >= whole / 200 - 1e-9, `${n.name} is wide enough to keep`);
+    }
   });
 });
