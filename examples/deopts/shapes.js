@@ -2,11 +2,11 @@
 // A program with deopts you can see in the editor: V8 optimizes `area` for one object shape and
 // `add` for small integers, then the program feeds them something else.
 function area(shape) {
-  return shape.width * shape.height; // "wrong map": shapes with other property orders arrive later
+  return shape.width * shape.height; // "wrong map": other property orders come later
 }
 
 function add(a, b) {
-  return a + b; // "not a Smi": optimized for small integers, then called with strings
+  return a + b; // "not a Smi": small integers first, then strings
 }
 
 function totalArea(shapes) {
