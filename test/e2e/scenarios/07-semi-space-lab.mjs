@@ -108,10 +108,27 @@ export default {
     const big = page.locator('.part.sidebar .monaco-list-row', { hasText: /max-semi-space-size=16 MB · round 1/ }).first();
     await small.waitFor({ timeout: 15_000 });
     t.log(`lab run in Sessions: ${await small.textContent()}`);
+    // A click on a run opens its report, and the report's webview takes the focus when it is
+    // ready, which closes any context menu opened before: wait for it, then select and open the menu.
     await small.click();
+    await page.locator('.tabs-container .tab.active', { hasText: /max-semi-space-size=2 MB · round 1/ }).waitFor({ timeout: 30_000 });
+    const smallReport = await t.webviewFrame(page, 'html[data-report-ready]', { timeout: 60_000 });
+    assert.ok(smallReport, 'the 2 MB run\'s report');
+    await t.sleep(1000);
     await big.click({ modifiers: ['Control'] });
-    await big.click({ button: 'right' });
-    await page.locator('.monaco-menu .action-label', { hasText: 'Compare Runs…' }).first().click();
+    const item = page.locator('.monaco-menu .action-label', { hasText: 'Compare Runs…' }).first();
+    for (let attempt = 1; ; attempt++) {
+      await big.click({ button: 'right' });
+      if (await item.waitFor({ timeout: 3_000 }).then(() => true, () => false)) break;
+      assert.ok(attempt < 3, 'the Sessions context menu with Compare Runs…');
+      t.log('the context menu closed before it could be used; opening it again');
+    }
+    const selectedRows = await page.locator('.part.sidebar .monaco-list-row.selected').allTextContents();
+    t.log(`selected in Sessions: ${selectedRows.length} rows`);
+    assert.equal(selectedRows.length, 2, `the 2 MB and 16 MB runs selected: ${JSON.stringify(selectedRows)}`);
+    await item.hover();
+    await t.sleep(300);
+    await item.click();
     const compare = await t.webviewFrame(page, '#compare-header', { timeout: 60_000 });
     await compare.locator('html[data-report-ready]').waitFor({ timeout: 60_000 });
     const header = (await compare.locator('#compare-header').innerText()).replace(/\s+/g, ' ');
