@@ -8,13 +8,8 @@ import type { FlameNode } from '../../shared/model/reportModel';
 import type { SessionRecord } from '../../shared/model/session';
 import type { ProcessSummary } from '../../shared/model/summary';
 import type { HeapProfile } from '../heap/heapProfileFormat';
-import type { ScriptFrames } from '../heap/resolvePositions';
-import { readAgentRecords } from '../run/agentRecords';
-import { preloadPathOf } from '../run/analyzeRun';
-import { readProcessHeapProfile } from '../run/runAllocations';
-import { runPath } from '../run/runFiles';
+import { readRunHeapProfiles } from '../run/runHeapProfiles';
 import type { RunLayout } from '../run/runLayout';
-import { errorMessage } from '../util/errors';
 import { MAX_FLAME_DEPTH, sortHeaviestFirst } from './flameTree';
 import type { RunProfileViews } from './runProfileViews';
 
@@ -62,26 +57,10 @@ export async function readAllocFlames(
   profiles: RunProfileViews,
 ): Promise<Map<string, FlameNode>> {
   const flames = new Map<string, FlameNode>();
-  const wanted = processes.filter((p) => p.alloc);
-  if (wanted.length === 0) return flames;
-  // The summary said already what was wrong with the records; these are read again for their files only.
-  const records = await readAgentRecords(layout, []);
-  const preloadPath = preloadPathOf(session);
-  for (const p of wanted) {
-    const record = records.find((r) => r.pid === p.pid && (r.threadId ?? 0) === (p.threadId ?? 0)) ?? null;
-    if (record === null) continue;
-    const cpuPath = p.cpu ? runPath(layout.cpuDir, p.cpu.profile) : null;
-    const scriptFrames = new Map<string, ScriptFrames>();
-    if (cpuPath !== null) {
-      try {
-        scriptFrames.set(cpuPath, (await profiles.of(p.cpu!.profile)).frames);
-      } catch (err) {
-        warnings.push(`allocation flame graph of pid ${p.pid}: ${errorMessage(err)}`);
-      }
-    }
-    const profile = await readProcessHeapProfile(layout, { pid: p.pid, record, profile: cpuPath === null ? null : { path: cpuPath, file: p.cpu!.profile, pid: p.pid, threadId: p.threadId } }, { scriptFrames, preloadPath }, []);
-    const flame = profile ? heapFlameTree(profile) : null;
-    if (flame) flames.set(p.id, flame);
+  const heaps = await readRunHeapProfiles(layout, processes, session, warnings, (file) => profiles.of(file).then((v) => v.frames));
+  for (const [id, heap] of heaps) {
+    const flame = heapFlameTree(heap.profile);
+    if (flame) flames.set(id, flame);
   }
   return flames;
 }
