@@ -24,6 +24,7 @@ import { requireComparablePair } from './core/report/comparePair';
 import { formatCompareText } from './core/report/compareText';
 import { loadReport } from './core/report/loadReport';
 import { buildReportModel } from './core/report/reportModel';
+import { exportPprof } from './core/report/exportPprof';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
 import { directLaunchHint, directLaunchOfNpmScript, nodeOptionsLaunchNotice, npmScriptCall } from './core/targets/npmLaunch';
@@ -47,8 +48,9 @@ const USAGE = `V8 Lens ${TOOL_VERSION}: profile Node.js with V8 flags (CPU profi
 
 Usage:
   v8-lens profile [options] -- <script.js | command> [args…]
-  v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
+  v8-lens report <run folder | file.cpuprofile | file.heapprofile | file.pb.gz | gc-trace.log | v8.log> [--json] [--html FILE]
   v8-lens compare <run A> <run B> [--json]
+  v8-lens export <run folder | file.cpuprofile | file.heapprofile> --pprof OUT.pb.gz [--type cpu|alloc]
   v8-lens sweep [options] --url URL -- <script.js> [args…]
   v8-lens attach <pid | host:port | ws://url> [options]
 
@@ -79,6 +81,13 @@ report options:
   --json            print summary.json instead of the text summary
   --html FILE       write the report (flame graph, GC timeline, tables) as one self-contained
                     HTML file, e.g. to attach to a ticket
+
+export options (for continuous profilers: Pyroscope, Parca, Datadog, Cloud Profiler; and go tool pprof):
+  --pprof FILE      write a gzipped pprof (profile.proto): CPU as samples/count and cpu/nanoseconds,
+                    allocations as alloc_objects/count and alloc_space/bytes, one location per frame
+                    (function, file, 1-based line); a run's Node, flags and load figures as comments,
+                    and pid/process labels on the samples of a run of several processes
+  --type cpu|alloc  what to export from a run that has both (default cpu)
 
 compare options (A is the base, every change is B − A; two run folders, or two .cpuprofile
 files, or two GC traces):
@@ -140,7 +149,7 @@ Exit codes (every command):
   130  cancelled (Ctrl-C); what was collected is kept
 `;
 
-const COMMANDS = ['profile', 'report', 'compare', 'sweep', 'attach'] as const;
+const COMMANDS = ['profile', 'report', 'compare', 'export', 'sweep', 'attach'] as const;
 
 /** `v8-lens <command> --help`: that command's usage line and options, and the exit codes. */
 function commandHelp(command: (typeof COMMANDS)[number]): string {
@@ -171,6 +180,8 @@ async function main(argv: string[]): Promise<number> {
       return reportCommand(rest);
     case 'compare':
       return compareCommand(rest);
+    case 'export':
+      return exportCommand(rest);
     case 'sweep':
       return sweepCommand(rest);
     case 'attach':
@@ -335,6 +346,26 @@ async function compareCommand(args: string[]): Promise<number> {
     printText(formatCompareText(model, { cwd: process.cwd() }));
   }
   return EXIT.ok;
+}
+
+async function exportCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, { pprof: { type: 'string' }, type: { type: 'string' } }, true);
+  if (positionals.length !== 1) throw new UserError('export needs one run folder or profile, e.g. v8-lens export .v8-lens/runs/… --pprof cpu.pb.gz', EXIT.usage);
+  if (values.pprof === undefined || values.pprof === '') throw new UserError('export needs --pprof FILE, the gzipped pprof to write (e.g. --pprof cpu.pb.gz)', EXIT.usage);
+  const type = values.type ?? null;
+  if (type !== null && type !== 'cpu' && type !== 'alloc') throw new UserError(`--type is cpu or alloc, not '${type}'`, EXIT.usage);
+  const out = await exportPprof(positionals[0]!, type);
+  await writeFile(values.pprof, out.bytes).catch((err: unknown) => {
+    const why = isErrno(err, 'EISDIR') ? 'it is a folder' : isErrno(err, 'ENOENT') ? 'its folder does not exist' : errorMessage(err);
+    throw new UserError(`cannot write ${values.pprof}: ${why}`, EXIT.usage);
+  });
+  for (const w of out.warnings) note(`warning: ${w}`);
+  note(`wrote ${values.pprof}: ${out.kind === 'cpu' ? 'CPU' : 'allocations'} as pprof (${out.sampleTypes}), ${out.samples.toLocaleString('en-US')} samples, ${formatKB(out.bytes.length)}${out.alsoHas ? `; the run has ${out.alsoHas === 'cpu' ? 'a CPU profile' : 'allocations'} too: --type ${out.alsoHas}` : ''}`);
+  return EXIT.ok;
+}
+
+function formatKB(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 async function sweepCommand(args: string[]): Promise<number> {

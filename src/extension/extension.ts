@@ -103,11 +103,11 @@ export function activate(context: vscode.ExtensionContext): void {
       let uri = target;
       if (!uri) {
         const picked = await vscode.window.showOpenDialog({
-          title: 'V8 Lens: Open a .cpuprofile, GC trace, V8 log or run folder',
+          title: 'V8 Lens: Open a .cpuprofile, .heapprofile, pprof (.pb.gz), GC trace, V8 log or run folder',
           canSelectFiles: true,
           canSelectFolders: true,
           canSelectMany: false,
-          filters: { 'Profiles and logs': ['cpuprofile', 'log', 'txt', 'json'], 'All files': ['*'] },
+          filters: { 'Profiles and logs': ['cpuprofile', 'heapprofile', 'gz', 'pb', 'pprof', 'log', 'txt', 'json'], 'All files': ['*'] },
         });
         uri = picked?.[0];
       }

@@ -9,6 +9,8 @@ const KIND_LABELS: Record<CompareRunInfo['kind'], string> = {
   cpuprofile: 'CPU profile (.cpuprofile)',
   'gc-trace': 'GC trace (--trace-gc output)',
   'v8-log': 'V8 log',
+  heapprofile: 'heap profile (.heapprofile)',
+  pprof: 'pprof profile',
 };
 
 export function renderHeader(root: HTMLElement, model: CompareModel, host: Host<FromCompareWebview>): void {

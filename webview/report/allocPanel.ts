@@ -27,9 +27,11 @@ export function renderAllocPanel(section: HTMLElement, alloc: AllocSummary | nul
   const cards = el(
     'div',
     { id: 'alloc-cards', className: 'cards' },
-    card('Allocation rate', alloc.bytesPerSecond === null ? 'unknown' : `${fmtBytes(alloc.bytesPerSecond)}/s`, 'garbage included: what the GC has to collect', 'rate'),
+    card('Allocation rate', alloc.bytesPerSecond === null ? 'unknown' : `${fmtBytes(alloc.bytesPerSecond)}/s`, alloc.liveOnly ? 'not known: the profile kept live objects only' : 'garbage included: what the GC has to collect', 'rate'),
     card('Per request', alloc.bytesPerRequest === null ? '–' : fmtBytes(alloc.bytesPerRequest), alloc.bytesPerRequest === null ? 'not under load' : 'in the measured window', 'per-request'),
-    card('Allocated in total', fmtBytes(alloc.totalBytes), `${plural(alloc.sampleCount, 'sample')}, one every ${fmtBytes(alloc.samplingIntervalBytes)}`, 'total'),
+    alloc.liveOnly
+      ? card('In use when taken', fmtBytes(alloc.totalBytes), `live objects only (what the GC had not collected)${alloc.samplingIntervalBytes > 0 ? `, sampled every ${fmtBytes(alloc.samplingIntervalBytes)}` : ''}`, 'total')
+      : card('Allocated in total', fmtBytes(alloc.totalBytes), `${plural(alloc.sampleCount, 'sample')}, one every ${fmtBytes(alloc.samplingIntervalBytes)}`, 'total'),
   );
   const link = alloc.gcLink;
   if (link) {

@@ -15,6 +15,8 @@ export interface FlameTabsInput {
   cpu: FlameNode | null;
   cpuMissing: string;
   alloc: FlameNode | null;
+  /** What the allocation graph's widths are (live objects only); ALLOCATED_BYTES when absent. */
+  allocUnit?: FlameUnit;
   /** What the CPU graph's widths are a share of (a selected range); CPU_TIME when absent. */
   cpuUnit?: FlameUnit;
   /** With a time-ordered profile: the CPU view bar, and the table view when one is picked instead of the flame graph. */
@@ -41,7 +43,7 @@ export function renderFlameTabs(
   }
   section.append(bar);
   return tab === 'alloc'
-    ? renderFlameSection(section, input.alloc, '', host, loc, palette, ALLOCATED_BYTES)
+    ? renderFlameSection(section, input.alloc, '', host, loc, palette, input.allocUnit ?? ALLOCATED_BYTES)
     : renderCpu(section, input, host, loc, palette);
 }
 

@@ -13,7 +13,7 @@ import type { LocationContext } from '../common/format';
 import { connectHost } from '../common/host';
 import { onThemeChange, readPalette } from '../common/theme';
 import { renderAllocPanel } from './allocPanel';
-import { CPU_TIME_IN_RANGE, type FlameView } from './flameGraph';
+import { CPU_TIME_IN_RANGE, LIVE_BYTES, type FlameView } from './flameGraph';
 import { renderFlameTabs, type FlameTab, type FlameTabsInput } from './flameTabs';
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
@@ -192,7 +192,7 @@ function processOf(label: string): HTMLElement {
 function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>, picked: string | null, cpu: CpuInput | null, redraw: () => void): FlameView | null {
   const tree = cpu ? topDown(cpu) : model.flame;
   // Frames too narrow to draw even zoomed in are merged for d3 (the tables and views keep them all).
-  const input: FlameTabsInput = { cpu: cpu && tree ? pruneForDrawing(tree).root : tree, cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}) };
+  const input: FlameTabsInput = { cpu: cpu && tree ? pruneForDrawing(tree).root : tree, cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}), ...(model.summary.alloc?.liveOnly ? { allocUnit: LIVE_BYTES } : {}) };
   if (cpu) {
     const bar = renderCpuViewBar(cpuState, range ? cpu.scopeText : null, (next) => {
       cpuState = next;

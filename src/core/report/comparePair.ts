@@ -16,11 +16,14 @@ const KIND_NAMES: Record<SourceKind, string> = {
   cpuprofile: 'a CPU profile (.cpuprofile)',
   'gc-trace': 'a GC trace',
   'v8-log': 'a V8 log',
+  heapprofile: 'a heap profile (.heapprofile)',
+  pprof: 'a pprof profile',
 };
 
 export async function requireComparablePair(base: string, other: string): Promise<void> {
   const [a, b] = await Promise.all([sourceKind(base), sourceKind(other)]);
   for (const [kind, path] of [[a, base], [b, other]] as const) {
+    if (kind === 'heapprofile' || kind === 'pprof') throw new UserError(`${path} is ${KIND_NAMES[kind]}: compare takes two run folders, .cpuprofile files or GC traces (v8-lens report opens it)`);
     if (kind === 'v8-log') throw new UserError(`${path} is a V8 log: it has deopts only, and compare compares CPU profiles and GC; give two run folders, .cpuprofile files or GC traces`);
   }
   if (a !== b) {

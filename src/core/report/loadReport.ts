@@ -11,12 +11,16 @@ import { runLayout } from '../run/runLayout';
 import { readSessionRecord, readSummaryRecord } from '../run/runRecords';
 import { emptySummary, type Summary } from '../../shared/model/summary';
 import { UserError, errorMessage, isErrno } from '../util/errors';
-import { FileRefusedError, notRegularFile, readRegularFile } from '../util/files';
+import { FileRefusedError, notRegularFile, readRegularFile, readRegularFileBytes } from '../util/files';
 import { readV8LogFiles } from '../v8log/v8LogReader';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
 import { EXIT } from '../util/exitCodes';
+import { summarizeAllocations } from '../heap/allocSummary';
+import type { HeapProfile } from '../heap/heapProfileFormat';
+import { parseHeapProfile } from '../heap/parseHeapProfile';
+import { looksLikeGzip, readPprof } from '../pprof/readPprof';
 
-export type ArtifactKind = 'cpuprofile' | 'gc-trace' | 'v8-log';
+export type ArtifactKind = 'cpuprofile' | 'heapprofile' | 'pprof' | 'gc-trace' | 'v8-log';
 
 /**
  * The summary for what `v8-lens report` (or "Open Profile or Run Folder…") is given: a run folder,
@@ -27,11 +31,18 @@ export async function loadReport(target: string): Promise<Summary> {
   return (await loadReportAndProfile(target)).summary;
 }
 
-/**
- * The same, with the CPU model when the target is a `.cpuprofile`: the report's flame graph is built
- * from it, so the file is read and parsed once.
- */
-export async function loadReportAndProfile(target: string): Promise<{ summary: Summary; cpuModel: CpuModel | null }> {
+export interface LoadedReport {
+  summary: Summary;
+  /** The CPU model of a `.cpuprofile` or a pprof time profile: the report's flame graph is built from it, so the file is parsed once. */
+  cpuModel: CpuModel | null;
+  /** The call tree of a `.heapprofile` or a pprof heap profile, for the allocation flame graph. */
+  heapProfile?: HeapProfile | null;
+  /** The CPU model has no time order (pprof keeps totals): no time-ordered views. */
+  timeless?: boolean;
+}
+
+/** The same, with the profile the report's flame graphs are built from (see LoadedReport). */
+export async function loadReportAndProfile(target: string): Promise<LoadedReport> {
   const path = resolve(target);
   const info = await stat(path).catch((err: unknown) => {
     if (isErrno(err, 'ENOENT')) throw new UserError(`no such file or folder: ${target}`, EXIT.usage);
@@ -46,12 +57,16 @@ export async function loadReportAndProfile(target: string): Promise<{ summary: S
   switch (kind) {
     case 'cpuprofile':
       return summarizeCpuProfileFile(path);
+    case 'heapprofile':
+      return summarizeHeapProfileFile(path);
+    case 'pprof':
+      return summarizePprofFile(path);
     case 'gc-trace':
       return { summary: await summarizeGcTraceFile(path), cpuModel: null };
     case 'v8-log':
       return { summary: await summarizeV8LogFile(path), cpuModel: null };
     default:
-      throw new UserError(`${target} is not a .cpuprofile, a GC trace (--trace-gc output) or a V8 log (--logfile)`);
+      throw new UserError(`${target} is not a .cpuprofile, a .heapprofile, a pprof profile, a GC trace (--trace-gc output) or a V8 log (--logfile)`);
   }
 }
 
@@ -88,17 +103,23 @@ const GC_TRACE_LINE = new RegExp(`${ISOLATE_PREFIX_SOURCE} +\\d+ ms: `, 'm');
 export async function sniffArtifact(path: string): Promise<ArtifactKind | null> {
   const handle = await open(path, 'r');
   let head: string;
+  let bytes: Buffer;
   try {
     const buf = Buffer.alloc(64 * 1024);
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    head = buf.subarray(0, bytesRead).toString('utf8');
+    bytes = buf.subarray(0, bytesRead);
+    head = bytes.toString('utf8');
   } finally {
     await handle.close();
   }
+  // pprof is gzipped protobuf as the fleet's profilers store it; plain protobuf is known by its name.
+  if (looksLikeGzip(bytes) || /\.(pb|pprof|prof)$/i.test(path)) return 'pprof';
   // GC trace lines start with `[` too, so they are recognised before JSON.
   if (GC_TRACE_LINE.test(head)) return 'gc-trace';
   if (/^(v8-version|code-creation|code-deopt|shared-library|profiler|tick),/m.test(head)) return 'v8-log';
   const trimmed = head.trimStart();
+  // A heap profile's nodes carry selfSize; a legacy CPU profile (also a `head` tree) hitCount.
+  if (/^\{\s*"head"\s*:/.test(trimmed) && /"selfSize"\s*:/.test(head) && !/"hitCount"\s*:/.test(head)) return 'heapprofile';
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) return 'cpuprofile';
   return null;
 }
@@ -106,6 +127,9 @@ export async function sniffArtifact(path: string): Promise<ArtifactKind | null> 
 function singleSummary(kind: Summary['source']['kind'], path: string, parts: Partial<Summary>): Summary {
   return emptySummary({ kind, path }, parts);
 }
+
+/** A gzipped pprof of a big service is a few MB; its protobuf is decoded in memory. */
+const PPROF_READ_LIMIT = { maxBytes: 256 * 1024 * 1024, why: 'a pprof larger than 256 MB is not a profile V8 Lens can hold' } as const;
 
 async function summarizeCpuProfileFile(path: string): Promise<{ summary: Summary; cpuModel: CpuModel }> {
   const text = await readRegularFile(path, CPU_PROFILE_READ_LIMIT).catch((err: unknown) => {
@@ -124,6 +148,42 @@ async function summarizeCpuProfileFile(path: string): Promise<{ summary: Summary
     if (err instanceof CpuProfileError) throw new UserError(err.message);
     throw err;
   }
+}
+
+async function summarizeHeapProfileFile(path: string): Promise<LoadedReport> {
+  const text = await readRegularFile(path, CPU_PROFILE_READ_LIMIT).catch((err: unknown) => {
+    throw new UserError(err instanceof FileRefusedError ? err.message : `cannot read ${basename(path)}: ${errorMessage(err)}`);
+  });
+  const profile = parseHeapProfile(text, basename(path));
+  // A heap profile from elsewhere (--heap-prof, DevTools) dropped what the GC collected, and says neither its interval nor its time.
+  const alloc = { ...summarizeAllocations(profile, { durationMs: null, samplingIntervalBytes: 0, requests: null, liveAtEndBytes: null }), liveOnly: true };
+  const warnings = [...profile.warnings, 'a heap profile on its own: it keeps the objects still alive when it was taken (not the garbage), and no sampling interval or time'];
+  return { summary: singleSummary('heapprofile', path, { alloc, warnings }), cpuModel: null, heapProfile: profile };
+}
+
+async function summarizePprofFile(path: string): Promise<LoadedReport> {
+  const name = basename(path);
+  const bytes = await readRegularFileBytes(path, PPROF_READ_LIMIT).catch((err: unknown) => {
+    throw new UserError(err instanceof FileRefusedError ? err.message : `cannot read ${name}: ${errorMessage(err)}`);
+  });
+  const content = readPprof(bytes, name);
+  if (content.kind === 'cpu') {
+    const cpuModel = buildCpuModel(content.profile);
+    const cpu = summarizeCpuModel(cpuModel, { profileFile: name });
+    // The model has one sample per stack: the file's own count and period say how V8 sampled.
+    if (content.sampleCount !== null) cpu.sampleCount = content.sampleCount;
+    if (content.sampleIntervalMs !== null) cpu.sampleIntervalMs = content.sampleIntervalMs;
+    const summary = singleSummary('pprof', path, {
+      cpu: { ...cpu, profiles: [{ file: name, pid: null, threadId: null, durationMs: cpu.durationMs, sampleCount: cpu.sampleCount }] },
+      warnings: [content.note],
+    });
+    return { summary, cpuModel, timeless: true };
+  }
+  const alloc = {
+    ...summarizeAllocations(content.profile, { durationMs: null, samplingIntervalBytes: content.samplingIntervalBytes ?? 0, requests: null, liveAtEndBytes: null }),
+    ...(content.inUse ? { liveOnly: true } : {}),
+  };
+  return { summary: singleSummary('pprof', path, { alloc, warnings: [content.note] }), cpuModel: null, heapProfile: content.profile };
 }
 
 async function summarizeGcTraceFile(path: string): Promise<Summary> {

@@ -29,7 +29,7 @@ import { loadReportAndProfile, sniffArtifact } from './loadReport';
 
 
 export async function buildReportModel(target: string): Promise<ReportModel> {
-  const { summary, cpuModel } = await loadReportAndProfile(target);
+  const { summary, cpuModel, heapProfile, timeless } = await loadReportAndProfile(target);
   const info = await stat(target);
   if (info.isDirectory()) return buildRunModel(target, summary);
 
@@ -37,8 +37,10 @@ export async function buildReportModel(target: string): Promise<ReportModel> {
   const model: ReportModel = { title: basename(target), source: target, summary, session: null, flame: null, gcEvents: [] };
   if (cpuModel) {
     model.flame = buildFlameTree(cpuModel, summary.warnings);
-    model.timeProfile = buildTimeProfile(cpuModel, { clockMs: null, clockNote: 'a profile on its own: there is no GC trace to line it up with' });
+    // A pprof keeps each stack's total, not its time: no time-ordered views.
+    if (!timeless) model.timeProfile = buildTimeProfile(cpuModel, { clockMs: null, clockNote: 'a profile on its own: there is no GC trace to line it up with' });
   }
+  if (heapProfile) model.allocFlame = heapFlameTree(heapProfile);
   if (kind === 'gc-trace') model.gcEvents = await gcPointsFromFile(target, summary);
   return model;
 }

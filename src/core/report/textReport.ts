@@ -74,7 +74,8 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     const perRequest = alloc.bytesPerRequest !== null ? ` · ${fmtBytes(alloc.bytesPerRequest)} per request` : '';
     const window = load?.figures ? ' in the measured window' : '';
     const exact = alloc.exactSites ? ', exact sites (inlining off)' : '';
-    out.push(`Allocations${window}: ${fmtBytes(alloc.totalBytes)} (${rate}${perRequest}), sampled every ${fmtBytes(alloc.samplingIntervalBytes)}, garbage included${exact}`);
+    if (alloc.liveOnly) out.push(`Heap in use when the profile was taken: ${fmtBytes(alloc.totalBytes)}, live objects only (not all that was allocated)${alloc.samplingIntervalBytes > 0 ? `, sampled every ${fmtBytes(alloc.samplingIntervalBytes)}` : ''}`);
+    else out.push(`Allocations${window}: ${fmtBytes(alloc.totalBytes)} (${rate}${perRequest}), sampled every ${fmtBytes(alloc.samplingIntervalBytes)}, garbage included${exact}`);
     const link = alloc.gcLink;
     if (link) {
       const agreement = traceAgreementText(link);

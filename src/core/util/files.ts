@@ -72,6 +72,11 @@ export async function openRegularFile(path: string, limit: ReadLimit = { maxByte
 
 /** A regular file's text (UTF-8), at most `limit.maxBytes` of it; see openRegularFile. */
 export async function readRegularFile(path: string, limit: ReadLimit): Promise<string> {
+  return (await readRegularFileBytes(path, limit)).toString('utf8');
+}
+
+/** readRegularFile's bytes, for binary formats (pprof). */
+export async function readRegularFileBytes(path: string, limit: ReadLimit): Promise<Buffer> {
   const handle = await openRegularFile(path, limit);
   try {
     const { size } = await handle.stat();
@@ -83,7 +88,7 @@ export async function readRegularFile(path: string, limit: ReadLimit): Promise<s
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return buffer.toString('utf8', 0, filled);
+    return buffer.subarray(0, filled);
   } finally {
     await handle.close();
   }

@@ -63,7 +63,7 @@ export interface CompareRunInfo {
   title: string;
   /** The run folder or file. */
   source: string;
-  kind: 'run' | 'cpuprofile' | 'gc-trace' | 'v8-log';
+  kind: 'run' | 'cpuprofile' | 'heapprofile' | 'pprof' | 'gc-trace' | 'v8-log';
   /** The run's program, or the file name. */
   program: string;
   /** The run's start (ISO); a file's modification time. Null when unknown. */

@@ -106,7 +106,7 @@ export interface GcInWindow extends GcInWindowFigures {
 }
 
 export interface SummarySource {
-  kind: 'run' | 'cpuprofile' | 'gc-trace' | 'v8-log';
+  kind: 'run' | 'cpuprofile' | 'heapprofile' | 'pprof' | 'gc-trace' | 'v8-log';
   path: string;
 }
 
@@ -417,6 +417,11 @@ export interface AllocSummary {
   /** Heap in use when sampling stopped; null when not recorded. */
   liveAtEndBytes: number | null;
   sampleCount: number;
+  /**
+   * true: the profile kept only what was still alive when it was taken (a heap profile or pprof
+   * `inuse_space` from elsewhere), so the bytes are not all that was allocated. Absent: garbage included.
+   */
+  liveOnly?: boolean;
   /** Sorted by selfBytes, at most 200. */
   functions: AllocFunctionSummary[];
   /** How the bytes line up with the young-generation GCs of the same time; null when the GC was not traced. Absent in older summaries. */

@@ -158,6 +158,7 @@ const allocSummary = shape<AllocSummary>({
   gcLink: optional(nullable(shape<AllocGcLink>({ youngGcs: num, youngGcPauseMs: num, bytesPerYoungGc: nullable(num), youngGenerationBytes: nullable(num), traceAllocatedBytes: nullable(num), ratio: nullable(num), disagreement: nullable(str) }))),
   inliningCaveat: optional(nullable(str)),
   exactSites: optional(bool),
+  liveOnly: optional(bool),
 });
 
 const processSummary = shape<ProcessSummary>({

@@ -1,0 +1,33 @@
+/**
+ * A CPU profile into pprof samples: one sample per call-tree node that was a sample's leaf, with
+ * `samples/count` (how many of V8's samples) and `cpu/nanoseconds` (the time V8 Lens credits them,
+ * the same weighting as its report: each sample lasts until the next). The root frame is left out.
+ */
+import type { CpuModel } from '../cpu/cpuModel';
+import type { PprofBuilder, PprofLabel, PprofValueType } from './pprofBuilder';
+
+export const CPU_SAMPLE_TYPES: readonly PprofValueType[] = [
+  { type: 'samples', unit: 'count' },
+  { type: 'cpu', unit: 'nanoseconds' },
+];
+
+export function addCpuSamples(builder: PprofBuilder, model: CpuModel, labels: readonly PprofLabel[]): void {
+  const { profile, nodeSelfUs } = model;
+  const counts = new Uint32Array(profile.nodes.length);
+  for (const leaf of profile.samples) counts[leaf]!++;
+  const locationOf = new Int32Array(profile.nodes.length).fill(-1);
+  for (let i = 0; i < profile.nodes.length; i++) {
+    if (counts[i] === 0 && nodeSelfUs[i] === 0) continue;
+    const stack: number[] = [];
+    for (let n = i; n >= 0 && profile.parents[n] !== -1; n = profile.parents[n]!) {
+      if (locationOf[n] === -1) {
+        const frame = profile.nodes[n]!.callFrame;
+        locationOf[n] = builder.location({ name: frame.functionName, url: frame.url, line: frame.line, column: frame.column });
+      }
+      stack.push(locationOf[n]!);
+    }
+    // Samples at the root itself (none in V8's output) have no frame to stand on.
+    if (stack.length === 0) continue;
+    builder.sample(stack, [counts[i]!, nodeSelfUs[i]! * 1000], labels);
+  }
+}
