@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { webviewPageHtml } from '../../src/core/report/reportPage';
+import { buildReportModel } from '../../src/core/report/reportModel';
 import type { FlameNode, ReportModel } from '../../src/shared/model/reportModel';
 import { emptySummary, type AllocSummary } from '../../src/shared/model/summary';
 import { parseFromReportWebview } from '../../src/shared/reportProtocol';
@@ -195,6 +196,23 @@ describe('the report page with allocations', () => {
     const panel = await page.locator('#alloc-section').innerText();
     assert.match(panel, /Allocations: not collected \(the default preset samples them; this run's preset did not\)/);
     assert.doesNotMatch(panel, /\b0 B\b/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('a heap pprof from @datadog/pprof: opens on its heap flame graph, calls its bytes live (not allocated), and says what is not collected', async () => {
+    const m = await buildReportModel(join(REPO, 'test', 'fixtures', 'pprof', 'datadog-heap.pb.gz'));
+    const { page, problems } = await open(m);
+    await page.waitForSelector('#flame-tab-alloc[aria-selected="true"]');
+    assert.equal(await page.locator('#flame-section h2').innerText(), 'Heap flame graph (live objects)');
+    const total = await page.locator('#alloc-cards [data-card="total"]').innerText();
+    assert.match(total, /^In use when taken\s+\d/);
+    assert.match(total, /live objects only/);
+    assert.doesNotMatch(await page.locator('#alloc-cards').innerText(), /Allocated in total|garbage included/);
+    assert.match(await page.locator('#alloc-functions tbody tr').first().innerText(), /makeRecords/);
+    assert.match(await page.locator('#gc-section').innerText(), /not collected: a pprof profile has no GC trace/);
+    await page.locator('#flame-tab-cpu').click();
+    assert.match(await page.locator('#flame-section').innerText(), /this pprof is a heap profile, not a CPU profile/);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -97,6 +97,8 @@ function render(full: ReportModel): void {
     range = null;
     gcWindow = null;
     cpuState = { ...cpuState, sandwichFn: null };
+    // A heap profile alone opens on what it has.
+    if (full.flame === null && !full.timeProfile && full.allocFlame) flameTab = 'alloc';
     lastModel = full;
   }
   const scrollY = window.scrollY;
@@ -135,7 +137,8 @@ function render(full: ReportModel): void {
   const tierSection = el('section', { id: 'tier-section', className: 'panel', attrs: { 'aria-label': 'Tiers' } });
   const deoptSection = el('section', { id: 'deopt-section', className: 'panel', attrs: { 'aria-label': 'Deopts' } });
   // Only a run folder can have sampled allocations: a single file has nothing to say about them.
-  const allocSection = model.summary.source.kind === 'run' ? el('section', { id: 'alloc-section', className: 'panel', attrs: { 'aria-label': 'GC and allocations' } }) : null;
+  // A run says whether it sampled allocations; a heap profile or pprof on its own has nothing else to show.
+  const allocSection = model.summary.source.kind === 'run' || model.summary.alloc ? el('section', { id: 'alloc-section', className: 'panel', attrs: { 'aria-label': 'GC and allocations' } }) : null;
   app.append(el('main', {}, flameSection, gcSection, timelineSection, allocSection, hotSection, tierSection, deoptSection));
 
   const palette = readPalette();
@@ -339,7 +342,12 @@ function missingTiers(model: ReportModel): string {
 function renderNoTimeline(section: HTMLElement, full: ReportModel): void {
   section.append(el('h2', { text: 'CPU over time' }));
   const perProcess = full.processes?.some((v) => v.timeProfile) && selectedProcess === ALL_PROCESSES;
-  section.append(emptyNote('No timeline:', perProcess ? 'each process has its own clock: pick one above to see its CPU over time.' : 'the run has no CPU profile.'));
+  const why = perProcess
+    ? 'each process has its own clock: pick one above to see its CPU over time.'
+    : full.summary.source.kind === 'pprof' && full.summary.cpu
+      ? 'pprof keeps each stack’s total, not when it ran, so there is no time order to draw.'
+      : 'the run has no CPU profile.';
+  section.append(emptyNote('No timeline:', why));
 }
 
 /**

@@ -16,6 +16,8 @@ export function missingFlame(model: ReportModel): string {
   const kind = model.summary.source.kind;
   if (kind === 'gc-trace') return 'a GC trace has no CPU samples. Profile with a CPU preset (cpu-gc-deopts, cpu-gc or cpu) to get one.';
   if (kind === 'v8-log') return 'a V8 log has no CPU samples. Profile with a CPU preset (cpu-gc-deopts, cpu-gc or cpu) to get one.';
+  if (kind === 'heapprofile') return 'a heap profile has allocations, not CPU samples: see the Allocations tab.';
+  if (kind === 'pprof' && model.summary.cpu === null) return 'this pprof is a heap profile, not a CPU profile: see the Allocations tab.';
   const why = matching(model, /flame graph|cpu|profile/i);
   if (why) return why;
   const c = capture(model);
@@ -27,6 +29,7 @@ export function missingGc(model: ReportModel): string {
   const kind = model.summary.source.kind;
   if (kind === 'cpuprofile') return 'a .cpuprofile has no GC trace. Profile with the cpu-gc-deopts or cpu-gc preset (--trace-gc) to see every collection.';
   if (kind === 'v8-log') return 'a V8 log has no GC trace. Profile with a GC preset (--trace-gc) to see every collection.';
+  if (kind === 'pprof' || kind === 'heapprofile') return `not collected: a ${kind === 'pprof' ? 'pprof' : 'heap'} profile has no GC trace. Profile the program with V8 Lens (the cpu-gc-deopts or cpu-gc-alloc preset) to see every collection.`;
   const why = matching(model, /\bGC\b|garbage/i);
   if (why) return why;
   const c = capture(model);
@@ -39,6 +42,7 @@ export function missingDeopts(model: ReportModel): string | null {
   const kind = model.summary.source.kind;
   if (kind === 'cpuprofile') return 'deopts come from a V8 log (--log-deopt); a .cpuprofile does not record them.';
   if (kind === 'gc-trace') return 'deopts come from a V8 log (--log-deopt); a GC trace does not record them.';
+  if (kind === 'pprof' || kind === 'heapprofile') return `deopts come from a V8 log (--log-deopt); a ${kind === 'pprof' ? 'pprof' : 'heap'} profile does not record them.`;
   const why = matching(model, /deopt|V8 log/i);
   if (why) return why;
   const c = capture(model);
