@@ -109,7 +109,7 @@ describe('report: bad and partial files', () => {
     writeFileSync(file, 'hello\nworld\n');
     const r = await runCli(['report', file]);
     assert.equal(r.code, 1);
-    assertCleanError(r.stderr, /is not a \.cpuprofile, a GC trace/);
+    assertCleanError(r.stderr, /is not a \.cpuprofile, a \.heapprofile, a pprof profile, a GC trace \(--trace-gc output\) or a V8 log/);
   });
 
   it('a GC log cut mid-line gives the complete events and says the last line was cut', async () => {
