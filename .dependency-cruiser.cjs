@@ -8,7 +8,7 @@ const CORE_LAYERS = [
   { name: 'process', folders: ['flags', 'targets', 'launcher', 'preload', 'load'] },
   { name: 'run-folder', folders: ['run'] },
   { name: 'workflows', folders: ['capture', 'attach', 'sweep', 'annotations'] },
-  { name: 'views-model', folders: ['report'] },
+  { name: 'views-model', folders: ['report', 'gate'] },
 ];
 
 const folderPattern = (folders) => `^src/core/(${folders.join('|')})/`;

@@ -3,11 +3,12 @@
  *   v8-lens profile [options] -- <script.js | command> [args…]
  *   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
  *   v8-lens compare <run A> <run B> [--json]
+  v8-lens compare <baseline> <candidate> --fail-on RULES [--json] [--summary FILE]
  *   v8-lens sweep [options] [--flag NAME --values LIST] --url URL -- <script.js> [args…]
  *   v8-lens attach <pid | host:port | ws://url> [options]
  */
 import { existsSync, statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { attachAndProfile } from './core/attach/attachRun';
@@ -25,6 +26,10 @@ import { formatCompareText } from './core/report/compareText';
 import { loadReport } from './core/report/loadReport';
 import { buildReportModel } from './core/report/reportModel';
 import { exportPprof } from './core/report/exportPprof';
+import { GATE_METRICS, GATE_METRIC_IDS } from './core/gate/gateMetrics';
+import { formatGateMarkdown } from './core/gate/gateMarkdown';
+import { parseFailOn } from './core/gate/gateRules';
+import { runGate } from './core/gate/runGate';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
 import { directLaunchHint, directLaunchOfNpmScript, nodeOptionsLaunchNotice, npmScriptCall } from './core/targets/npmLaunch';
@@ -94,6 +99,17 @@ files, or two GC traces):
   --json            print the comparison (the compare view's model: both runs, the figures with
                     their change and verdict, per request under load, the biggest self-time
                     changes, the moved functions) without the merged call tree
+  the regression gate, for CI (each side: a run folder, a profile, or a folder of run folders,
+  one per round; exit 0 pass, 1 a rule broken, 2 usage):
+  --fail-on RULES   comma-separated FIGURE:+N% (a rise beyond N% fails), FIGURE:-N% (a fall),
+                    or without % in the figure's unit, e.g. "cpu.self:+10%,gc.msPer1k:+15%".
+                    A change inside the noise never fails: with 2+ runs per side it must pass
+                    the Mann-Whitney U test (p < 0.05; ranges that do not overlap at 3 vs 3);
+                    with one run per side the limit is held against the measured change.
+                    Figures:
+${GATE_METRIC_IDS.map((id) => `                      ${id.padEnd(22)}${GATE_METRICS[id].description}`).join('\n')}
+  --summary FILE    also append the Markdown table to FILE (e.g. $GITHUB_STEP_SUMMARY)
+  --json            print every figure, run value and verdict as JSON instead of the Markdown
 
 sweep options (compare values of one V8 flag under load, --max-semi-space-size unless --flag
 says otherwise; a fresh process per run):
@@ -333,9 +349,11 @@ async function reportCommand(args: string[]): Promise<number> {
 }
 
 async function compareCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true);
+  const { values, positionals } = parseOptions(args, { json: { type: 'boolean' }, 'fail-on': { type: 'string' }, summary: { type: 'string' } }, true);
   if (positionals.length !== 2) throw new UserError('compare needs two runs, A (the base) and B, e.g. v8-lens compare .v8-lens/runs/<A> .v8-lens/runs/<B>', EXIT.usage);
   const [base, other] = positionals as [string, string];
+  if (values['fail-on'] !== undefined) return gateCommand(base, other, values['fail-on'], values.json === true, values.summary);
+  if (values.summary !== undefined) throw new UserError('--summary goes with --fail-on (the gate\'s Markdown table)', EXIT.usage);
   await requireComparablePair(base, other);
   const model = await buildCompareModel(base, other);
   if (values.json) {
@@ -346,6 +364,22 @@ async function compareCommand(args: string[]): Promise<number> {
     printText(formatCompareText(model, { cwd: process.cwd() }));
   }
   return EXIT.ok;
+}
+
+/** The regression gate: Markdown (or JSON) on stdout, the table appended to --summary FILE; exit 1 when a rule is broken. */
+async function gateCommand(base: string, other: string, spec: string, json: boolean, summaryFile: string | undefined): Promise<number> {
+  const rules = parseFailOn(spec);
+  const result = await runGate(base, other, rules);
+  const markdown = formatGateMarkdown(result);
+  if (summaryFile !== undefined) {
+    await appendFile(summaryFile, markdown).catch((err: unknown) => {
+      throw new UserError(`cannot write the summary to ${summaryFile}: ${errorMessage(err)}`, EXIT.usage);
+    });
+  }
+  if (json) printJson(result);
+  else printText(markdown);
+  note(result.verdict === 'fail' ? `gate: FAIL, ${result.broken} of ${result.checks.length} checks broken` : `gate: pass, ${result.checks.length} checks`);
+  return result.verdict === 'fail' ? EXIT.failed : EXIT.ok;
 }
 
 async function exportCommand(args: string[]): Promise<number> {
