@@ -1,9 +1,10 @@
 /**
  * `v8-lens`: the command line over the same engine the editor uses.
  *   v8-lens profile [options] -- <script.js | command> [args…]
- *   v8-lens report <run folder | file.cpuprofile | gc-trace.log | v8.log> [--json] [--html FILE]
+ *   v8-lens report <run folder | file.cpuprofile | file.heapprofile | file.pb.gz | gc-trace.log | v8.log> [--json] [--html FILE]
  *   v8-lens compare <run A> <run B> [--json]
-  v8-lens compare <baseline> <candidate> --fail-on RULES [--json] [--summary FILE]
+ *   v8-lens compare <baseline> <candidate> --fail-on RULES [--json] [--summary FILE]
+ *   v8-lens export <run folder | file.cpuprofile | file.heapprofile> --pprof OUT.pb.gz [--type cpu|alloc]
  *   v8-lens sweep [options] [--flag NAME --values LIST] --url URL -- <script.js> [args…]
  *   v8-lens attach <pid | host:port | ws://url> [options]
  */
@@ -55,6 +56,7 @@ Usage:
   v8-lens profile [options] -- <script.js | command> [args…]
   v8-lens report <run folder | file.cpuprofile | file.heapprofile | file.pb.gz | gc-trace.log | v8.log> [--json] [--html FILE]
   v8-lens compare <run A> <run B> [--json]
+  v8-lens compare <baseline> <candidate> --fail-on RULES [--json] [--summary FILE]
   v8-lens export <run folder | file.cpuprofile | file.heapprofile> --pprof OUT.pb.gz [--type cpu|alloc]
   v8-lens sweep [options] --url URL -- <script.js> [args…]
   v8-lens attach <pid | host:port | ws://url> [options]
@@ -103,9 +105,10 @@ files, or two GC traces):
   one per round; exit 0 pass, 1 a rule broken, 2 usage):
   --fail-on RULES   comma-separated FIGURE:+N% (a rise beyond N% fails), FIGURE:-N% (a fall),
                     or without % in the figure's unit, e.g. "cpu.self:+10%,gc.msPer1k:+15%".
-                    A change inside the noise never fails: with 2+ runs per side it must pass
-                    the Mann-Whitney U test (p < 0.05; ranges that do not overlap at 3 vs 3);
-                    with one run per side the limit is held against the measured change.
+                    A change inside the noise never fails: with 3+ runs per side it must pass
+                    the Mann-Whitney U test (p < 0.05 from 4 a side; at 3 vs 3 ranges that do
+                    not overlap) and, for self times, V8's sampling noise; with fewer runs the
+                    limit is held against the measured change, and the output says so.
                     Figures:
 ${GATE_METRIC_IDS.map((id) => `                      ${id.padEnd(22)}${GATE_METRICS[id].description}`).join('\n')}
   --summary FILE    also append the Markdown table to FILE (e.g. $GITHUB_STEP_SUMMARY)
@@ -159,7 +162,8 @@ is never recommended. Ctrl-C cancels it and keeps the finished runs.
 
 Exit codes (every command):
   0    done (warnings say what is partial)
-  1    the target failed (crashed, never ready, lost requests) or the input is bad
+  1    the target failed (crashed, never ready, lost requests) or the input is bad;
+       compare --fail-on: a rule is broken
   2    usage: an unknown option, a missing argument, a bad value
   70   internal error in V8 Lens (V8_LENS_DEBUG=1 prints the stack)
   130  cancelled (Ctrl-C); what was collected is kept

@@ -1,9 +1,10 @@
 /**
  * One figure, baseline runs against candidate runs, held to one rule, with the noise handled as
- * the Semi-space Lab handles it (sweep/sweepStats.ts): medians; with 2+ runs per side the
+ * the Semi-space Lab handles it (sweep/sweepStats.ts): medians; with 3+ runs per side the
  * Mann-Whitney U test at p < 0.05, or, where the run counts cannot reach that p (3 vs 3: 0.1),
- * ranges that do not overlap; a change inside the noise never fails. With one run per side there
- * is no run-to-run noise: the limit is held against the measured change, and the row says so.
+ * ranges that do not overlap; a change inside the noise never fails. With fewer runs (one per side,
+ * or 2 vs 2, which separate by chance one time in three) there is no run-to-run noise estimate:
+ * the limit is held against the measured change, and the row says so.
  * V8's sampling noise (a function's self time is a count of samples) is known even from one run.
  */
 import { median } from '../util/stats';
@@ -56,7 +57,8 @@ export function judgeChange(rule: GateRule, baselineValues: readonly (number | n
       return { ...base, change, verdict: 'noise', why: `beyond the limit but inside V8's sampling noise (±${(200 * sampling.relativeSd).toFixed(0)}% at 2σ for this many samples)` };
     }
   }
-  if (a.length >= 2 && b.length >= 2) {
+  // Ranges that do not overlap are evidence from 3 runs a side (as in the lab); 2 vs 2 separate by chance one time in three.
+  if (a.length >= 3 && b.length >= 3) {
     const test = mannWhitneyU(a, b);
     const p = test?.p ?? 1;
     const reachable = minAttainableP(a.length, b.length) < ALPHA;
@@ -68,5 +70,6 @@ export function judgeChange(rule: GateRule, baselineValues: readonly (number | n
     const evidence = reachable ? `p = ${p.toFixed(2)} ≥ ${ALPHA}` : 'the ranges overlap';
     return { ...base, p, change, verdict: 'noise', why: `beyond the limit but inside the run-to-run noise (${evidence})` };
   }
-  return { ...base, change, verdict: 'broken', why: `beyond the limit; ${a.length === 1 && b.length === 1 ? 'one run per side' : 'a side with one run'}: no run-to-run noise estimate, so the limit is held against the measured change` };
+  const few = a.length === 1 && b.length === 1 ? 'one run per side' : `${a.length} vs ${b.length} runs (fewer than 3 a side)`;
+  return { ...base, change, verdict: 'broken', why: `beyond the limit; ${few}: no run-to-run noise estimate, so the limit is held against the measured change` };
 }

@@ -48,9 +48,9 @@ export async function runGate(baselinePath: string, candidatePath: string, rules
   const n = baseline.runs.length;
   const m = candidate.runs.length;
   const noise =
-    n >= 2 && m >= 2
+    n >= 3 && m >= 3
       ? `${n} vs ${m} runs: medians; a change beyond its limit fails only when the runs tell it from noise (Mann-Whitney U p < 0.05, or ranges that do not overlap where ${n} vs ${m} runs cannot reach that p); self times also beyond V8's sampling noise`
-      : `${n} vs ${m} run${m === 1 ? '' : 's'}: no run-to-run noise estimate, so each limit is held against the measured change (only V8's sampling noise is known); profile several rounds per side (a folder of run folders) to let the gate tell a change from noise`;
+      : `${n} vs ${m} run${m === 1 ? '' : 's'}: no run-to-run noise estimate, so each limit is held against the measured change (only V8's sampling noise is known); profile 3 or more rounds per side (a folder of run folders; 4 for the U test) to let the gate tell a change from noise`;
   return {
     verdict: broken > 0 ? 'fail' : 'pass',
     baseline: { path: baseline.path, runs: baseline.runs, label: baseline.label },

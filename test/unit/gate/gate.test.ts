@@ -63,6 +63,10 @@ describe('one change against its limit and its noise', () => {
     assert.equal(j.verdict, 'broken');
     assert.match(j.why, /one run per side: no run-to-run noise estimate/);
     assert.equal(judgeChange(rule('alloc.bytesPerRequest:+10%'), [1000], [1090]).verdict, 'pass');
+    // 2 vs 2 separate by chance one time in three: no better than one run.
+    const two = judgeChange(rule('alloc.bytesPerRequest:+10%'), [1000, 1010], [1200, 1190]);
+    assert.equal(two.verdict, 'broken');
+    assert.match(two.why, /2 vs 2 runs \(fewer than 3 a side\): no run-to-run noise estimate/);
   });
 
   it('a self time of few samples: a large change inside V8\'s sampling noise does not fail', () => {
