@@ -12,6 +12,7 @@
  *     profiled with the CPU + GC preset, with CPU + GC + allocations, and with exact allocation sites
  *     (inlining off), interleaved runs, the
  *     median ratio. Target: ≤ 5% fewer req/s at the default sampling interval.
+ *  5. Activating the extension: its bundle evaluated in a fresh Node, against that Node alone.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { SourceMapResolver } from '../src/core/sourcemap/sourceMapResolver';
 import type { Summary } from '../src/shared/model/summary';
 import { generateCpuProfile } from './generateCpuProfile';
 import { benchReportJsonProcess, benchReportPage } from './pageBench';
+import { benchActivation } from './activationBench';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const PROFILE_MB = Number(process.env.BENCH_PROFILE_MB ?? 50);
@@ -205,7 +207,7 @@ function benchAllocationOverhead(): void {
   });
 }
 
-/** BENCH_ONLY=profile,gc,annotations,page,json,alloc runs some of them. */
+/** BENCH_ONLY=profile,gc,annotations,page,json,alloc,activation runs some of them. */
 const BENCHES: Record<string, () => void | Promise<void>> = {
   profile: benchCpuProfile,
   gc: benchGcTrace,
@@ -213,6 +215,7 @@ const BENCHES: Record<string, () => void | Promise<void>> = {
   page: () => benchReportPage(Math.max(3, Math.min(ROUNDS, 5))),
   json: () => benchReportJsonProcess(Math.max(3, Math.min(ROUNDS, 5))),
   alloc: benchAllocationOverhead,
+  activation: () => benchActivation(Math.max(5, ROUNDS)),
 };
 
 async function main(): Promise<void> {

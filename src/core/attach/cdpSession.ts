@@ -2,7 +2,9 @@
  * A Chrome DevTools Protocol session over one WebSocket (the `ws` client): numbered commands with
  * timeouts, events by method name, and one promise for the end of the connection.
  */
-import WebSocket from 'ws';
+// Only a type here: `ws` (and with it http, https, net, tls, zlib) loads when a session connects,
+// not when the extension activates.
+import type WebSocket from 'ws';
 import { UserError, errorMessage } from '../util/errors';
 import { EXIT } from '../util/exitCodes';
 
@@ -72,12 +74,13 @@ export class CdpSession {
    * Opens the WebSocket. A refused connection, a handshake that is not a WebSocket upgrade (an HTTP
    * server that is not an inspector, a stale target id) or no answer become a one-line UserError.
    */
-  static connect(url: string, options: { timeoutMs?: number } = {}): Promise<CdpSession> {
+  static async connect(url: string, options: { timeoutMs?: number } = {}): Promise<CdpSession> {
     const timeoutMs = options.timeoutMs ?? 5000;
+    const { default: WebSocketClient } = await import('ws');
     return new Promise((resolve, reject) => {
       let socket: WebSocket;
       try {
-        socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: MAX_MESSAGE_BYTES, handshakeTimeout: timeoutMs, followRedirects: false });
+        socket = new WebSocketClient(url, { perMessageDeflate: false, maxPayload: MAX_MESSAGE_BYTES, handshakeTimeout: timeoutMs, followRedirects: false });
       } catch (err) {
         reject(new UserError(`'${url}' is not a WebSocket URL: ${errorMessage(err)}`, EXIT.usage));
         return;
@@ -102,7 +105,7 @@ export class CdpSession {
   }
 
   get isOpen(): boolean {
-    return this.closeInfo === null && this.socket.readyState === WebSocket.OPEN;
+    return this.closeInfo === null && this.socket.readyState === this.socket.OPEN;
   }
 
   /** Sends a command; rejects with CdpError (protocol error), CdpClosedError (closed or timed out). */
@@ -137,7 +140,7 @@ export class CdpSession {
   /** Closes the connection (the target keeps running) and waits until it is closed (at most 2 s). */
   async close(): Promise<void> {
     if (this.closeInfo) return;
-    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) this.socket.close(1000);
+    if (this.socket.readyState === this.socket.OPEN || this.socket.readyState === this.socket.CONNECTING) this.socket.close(1000);
     const timer = setTimeout(() => this.socket.terminate(), 2000);
     await this.closed;
     clearTimeout(timer);

@@ -4,12 +4,13 @@
  * is caught here, not by a user.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   CONTEXT_KEY_TYPES,
   Commands,
+  CustomEditorTypes,
   ContextKeys,
   SETTINGS_SECTION,
   SETTING_ENUMS,
@@ -26,7 +27,8 @@ import {
   type Settings,
 } from '../../../src/extension/contractIds';
 
-const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
+const REPO_ROOT = join(__dirname, '..', '..', '..');
+const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
 const contributes = manifest.contributes;
 
 const commandIds = new Set<string>(Object.values(Commands));
@@ -136,8 +138,20 @@ describe('the extension manifest', () => {
     assert.deepEqual(contributes.views['v8-lens'].map((v: { id: string }) => v.id), [ViewIds.Sessions, ViewIds.SemiSpaceLab]);
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.equal(contributes.commands.find((c: { command: string }) => c.command === Commands.Profile).enablement, 'isWorkspaceTrusted');
-    // Besides the contributions, only JS/TS files activate it: for the run's annotations on them.
-    assert.deepEqual(manifest.activationEvents, ['onLanguage:javascript', 'onLanguage:typescript', 'onLanguage:javascriptreact', 'onLanguage:typescriptreact']);
+    // Besides its contributions (commands, views, the custom editor), only a workspace with V8 Lens
+    // runs or sweeps activates it: to show the last run's annotations on its sources.
+    assert.deepEqual(manifest.activationEvents, ['workspaceContains:.v8-lens/runs/*/session.json', 'workspaceContains:.v8-lens/sweeps/*/sweep.json']);
+    // It runs where the code runs (Remote-SSH, containers, Codespaces).
+    assert.deepEqual(manifest.extensionKind, ['workspace']);
+  });
+
+  it('offers its report as a custom editor that never takes over VS Code\'s own viewer', () => {
+    const editors = contributes.customEditors as { viewType: string; priority: string; selector: { filenamePattern: string }[] }[];
+    assert.deepEqual(editors.map((e) => e.viewType), [CustomEditorTypes.Profile]);
+    assert.equal(editors[0]!.priority, 'option');
+    assert.deepEqual(editors[0]!.selector.map((s) => s.filenamePattern), ['*.cpuprofile', '*.heapprofile', '*.pb.gz', '**/.v8-lens/runs/*/summary.json']);
+    assert.equal(manifest.icon, 'media/icon.png');
+    assert.ok(existsSync(join(REPO_ROOT, manifest.icon)), 'the 128×128 icon is in the repository');
   });
 
   it('contributes exactly the views the code creates, each of the kind the code registers, and welcome content only for them', () => {
@@ -152,7 +166,10 @@ describe('the extension manifest', () => {
   it('activates only on events that name what the code defines', () => {
     for (const event of manifest.activationEvents as string[]) {
       const [kind, id] = event.split(/:(.*)/s) as [string, string | undefined];
-      if (kind === 'onLanguage') continue;
+      if (kind === 'workspaceContains') {
+        assert.match(id!, /^\.v8-lens\/(runs\/\*\/session\.json|sweeps\/\*\/sweep\.json)$/, event);
+        continue;
+      }
       if (kind === 'onCommand') assert.ok(commandIds.has(id!), event);
       else if (kind === 'onView') assert.ok(viewIds.has(id!), event);
       else if (kind === 'onWebviewPanel') assert.ok(webviewPanelTypes.has(id!), event);
