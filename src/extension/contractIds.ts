@@ -82,6 +82,12 @@ export const WebviewPanelTypes = {
 } as const;
 export type WebviewPanelType = (typeof WebviewPanelTypes)[keyof typeof WebviewPanelTypes];
 
+/** Custom editors (package.json's customEditors[].viewType). */
+export const CustomEditorTypes = {
+  /** "Open With… V8 Lens" on a .cpuprofile, .heapprofile, pprof or a run's summary.json (priority "option"). */
+  Profile: 'v8Lens.profileViewer',
+} as const;
+
 /** Tree items' `contextValue`s, which `viewItem == …` in package.json's menus match. */
 export const TreeItemContexts = {
   /** A run folder in the Sessions view (reveal, delete, compare). */

@@ -20,6 +20,7 @@ import { RunController } from './profile/runController';
 import { pickTarget } from './profile/targetPicker';
 import { compareRunsCommand, disposeComparePanels } from './report/comparePanel';
 import { ReportPanels, exportReport } from './report/reportPanel';
+import { registerProfileEditor } from './report/profileEditor';
 import { SessionsView } from './sessions/sessionsView';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -48,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): void {
     output,
     runs,
     panels,
+    registerProfileEditor(panels),
     // Several runs can be selected: two of them are compared directly.
     vscode.window.createTreeView(ViewIds.Sessions, { treeDataProvider: sessions, canSelectMany: true }),
     { dispose: disposeComparePanels },

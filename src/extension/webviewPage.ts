@@ -20,13 +20,14 @@ export function setWebviewPage(webview: vscode.Webview, extensionUri: vscode.Uri
   });
 }
 
+/** What our bundles may load: their own folder and the icons. */
+export function bundleWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')] };
+}
+
 /** An editor panel for one of our bundles, kept alive while hidden (charts and zoom survive a tab switch). */
 export function createBundlePanel(extensionUri: vscode.Uri, viewType: string, title: string, bundle: WebviewBundle, page: { title?: string; mode?: string } = {}): vscode.WebviewPanel {
-  const panel = vscode.window.createWebviewPanel(viewType, title, vscode.ViewColumn.Active, {
-    enableScripts: true,
-    retainContextWhenHidden: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
-  });
+  const panel = vscode.window.createWebviewPanel(viewType, title, vscode.ViewColumn.Active, { ...bundleWebviewOptions(extensionUri), retainContextWhenHidden: true });
   panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'v8-lens.svg');
   setWebviewPage(panel.webview, extensionUri, bundle, page);
   return panel;

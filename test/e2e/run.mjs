@@ -89,6 +89,8 @@ function prepareWorkspace(runDir) {
   // workbench's own open dialog, which browses the workspace).
   mkdirSync(join(ws, 'profiles'), { recursive: true });
   cpSync(join(REPO_ROOT, 'test', 'fixtures', 'third-party', 'speedscope', 'chrome65-simple.cpuprofile'), join(ws, 'profiles', 'chrome65-simple.cpuprofile'));
+  // A heap profile as Node's own agent (@datadog/pprof) sends it to a fleet's profiler: pprof, gzipped.
+  cpSync(join(REPO_ROOT, 'test', 'fixtures', 'pprof', 'datadog-heap.pb.gz'), join(ws, 'profiles', 'datadog-heap.pb.gz'));
   // An app nobody here wrote: the express API fixture with its dependencies, installed from its lockfile.
   const express = join(REPO_ROOT, 'test', 'fixtures', 'apps', 'express-api');
   cpSync(express, join(ws, 'express-api'), { recursive: true, filter: (p) => !/[\\/]\.v8-lens([\\/]|$)/.test(relative(express, p)) });

@@ -346,7 +346,9 @@ function renderNoTimeline(section: HTMLElement, full: ReportModel): void {
     ? 'each process has its own clock: pick one above to see its CPU over time.'
     : full.summary.source.kind === 'pprof' && full.summary.cpu
       ? 'pprof keeps each stack’s total, not when it ran, so there is no time order to draw.'
-      : 'the run has no CPU profile.';
+      : full.summary.cpu === null && full.summary.alloc
+        ? 'a heap profile has no CPU samples.'
+        : 'the run has no CPU profile.';
   section.append(emptyNote('No timeline:', why));
 }
 

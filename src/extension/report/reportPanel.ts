@@ -7,7 +7,7 @@ import { emptySummary } from '../../shared/model/summary';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromReportWebview, type FromReportWebview, type LiveAttachStatus, type ToReportWebview } from '../../shared/reportProtocol';
 import { WebviewPanelTypes } from '../contract';
-import { createBundlePanel } from '../webviewPage';
+import { bundleWebviewOptions, createBundlePanel, setWebviewPage } from '../webviewPage';
 import { namedSourceUrls } from '../../core/report/namedSources';
 import { openSourceLocation } from './openSource';
 
@@ -36,6 +36,28 @@ export class ReportPanels implements vscode.Disposable {
       this.panels.delete(source);
       if (this.active === panel) this.active = null;
     }, () => (this.active = panel));
+    this.panels.set(source, panel);
+    this.active = panel;
+    this.opened.fire(source);
+  }
+
+  /**
+   * A custom editor's panel ("Open With… V8 Lens"): the report of `source` in it. It joins the
+   * open reports (the source lines show its run); a file V8 Lens cannot read shows why in the panel.
+   */
+  async adopt(source: string, given: vscode.WebviewPanel): Promise<void> {
+    let model: ReportModel;
+    try {
+      model = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `V8 Lens: reading ${basename(source)}` }, () => buildReportModel(source));
+    } catch (err) {
+      given.webview.options = { enableScripts: false };
+      given.webview.html = cannotOpenHtml(basename(source), err instanceof UserError ? err.message : errorMessage(err));
+      return;
+    }
+    const panel = new ReportPanel(this.extensionUri, model, () => {
+      if (this.panels.get(source) === panel) this.panels.delete(source);
+      if (this.active === panel) this.active = null;
+    }, () => (this.active = panel), given);
     this.panels.set(source, panel);
     this.active = panel;
     this.opened.fire(source);
@@ -101,8 +123,15 @@ export class ReportPanel {
     public model: ReportModel,
     onClosed: () => void,
     onFocused: () => void,
+    /** A panel VS Code made (a custom editor's); without one, a new editor panel. */
+    given?: vscode.WebviewPanel,
   ) {
-    this.panel = createBundlePanel(extensionUri, WebviewPanelTypes.Report, `V8 Lens: ${model.title}`, 'report');
+    if (given) {
+      given.webview.options = bundleWebviewOptions(extensionUri);
+      given.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'v8-lens.svg');
+      setWebviewPage(given.webview, extensionUri, 'report');
+    }
+    this.panel = given ?? createBundlePanel(extensionUri, WebviewPanelTypes.Report, `V8 Lens: ${model.title}`, 'report');
     const webview = this.panel.webview;
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
@@ -165,6 +194,13 @@ export class ReportPanel {
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
   }
+}
+
+/** A page with one line of reason (no script: the strictest CSP), for a file the custom editor cannot read. */
+function cannotOpenHtml(file: string, reason: string): string {
+  const text = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"></head>` +
+    `<body style="font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 16px"><h2>V8 Lens cannot open ${text(file)}</h2><p id="cannot-open">${text(reason)}</p></body></html>`;
 }
 
 /** Writes the report as one self-contained HTML file, e.g. to attach to a ticket. */
