@@ -21,6 +21,8 @@ export interface CommandTypes {
   [Commands.StopRun](): void;
   [Commands.CancelRun](): void;
   [Commands.ExportReport](): Promise<void>;
+  /** From a Sessions item, or the report in front. */
+  [Commands.ExportPprof](item?: SessionItemArg): Promise<void>;
   [Commands.RefreshSessions](): void;
   [Commands.OpenSession](item?: SessionItemArg): Promise<void>;
   [Commands.RevealSession](item?: SessionItemArg): Promise<void>;

@@ -25,6 +25,7 @@ export const Commands = {
   StopRun: 'v8Lens.stopRun',
   CancelRun: 'v8Lens.cancelRun',
   ExportReport: 'v8Lens.exportReport',
+  ExportPprof: 'v8Lens.exportPprof',
   RefreshSessions: 'v8Lens.sessions.refresh',
   OpenSession: 'v8Lens.sessions.open',
   RevealSession: 'v8Lens.sessions.reveal',

@@ -21,6 +21,7 @@ import { pickTarget } from './profile/targetPicker';
 import { compareRunsCommand, disposeComparePanels } from './report/comparePanel';
 import { ReportPanels, exportReport } from './report/reportPanel';
 import { registerProfileEditor } from './report/profileEditor';
+import { exportPprofCommand } from './report/exportPprofCommand';
 import { SessionsView } from './sessions/sessionsView';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -123,6 +124,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       await exportReport(context.extensionUri, panel.model);
     }),
+    registerCommand(Commands.ExportPprof, (item?: SessionItemArg) => exportPprofCommand(item, panels.activePanel?.model.source ?? null)),
     registerCommand(Commands.RefreshSessions, () => sessions.refresh()),
     registerCommand(Commands.OpenSession, async (item) => {
       const dir = runDirOf(item);
