@@ -149,7 +149,7 @@ describe('the environment the target inherits', () => {
 });
 
 describe('--help after each command', () => {
-  for (const command of ['profile', 'report', 'compare', 'sweep', 'attach']) {
+  for (const command of ['profile', 'report', 'compare', 'export', 'sweep', 'attach']) {
     it(`v8-lens ${command} --help: its usage and options, the exit codes, exit 0`, async () => {
       const r = await runCli([command, '--help']);
       assert.equal(r.code, 0, r.stderr);
