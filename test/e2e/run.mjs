@@ -231,6 +231,37 @@ async function main() {
       }
     }
   }
+  // 3. The packaged extension, installed from its .vsix into another code-server, activates there.
+  //    Last: `vsce package` rebuilds dist/ for production (the scenarios above used the dev build).
+  const PACKAGED = 'packaged: the .vsix (≤ 1.5 MB) installs into code-server and V8 Lens activates from the palette';
+  if (!opts.selfTest && (!opts.grep || opts.grep.test(PACKAGED))) {
+    const s0 = Date.now();
+    const log = (...a) => console.log(`      · ${((Date.now() - s0) / 1000).toFixed(1).padStart(5)} s`, ...a);
+    let session;
+    try {
+      const { MAX_VSIX_BYTES, installVsix, packageVsix } = await import('./lib/packaged.mjs');
+      const { vsix, bytes } = packageVsix(join(runDir, 'package'));
+      log(`packaged ${(bytes / 1024).toFixed(0)} KB`);
+      if (bytes > MAX_VSIX_BYTES) throw new Error(`the .vsix is ${(bytes / 1024).toFixed(0)} KB, over 1.5 MB`);
+      const installedRun = join(runDir, 'installed');
+      log(`installed ${installVsix(vsix, installedRun)}`);
+      const second = await startCodeServer({ runDir: installedRun, name: 'code-server-installed' });
+      session = await wb.openWorkbench(browser, second, { folder: workspace });
+      // A command of the extension: the palette lists it, and running it activates the extension.
+      await wb.runCommand(session.page, 'V8 Lens: Open Profile or Run Folder…');
+      const text = await wb.waitForQuickInput(session.page, /Open a \.cpuprofile/);
+      log(`activated: the command opened its dialog (${text.split('\n')[0].slice(0, 80)})`);
+      await session.page.keyboard.press('Escape');
+      const container = session.page.locator('.activitybar .action-item', { has: session.page.locator('[aria-label="V8 Lens"]') });
+      if ((await container.count()) === 0) throw new Error('no V8 Lens view container in the activity bar');
+      record(PACKAGED, true, Date.now() - s0);
+    } catch (e) {
+      record(PACKAGED, false, Date.now() - s0, e.stack ?? e);
+      if (session) await wb.screenshot(session.page, join(runDir, 'failures', 'packaged.png')).catch(() => {});
+    } finally {
+      await session?.context.close().catch(() => {});
+    }
+  }
   console.log(`e2e: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   if (!opts.keep && results.every((r) => r.ok)) removeAfterStop = workspace;
 }
