@@ -17,7 +17,9 @@ export async function exportPprofCommand(item: SessionItemArg | undefined, activ
       void vscode.window.showInformationMessage('V8 Lens: pick a run in the Sessions view (or open its report), then Export as pprof.');
       return;
     }
-    const first = await exportPprof(source, null);
+    const reading = (kind: ExportKind | null) =>
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `V8 Lens: exporting ${basename(source)} as pprof` }, () => exportPprof(source, kind));
+    const first = await reading(null);
     let kind: ExportKind = first.kind;
     if (first.alsoHas) {
       // Not `kind`: QuickPickItem has one of its own (separators).
@@ -35,7 +37,7 @@ export async function exportPprofCommand(item: SessionItemArg | undefined, activ
     const suggested = vscode.Uri.file(join(dirname(source), `${basename(source)}.${kind}.pb.gz`));
     const target = await vscode.window.showSaveDialog({ defaultUri: suggested, filters: { 'pprof (gzipped)': ['gz'] }, title: 'V8 Lens: Export as pprof' });
     if (!target) return;
-    const out = kind === first.kind ? first : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `V8 Lens: exporting ${basename(source)}` }, () => exportPprof(source, kind));
+    const out = kind === first.kind ? first : await reading(kind);
     await writeFile(target.fsPath, out.bytes);
     const warn = out.warnings.length > 0 ? ` (${out.warnings[0]})` : '';
     void vscode.window.showInformationMessage(`V8 Lens: wrote ${basename(target.fsPath)}: ${out.kind === 'cpu' ? 'CPU' : 'allocations'} as pprof, ${out.samples.toLocaleString('en-US')} samples${warn}.`);
