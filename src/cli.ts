@@ -46,6 +46,7 @@ import { UserError, errorMessage, isErrno } from './core/util/errors';
 import { OutputPipe } from './core/util/outputPipe';
 import { jsonForTerminal, safeForTerminal } from './core/util/terminalText';
 import { TOOL_VERSION } from './core/util/version';
+import { progressLine } from './core/util/progressLine';
 import { EXIT } from './core/util/exitCodes';
 
 const ATTACH_DEFAULT_DURATION_S = 10;
@@ -334,9 +335,11 @@ async function profileCommand(args: string[]): Promise<number> {
 async function reportCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' }, html: { type: 'string' } }, true);
   if (positionals.length !== 1) throw new UserError('report needs one run folder or file, e.g. v8-lens report .v8-lens/runs/…', EXIT.usage);
+  const progress = progressLine(process.stderr);
+  progress.update(`reading ${basename(positionals[0]!)}`);
   if (values.html !== undefined) {
     if (values.html === '') throw new UserError('--html needs a file name, e.g. --html report.html', EXIT.usage);
-    const model = await buildReportModel(positionals[0]!);
+    const model = await buildReportModel(positionals[0]!).finally(() => progress.done());
     await writeFile(values.html, standaloneReportHtml(model, await readReportAssets())).catch((err: unknown) => {
       const why = isErrno(err, 'EISDIR') ? 'it is a folder' : isErrno(err, 'ENOENT') ? 'its folder does not exist' : errorMessage(err);
       throw new UserError(`cannot write the report to ${values.html}: ${why}`, EXIT.usage);
@@ -345,7 +348,7 @@ async function reportCommand(args: string[]): Promise<number> {
     if (values.json) printJson(model.summary);
     return EXIT.ok;
   }
-  const summary = await loadReport(positionals[0]!);
+  const summary = await loadReport(positionals[0]!).finally(() => progress.done());
   if (values.json) printJson(summary);
   else printText(formatTextReport(summary, { cwd: process.cwd() }));
   return EXIT.ok;
@@ -391,7 +394,9 @@ async function exportCommand(args: string[]): Promise<number> {
   if (values.pprof === undefined || values.pprof === '') throw new UserError('export needs --pprof FILE, the gzipped pprof to write (e.g. --pprof cpu.pb.gz)', EXIT.usage);
   const type = values.type ?? null;
   if (type !== null && type !== 'cpu' && type !== 'alloc') throw new UserError(`--type is cpu or alloc, not '${type}'`, EXIT.usage);
-  const out = await exportPprof(positionals[0]!, type);
+  const progress = progressLine(process.stderr);
+  progress.update(`exporting ${basename(positionals[0]!)} as pprof`);
+  const out = await exportPprof(positionals[0]!, type).finally(() => progress.done());
   await writeFile(values.pprof, out.bytes).catch((err: unknown) => {
     const why = isErrno(err, 'EISDIR') ? 'it is a folder' : isErrno(err, 'ENOENT') ? 'its folder does not exist' : errorMessage(err);
     throw new UserError(`cannot write ${values.pprof}: ${why}`, EXIT.usage);
@@ -483,7 +488,24 @@ async function sweepCommand(args: string[]): Promise<number> {
   );
   const total = flagValues.length * config.rounds;
   let announced = false;
+  // On a terminal, the run in progress and the sweep's share done; the finished runs print their lines.
+  const progress = progressLine(process.stderr, { delayMs: 0 });
+  const perRunSeconds = config.load.warmupSeconds + config.load.durationSeconds;
+  let current = '';
+  let measuring = false;
   const onProgress = (p: SweepProgress) => {
+    // Runs and rounds count from 0 in the events.
+    if (p.type === 'run-start') {
+      current = `run ${p.run + 1}/${total} · ${formatValueWithUnit(flag, p.value)} · round ${p.round + 1}`;
+      progress.update(current, p.run / total);
+    } else if (p.type === 'phase') {
+      measuring = p.phase === 'measuring';
+      progress.update(`${current} · ${p.phase}`, p.run / total);
+    } else if (p.type === 'tick') {
+      const done = (measuring ? config.load.warmupSeconds : 0) + p.elapsedSeconds;
+      progress.update(`${current} · ${Math.round(p.rps).toLocaleString('en-US')} req/s`, (p.run + Math.min(1, done / perRunSeconds)) / total);
+    }
+    if (p.type === 'run-start' || p.type === 'run-end') progress.clear();
     if (p.type === 'run-start' && !announced) {
       announced = true;
       const perRun = config.load.warmupSeconds + config.load.durationSeconds + 2;
@@ -507,6 +529,7 @@ async function sweepCommand(args: string[]): Promise<number> {
       toolVersion: TOOL_VERSION,
     });
   } finally {
+    progress.done();
     stopListening();
   }
 
