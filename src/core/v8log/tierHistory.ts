@@ -9,6 +9,7 @@ import type { CpuFunctionSummary, TierEvent, TierHistory, TierHistoryEntry } fro
 import { tierLabel } from './codeState';
 import { urlToPath } from './sourcePosition';
 import type { FunctionRef, V8LogAnalysis } from './types';
+import { round } from '../util/stats';
 
 /** Functions listed, hottest first by self time. */
 export const TIER_HISTORY_FUNCTIONS = 30;
@@ -29,13 +30,13 @@ export function buildTierHistory(analysis: V8LogAnalysis, hot: readonly CpuFunct
   };
   for (const o of optimizations) {
     if (o.fn.line === 0) continue;
-    add(refKey(o.fn), { atMs: Number.isFinite(o.timeMs) ? round(o.timeMs) : null, kind: 'optimized', tier: tierLabel(o.tier), order: o.seq ?? o.timeMs });
+    add(refKey(o.fn), { atMs: Number.isFinite(o.timeMs) ? round(o.timeMs, 1) : null, kind: 'optimized', tier: tierLabel(o.tier), order: o.seq ?? o.timeMs });
   }
   for (const d of analysis.deopts) {
     const fn = d.optimizedFunction;
     if (!fn || fn.line === 0) continue;
     add(refKey(fn), {
-      atMs: Number.isFinite(d.timeMs) ? round(d.timeMs) : null,
+      atMs: Number.isFinite(d.timeMs) ? round(d.timeMs, 1) : null,
       kind: 'deopt',
       tier: d.tier ? tierLabel(d.tier) : 'optimized code',
       reason: d.reason,
@@ -92,6 +93,3 @@ function perSecond(times: number[]): number[] {
   return out;
 }
 
-function round(ms: number): number {
-  return Math.round(ms * 10) / 10;
-}
