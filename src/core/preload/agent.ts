@@ -11,7 +11,7 @@
  *  5. Sample allocations, garbage included, when asked (allocationSampler.ts).
  * It runs in every process the target starts with our flags (fork, cluster) and in worker threads.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +22,7 @@ import type { AgentRecord } from './agentRecord';
 import { redirectCodeTrace, type CodeTraceRedirect } from './codeTraceRedirect';
 import { startGroupReaper } from './groupReaper';
 import { EXACT_ALLOC_SITES_FLAGS, startAllocationSampler, type AllocationSampler } from './allocationSampler';
+import { readProcStat } from '../launcher/procStats';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 const SAMPLE_EVERY_MS = 250;
@@ -330,13 +331,8 @@ function stopOwnGroup(agentDir: string): void {
 /** This process's group: its own pid when it leads one (the launched process does), else from /proc (Linux). */
 function ownProcessGroup(): number | null {
   if (signal(-process.pid, 0)) return process.pid;
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-    return Number.isInteger(pgrp) && pgrp > 1 ? pgrp : null;
-  } catch {
-    return null;
-  }
+  const pgrp = readProcStat('self')?.pgrp ?? null;
+  return pgrp !== null && Number.isInteger(pgrp) && pgrp > 1 ? pgrp : null;
 }
 
 function signal(target: number, sig: NodeJS.Signals | 0): boolean {
@@ -351,12 +347,8 @@ function signal(target: number, sig: NodeJS.Signals | 0): boolean {
 /** Alive and not a zombie (a killed owner stays one until its parent reaps it). */
 function processRunning(pid: number): boolean {
   if (!processExists(pid)) return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
-  } catch {
-    return true; // no /proc here (or it ended just now: the next check tells)
-  }
+  // No /proc here (or it ended just now: the next check tells): running.
+  return readProcStat(pid)?.state !== 'Z';
 }
 
 function processExists(pid: number): boolean {
