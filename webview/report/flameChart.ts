@@ -156,11 +156,12 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
     }
     ctx.restore();
     drawMarks(ctx);
+    drawBandLabels(ctx);
     shade(ctx, cssHeight);
     root.setAttribute('data-drawn-boxes', String(drawn));
   }
 
-  /** The load's windows: a tint over the boxes and their names in the strip. */
+  /** The load's windows: a tint over the boxes. */
   function drawBands(ctx: CanvasRenderingContext2D, height: number): void {
     opts.bands.forEach((band, i) => {
       const a = Math.max(view.left, xOf(band.fromMs));
@@ -168,11 +169,24 @@ export function renderFlameChart(opts: FlameChartOptions): FlameChartView {
       if (b - a < 1) return;
       ctx.fillStyle = toCss(i === 0 ? palette.muted : palette.heap, 0.1);
       ctx.fillRect(a, 0, b - a, height);
-      ctx.fillStyle = toCss(palette.muted);
+    });
+  }
+
+  /** The windows' names in the strip, over the tier marks with a halo of the background, so both read. */
+  function drawBandLabels(ctx: CanvasRenderingContext2D): void {
+    opts.bands.forEach((band) => {
+      const a = Math.max(view.left, xOf(band.fromMs));
+      const b = Math.min(view.left + view.width, xOf(band.toMs));
+      if (b - a < 1) return;
       ctx.save();
       ctx.beginPath();
       ctx.rect(a, 0, b - a, MARK_PX);
       ctx.clip();
+      ctx.lineJoin = 'round';
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = toCss(palette.background);
+      ctx.strokeText(band.label, a + 3, MARK_PX / 2);
+      ctx.fillStyle = toCss(palette.foreground);
       ctx.fillText(band.label, a + 3, MARK_PX / 2);
       ctx.restore();
     });
