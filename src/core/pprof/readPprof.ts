@@ -16,13 +16,12 @@ export type PprofContent =
   | {
       kind: 'cpu';
       profile: CpuProfile;
-      valueType: string;
       /** V8's samples behind it (a `samples`/`sample` count type), and their interval (the period); null when the file has none. */
       sampleCount: number | null;
       sampleIntervalMs: number | null;
       note: string;
     }
-  | { kind: 'heap'; profile: HeapProfile; valueType: string; samplingIntervalBytes: number | null; inUse: boolean; note: string };
+  | { kind: 'heap'; profile: HeapProfile; samplingIntervalBytes: number | null; inUse: boolean; note: string };
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -67,7 +66,6 @@ export function readPprof(bytes: Uint8Array, sourceName: string): PprofContent {
     return {
       kind: 'heap',
       profile: heapFromPprof(profile, space, str),
-      valueType: `${types[space]!.type}/bytes`,
       samplingIntervalBytes: interval,
       inUse,
       note: inUse
@@ -84,7 +82,6 @@ export function readPprof(bytes: Uint8Array, sourceName: string): PprofContent {
     return {
       kind: 'cpu',
       profile: cpuFromPprof(profile, time, scale, sourceName, str),
-      valueType: `${types[time]!.type}/${types[time]!.unit}`,
       sampleCount: counted === -1 ? null : profile.sample.reduce((sum, s) => sum + Number(s.value[counted] ?? 0), 0),
       sampleIntervalMs: period > 0 && periodUnit in TIME_UNITS ? (period * TIME_UNITS[periodUnit]!) / 1000 : null,
       note: `a pprof ${types[time]!.type} profile (${described}): pprof keeps each stack's total, not when it ran, so there is no timeline`,
