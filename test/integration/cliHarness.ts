@@ -13,12 +13,13 @@ export const CLI = join(REPO, 'dist', 'cli.js');
 export const PROGRAMS = join(REPO, 'test', 'fixtures', 'programs');
 export const SPEEDSCOPE = join(REPO, 'test', 'fixtures', 'third-party', 'speedscope');
 
-/** The Node versions the real-Node tests run under: the machine's, and 22/24 from test/node-versions. */
+/** The Node versions the real-Node tests run under: the machine's, and 22/24/26 from test/node-versions. */
 export const NODES: { label: string; path: string; major: number }[] = [
   // The tests run under the same Node that is first on PATH.
   { label: `Node ${process.version} (PATH)`, path: 'node', major: Number(process.versions.node.split('.')[0]) },
   { label: 'Node 22', path: join(REPO, 'test', 'node-versions', 'node_modules', 'node22', 'bin', 'node'), major: 22 },
   { label: 'Node 24', path: join(REPO, 'test', 'node-versions', 'node_modules', 'node24', 'bin', 'node'), major: 24 },
+  { label: 'Node 26', path: join(REPO, 'test', 'node-versions', 'node_modules', 'node26', 'bin', 'node'), major: 26 },
 ];
 
 export interface CliResult {

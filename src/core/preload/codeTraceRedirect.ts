@@ -46,6 +46,10 @@ export function redirectCodeTrace(dir: string, pid: number, threadId: number): C
   v8.setFlagsFromString(`--redirect-code-traces-to=${path}`);
   // Only now what is traced: from the command line, a process could trace its own start-up before
   // this preload ran (Node 24 marks path helpers hot while a deep path is resolved) into a shared file.
+  // `--trace-deopt` first: setFlagsFromString applies no implications, and V8 14.6 (Node 26) writes
+  // bailouts only with `--trace-deopt` itself ("verbose implies trace-deopt" is not applied here);
+  // V8 11–13 needed only the verbose flag. Neither adds anything to the app's output.
+  v8.setFlagsFromString('--trace-deopt');
   v8.setFlagsFromString('--trace-deopt-verbose');
   v8.setFlagsFromString('--trace-opt');
   let sink = 0;
