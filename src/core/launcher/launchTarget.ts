@@ -87,7 +87,8 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
         child.once('exit', async (code, signal) => {
           clearTimeout(graceTimer);
           await reapGroup(pid);
-          await Promise.race([outputClosed, delay(OUTPUT_CLOSE_TIMEOUT_MS)]);
+          // The race's timer is cleared once the output closes: left armed, it held the CLI 2 s after every run.
+          await raceTimeout(outputClosed, OUTPUT_CLOSE_TIMEOUT_MS);
           // A grandchild that escaped our signals may still hold the pipes: stop reading them.
           child.stdout?.destroy();
           child.stderr?.destroy();
@@ -133,4 +134,14 @@ async function reapGroup(pid: number): Promise<void> {
 
 function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Waits for `promise` or `ms`, whichever comes first, and leaves no timer behind either way. */
+async function raceTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([promise, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
