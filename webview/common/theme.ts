@@ -59,6 +59,7 @@ export const CATEGORY_VARS: Record<FrameCategory, [string, string]> = {
   gc: ['--vscode-charts-red', '#f14c4c'],
   idle: ['--vscode-charts-lines', '#808080'],
   process: ['--vscode-charts-foreground', '#cccccc'],
+  tool: ['--vscode-disabledForeground', '#8c8c8c'],
 };
 
 /** GC types V8 prints, to a chart colour; unknown types get the rest of the palette in order. */
@@ -67,6 +68,7 @@ const GC_TYPE_VARS: Record<string, [string, string]> = {
   'Minor Mark-Sweep': ['--vscode-charts-purple', '#b180d7'],
   'Minor Mark-Compact': ['--vscode-charts-purple', '#b180d7'],
   'Mark-Compact': ['--vscode-charts-red', '#f14c4c'],
+  'Incremental Mark-Compact': ['--vscode-charts-red', '#f14c4c'],
   'Mark-sweep': ['--vscode-charts-red', '#f14c4c'],
 };
 const GC_SPARE_VARS: [string, string][] = [

@@ -5,12 +5,21 @@ export interface GcEvent {
   isolate: string;
   /** ms since this isolate was initialised, printed at GC end (each worker has its own clock). */
   timeMs: number;
-  /** "Scavenge" | "Mark-Compact" | "Minor Mark-Sweep" | "Minor Mark-Compact" | "Mark-sweep" (Node 18) | …: an open set. */
+  /**
+   * "Scavenge" | "Mark-Compact" | "Incremental Mark-Compact" (Node 26) | "Minor Mark-Sweep" |
+   * "Minor Mark-Compact" | "Mark-sweep" (Node 18) | …: an open set, without the " (…)" qualifiers.
+   * Ask `isYoungGenerationGc` / `isFullGc` which generation it collected.
+   */
   type: string;
   /** " (interleaved)": a scavenge that ran during incremental marking (Node 22+). */
   interleaved: boolean;
   /** " (reduce)": a memory-reducing GC. */
   reduce: boolean;
+  /**
+   * Every parenthesised qualifier V8 printed after the type, as printed: "interleaved", "reduce",
+   * "during sweeping" (Node 26), …; absent when there were none. Read-only (shared between events).
+   */
+  qualifiers?: readonly string[];
   heapBeforeMB: number;
   /** NaN when the source does not report it (NVP before Node 24). */
   committedBeforeMB: number;
@@ -48,7 +57,4 @@ export interface IncrementalMarking {
   wallMs: number | null;
 }
 
-/** A young-generation collection: a Scavenge, or Minor Mark-Sweep/-Compact (`--minor-ms`). */
-export function isYoungGenerationGc(type: string): boolean {
-  return type.startsWith('Scavenge') || type.startsWith('Minor ');
-}
+export { isFullGc, isYoungGenerationGc } from '../../shared/gcKind';

@@ -4,7 +4,7 @@
  * of all processes over the window times the processes alive in it. Summing every worker's pause
  * over one window said 22% for a cluster whose workers were each at 6–9%, and could pass 100%.
  */
-import { isYoungGenerationGc } from './gcEvent';
+import { isFullGc, isYoungGenerationGc } from './gcEvent';
 import type { IsolateGcTally } from './gcTraceCollector';
 import type { GcInWindow, GcInWindowFigures } from '../../shared/model/summary';
 import { round } from '../util/stats';
@@ -31,7 +31,8 @@ export function gcInWindow(start: GcMark, end: GcMark, processCount = 0): GcInWi
       isolate: last.isolate,
       events,
       scavenges: types.filter(isYoungGenerationGc).reduce((n, t) => n + delta(t), 0),
-      markCompacts: delta('Mark-Compact'),
+      // Every full GC: "Mark-Compact", and Node 26's "Incremental Mark-Compact".
+      markCompacts: types.filter(isFullGc).reduce((n, t) => n + delta(t), 0),
       pauseMs: round(pauseMs, 3),
       wallShare: windowMs > 0 ? round(pauseMs / windowMs, 6) : 0,
     });

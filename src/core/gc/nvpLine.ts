@@ -5,9 +5,16 @@ import { CharCode } from '../util/charCodes';
 const { PERCENT, SPACE, EQUALS } = CharCode;
 
 /*
- * `--trace-gc-nvp` lines: `[pid:isolate(:N)?]  %8.0f ms: pause=1.3 mutator=… gc=s …`, one
- * name=value pair per space-separated token (gc.md §2.3). Key names drift between versions
- * (Node 20 `total_size_before`, Node 24 `start_object_size`), so every pair is kept in `nvp`.
+ * `--trace-gc-nvp` lines, in two forms (gc.md §2.3):
+ *   Node 18–24: `[pid:isolate(:N)?]  %8.0f ms: pause=1.3 mutator=… gc=s …`, one name=value pair per
+ *     space-separated token;
+ *   Node 26 (V8 14.6): `[pid:isolate:N]  %8.0f ms: GC: {"pause":1.3,"mutator":…,"gc":"s",…}`, one JSON
+ *     object, with booleans (`"reduce_memory":false`), the reason (`"reason":"allocation failure"`)
+ *     and new flags (`"during_sweeping"`, `"is_incremental"`).
+ * Both are read into the same `nvp` record, so `allocated`, `promoted`, `new_space_survived` and the
+ * background phases read the same whatever the version (booleans as 1/0, as the old form printed
+ * them). Key names drift between versions (Node 20 `total_size_before`, Node 24 `start_object_size`),
+ * so every pair is kept.
  */
 
 const BYTES_PER_MB = 1024 * 1024;
@@ -21,6 +28,9 @@ const TYPE_BY_CODE = new Map([
   ['ms', 'Mark-sweep'],
 ]);
 
+/** What follows `ms: ` on each form. */
+const KEY_VALUE_START = 'pause=';
+const JSON_START = 'GC: {';
 
 const scanner = new LineScanner();
 
@@ -31,13 +41,22 @@ export function parseNvpLine(line: string): GcEvent | null {
   s.reset(line, prefix.end);
   s.skipSpaces();
   const timeMs = s.number();
-  if (Number.isNaN(timeMs) || !s.literal(' ms: ') || !s.text.startsWith('pause=', s.pos)) return null;
+  if (Number.isNaN(timeMs) || !s.literal(' ms: ')) return null;
+  let nvp: Record<string, number | string> | null;
+  if (s.text.startsWith(KEY_VALUE_START, s.pos)) nvp = readPairs(s);
+  else if (s.text.startsWith(JSON_START, s.pos)) nvp = readJsonPairs(s.text.slice(s.pos + JSON_START.length - 1, s.end));
+  else return null;
+  if (nvp === null) return null;
 
-  const nvp = readPairs(s);
   const pauseMs = nvp.pause;
   const code = nvp.gc;
   if (typeof pauseMs !== 'number' || typeof code !== 'string') return null;
-  const type = TYPE_BY_CODE.get(code) ?? code;
+  const base = TYPE_BY_CODE.get(code) ?? code;
+  // Node 26's --trace-gc prints such a full GC "Incremental Mark-Compact": the same name here.
+  const type = nvp.is_incremental === 1 && base === 'Mark-Compact' ? 'Incremental Mark-Compact' : base;
+  const reason = nvp.reason;
+  const collectorReason = nvp.collector_reason;
+  const qualifiers = qualifiersOf(nvp);
 
   return {
     pid: prefix.pid,
@@ -46,6 +65,7 @@ export function parseNvpLine(line: string): GcEvent | null {
     type,
     interleaved: nvp.interleaved === 1,
     reduce: nvp.reduce_memory === 1,
+    ...(qualifiers.length > 0 ? { qualifiers } : {}),
     heapBeforeMB: megabytes(nvp.total_size_before ?? nvp.start_object_size),
     committedBeforeMB: megabytes(nvp.start_memory_size),
     heapAfterMB: megabytes(nvp.total_size_after ?? nvp.end_object_size),
@@ -55,11 +75,48 @@ export function parseNvpLine(line: string): GcEvent | null {
     externalMs: numberOr0(nvp['heap.external.prologue']) + numberOr0(nvp['heap.external.epilogue']),
     incrementalMarking: incrementalMarkingOf(nvp),
     mu: null,
-    reason: '',
-    collectorReason: '',
+    // The key=value form has no reason; the JSON form (Node 26) does.
+    reason: typeof reason === 'string' ? reason : '',
+    collectorReason: typeof collectorReason === 'string' ? collectorReason : '',
     source: 'nvp',
     nvp,
   };
+}
+
+/** The qualifiers --trace-gc would print for the same GC, from the flags NVP has. */
+function qualifiersOf(nvp: Record<string, number | string>): string[] {
+  const list: string[] = [];
+  if (nvp.interleaved === 1) list.push('interleaved');
+  if (nvp.during_sweeping === 1) list.push('during sweeping');
+  if (nvp.reduce_memory === 1) list.push('reduce');
+  return list;
+}
+
+/**
+ * The JSON form's object as name → number | string (booleans 1/0; nested values, which V8 does not
+ * print, are left out); null when it is not a JSON object. V8's emitter writes doubles with printf,
+ * so a non-finite one would come out as a bare `inf` or `nan`: those read as absent rather than
+ * losing the line.
+ */
+function readJsonPairs(text: string): Record<string, number | string> | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    try {
+      parsed = JSON.parse(text.replace(/:\s*-?(?:nan|inf(?:inity)?)\b/gi, ':null'));
+    } catch {
+      return null;
+    }
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+  const pairs: Record<string, number | string> = {};
+  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+    if (key === '__proto__') continue; // would set the prototype, not a pair
+    if (typeof value === 'number' || typeof value === 'string') pairs[key] = value;
+    else if (typeof value === 'boolean') pairs[key] = value ? 1 : 0;
+  }
+  return pairs;
 }
 
 function readPairs(s: LineScanner): Record<string, number | string> {

@@ -19,7 +19,13 @@ export type V8LineKind =
    * `--trace-deopt-verbose`): V8 writes its head to the redirected code-trace file and this tail,
    * `) (opt id 3) for deoptimization, reason: code dependencies]`, to stdout.
    */
-  | 'deopt-tail';
+  | 'deopt-tail'
+  /**
+   * The second line of one of V8's two-line messages: Node 26 prints `… ms: Memory pool: Removed
+   * pages: 0, removed large pages: 0` and then `, removed zone reservations: 0` on a line of its own,
+   * without a prefix. Recognised only right after its first line.
+   */
+  | 'continuation';
 
 export interface StdoutDemuxSink {
   /** A V8 line without its `\n` (`terminated` is false only for a last line cut short). */
@@ -48,6 +54,9 @@ const V8_LINE_START = new RegExp(`${ISOLATE_PREFIX_SOURCE.replace(/^\^/, '')} +\
 const PARTIAL_START = /^\[[\d:xXa-fA-F\] ms]{0,48}$/;
 const DEOPT_TAIL_START = /\) \(opt id \d+\) for deoptimization, reason: /y;
 const DEOPT_TAIL_TEMPLATE = ') (opt id 0) for deoptimization, reason: ';
+/** The first line of a two-line V8 message, and how its second line starts. */
+const MEMORY_POOL_HEAD = 'Memory pool: ';
+const MEMORY_POOL_TAIL = ', removed zone reservations: ';
 /** Where a V8 line can begin: `[` for traces, `)` for the deopt tail. */
 const CANDIDATE = /[[)]/g;
 const NEWLINE = 0x0a;
@@ -63,6 +72,10 @@ export class StdoutDemux {
   private held: Buffer = EMPTY;
   /** Set when `held` is an unfinished V8 line (rather than what may become one). */
   private heldKind: V8LineKind | null = null;
+  /** The last V8 line was the head of a two-line message: the next line may be its tail. */
+  private continuationDue = false;
+  /** Where the text after `N ms: ` begins in the trace line last recognised. */
+  private traceBodyAt = 0;
   private readonly maxV8LineChars: number;
   private readonly isRunProcess: (pid: number) => boolean;
 
@@ -86,7 +99,9 @@ export class StdoutDemux {
     const heldKind = this.heldKind;
     this.heldKind = null;
     if (rest.length === 0) return;
-    const kind = heldKind ?? this.v8LineKindAt(rest.toString('latin1'), 0);
+    const text = rest.toString('latin1');
+    const kind = heldKind ?? (this.continuationDue && text.startsWith(MEMORY_POOL_TAIL) ? 'continuation' : this.v8LineKindAt(text, 0));
+    this.continuationDue = false;
     if (kind !== null) this.sink.v8Line(rest.toString('utf8'), false, kind);
     else this.sink.app(rest);
   }
@@ -97,7 +112,29 @@ export class StdoutDemux {
     const text = bytes.toString('latin1');
     let pos = 0; // start of bytes not yet handed on
     CANDIDATE.lastIndex = 0;
-    for (let m = CANDIDATE.exec(text); m; m = CANDIDATE.exec(text)) {
+    for (;;) {
+      if (this.continuationDue) {
+        const tail = this.continuationAt(text, pos);
+        if (tail === 'maybe') {
+          this.held = Buffer.from(bytes.subarray(pos));
+          return;
+        }
+        this.continuationDue = false;
+        if (tail === 'yes') {
+          const nl = bytes.indexOf(NEWLINE, pos);
+          if (nl === -1) {
+            this.holdV8Line(bytes.subarray(pos), 'continuation');
+            // Held, it is found again at the start of the next chunk by the same test.
+            this.continuationDue = this.heldKind === 'continuation';
+            return;
+          }
+          this.sink.v8Line(bytes.toString('utf8', pos, nl), true, 'continuation');
+          pos = nl + 1;
+          CANDIDATE.lastIndex = pos;
+        }
+      }
+      const m = CANDIDATE.exec(text);
+      if (m === null) break;
       const start = m.index;
       const kind = this.v8LineKindAt(text, start);
       if (kind === null) continue;
@@ -108,6 +145,7 @@ export class StdoutDemux {
         return;
       }
       this.sink.v8Line(bytes.toString('utf8', start, nl), true, kind);
+      this.continuationDue = kind === 'trace' && text.startsWith(MEMORY_POOL_HEAD, this.traceBodyAt);
       pos = nl + 1;
       CANDIDATE.lastIndex = pos;
     }
@@ -120,6 +158,13 @@ export class StdoutDemux {
       return;
     }
     if (pos < bytes.length) this.sink.app(pos === 0 ? bytes : bytes.subarray(pos));
+  }
+
+  /** Whether the text at `pos` is the tail of the two-line message just read ('maybe': cut too short to tell). */
+  private continuationAt(text: string, pos: number): 'yes' | 'no' | 'maybe' {
+    const rest = text.length - pos;
+    if (rest >= MEMORY_POOL_TAIL.length) return text.startsWith(MEMORY_POOL_TAIL, pos) ? 'yes' : 'no';
+    return MEMORY_POOL_TAIL.startsWith(text.slice(pos)) ? 'maybe' : 'no';
   }
 
   private holdV8Line(partial: Buffer, kind: V8LineKind): void {
@@ -135,7 +180,9 @@ export class StdoutDemux {
     if (text[index] === '[') {
       V8_LINE_START.lastIndex = index;
       const m = V8_LINE_START.exec(text);
-      return m !== null && this.isRunProcess(Number(m[1])) ? 'trace' : null;
+      if (m === null || !this.isRunProcess(Number(m[1]))) return null;
+      this.traceBodyAt = V8_LINE_START.lastIndex;
+      return 'trace';
     }
     DEOPT_TAIL_START.lastIndex = index;
     return DEOPT_TAIL_START.test(text) ? 'deopt-tail' : null;

@@ -3,11 +3,15 @@ import { ISOLATE_PREFIX_SOURCE } from './isolatePrefix';
 import { StringInterner } from './stringInterner';
 
 /*
- * `--trace-gc` lines, Node 18–24 (format strings from the binaries, see gc.md §2):
- *   [pid:isolate] %8.0f ms: TYPE[ (interleaved)][ (reduce)] A (B) -> C (D) MB, [pooled: N MB, ]X / Y ms
+ * `--trace-gc` lines, Node 18–26 (format strings from the binaries, see gc.md §2):
+ *   [pid:isolate] %8.0f ms: TYPE[ (qualifier)]* A (B) -> C (D) MB, [pooled: N MB, ]X / Y ms
  *     [(+ A ms in N steps since start of marking, biggest step B ms, walltime since start of marking W ms) ]
  *     (average mu = M, current mu = C) reason; collectorReason
- * Node 18 prints "Mark-sweep" for the full GC and one decimal for the pause ("9.5 / 0.0 ms").
+ * Node 18 prints "Mark-sweep" for the full GC and one decimal for the pause ("9.5 / 0.0 ms"). The
+ * qualifiers were " (interleaved)" and " (reduce)" up to Node 24; Node 26 adds " (during sweeping)"
+ * (a scavenge while the last Mark-Compact's sweeping still ran) and names a full GC that incremental
+ * marking finished "Incremental Mark-Compact". Any parenthesised qualifier is read, so the next one
+ * V8 adds does not turn its lines into unparsed ones.
  *
  * One regular expression, because traces reach millions of lines: V8 runs it as native code,
  * several times faster than reading the fields with charCodeAt in JavaScript. Captured numbers
@@ -19,9 +23,9 @@ const TRACE_GC_LINE = new RegExp(
   // [1] pid, [2] isolate (see isolatePrefix.ts), [3] ms since the isolate started
   ISOLATE_PREFIX_SOURCE + String.raw` *${N} ms: ` +
     // [4] type: the known ones first (fast), then any capitalised words, for future types
-    String.raw`(Scavenge|Mark-Compact|Minor Mark-Sweep|Minor Mark-Compact|Mark-sweep|[A-Z][A-Za-z -]*?)` +
-    // [5] suffixes: Node 22 can print both
-    String.raw`((?: \((?:interleaved|reduce)\))*) ` +
+    String.raw`(Scavenge|Mark-Compact|Minor Mark-Sweep|Incremental Mark-Compact|Minor Mark-Compact|Mark-sweep|[A-Z][A-Za-z -]*?)` +
+    // [5] qualifiers, any number: " (interleaved) (reduce)" (Node 22), " (during sweeping)" (Node 26)
+    String.raw`((?: \([A-Za-z][\w -]*\))*) ` +
     // [6]–[9] heap and committed MB before -> after, [10] pooled (Node 22+), [11] pause, [12] external
     String.raw`${N} \(${N}\) -> ${N} \(${N}\) MB, (?:pooled: ${N} MB, )?${N} \/ ${N} ms *` +
     // [13]–[16] incremental marking (Mark-Compact only)
@@ -73,9 +77,23 @@ function typeName(s: string): string {
       return 'Minor Mark-Compact';
     case 'Mark-sweep':
       return 'Mark-sweep';
+    case 'Incremental Mark-Compact':
+      return 'Incremental Mark-Compact';
     default:
       return types.intern(s);
   }
+}
+
+/** The qualifiers of a " (a) (b)" group, one shared array per distinct text (there are a handful). */
+const qualifierLists = new Map<string, readonly string[]>();
+function qualifiersOf(text: string): readonly string[] {
+  let list = qualifierLists.get(text);
+  if (list === undefined) {
+    list = Object.freeze(text.slice(2, -1).split(') ('));
+    // Bounded: V8 prints a few kinds; anything past that is not worth remembering.
+    if (qualifierLists.size < 64) qualifierLists.set(text, list);
+  }
+  return list;
 }
 
 const isolates = new StringInterner(64);
@@ -112,6 +130,7 @@ export function parseTraceGcLine(line: string): GcEvent | null {
     type: typeName(m[4]!),
     interleaved: suffixes.length > 0 && suffixes.includes('(interleaved)'),
     reduce: suffixes.length > 0 && suffixes.includes('(reduce)'),
+    ...(suffixes.length > 0 ? { qualifiers: qualifiersOf(suffixes) } : {}),
     heapBeforeMB: decimal(m[6]!),
     committedBeforeMB: decimal(m[7]!),
     heapAfterMB: decimal(m[8]!),

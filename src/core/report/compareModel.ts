@@ -321,7 +321,7 @@ function runDuration(report: ReportModel): number | null {
 
 // --------------------------------------------------------------------------------------- metrics
 
-const GC_TYPE_ORDER = ['Scavenge', 'Minor Mark-Sweep', 'Minor Mark-Compact', 'Mark-Compact', 'Mark-sweep'];
+const GC_TYPE_ORDER = ['Scavenge', 'Minor Mark-Sweep', 'Minor Mark-Compact', 'Mark-Compact', 'Incremental Mark-Compact', 'Mark-sweep'];
 
 function gcTypes(a: GcSummary | null, b: GcSummary | null): string[] {
   const types = new Set([...Object.keys(a?.byType ?? {}), ...Object.keys(b?.byType ?? {})]);

@@ -22,6 +22,7 @@ const HEADLINE_KEYS = [
   'gcPause',
   'gc.Scavenge.count',
   'gc.Mark-Compact.count',
+  'gc.Incremental Mark-Compact.count',
   'scavengeMean',
   'gcShare',
   'alloc.rate',

@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { isYoungGenerationGc, type GcEvent } from '../gc/gcEvent';
+import { isFullGc as isFullGcType, isYoungGenerationGc, type GcEvent } from '../gc/gcEvent';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
 import type { AgentRecord } from '../preload/agentRecord';
@@ -462,7 +462,7 @@ function isYoungGc(event: GcEvent): boolean {
 }
 
 function isFullGc(event: GcEvent): boolean {
-  return event.type.startsWith('Mark-');
+  return isFullGcType(event.type);
 }
 
 export function describeExit(exit: TargetExit): string {

@@ -66,6 +66,7 @@ describe('classifyStdoutLine', () => {
       '[4895:0x1e0a2000] Shrinking page 0x1e10f0f0: end 0x21634e00000 -> 0x21634dde000',
       '[4895:0x1e0a2000] (*) Sweeping is still in progress, making available sizes inaccurate.',
       '[26068:000001BB84659390] Memory allocator,       used:   5864 KB',
+      '[16912:0x24167000:0]       54 ms: Memory pool: Removed pages: 0, removed large pages: 0',
     ];
     for (const line of notGc) assert.deepEqual(classifyStdoutLine(line), { kind: 'v8', looksLikeGcEvent: false }, line);
 
@@ -75,6 +76,10 @@ describe('classifyStdoutLine', () => {
       '[12908:0xab4ec00]     1444 ms: Mark-sweep 4.6 (5.7) -> 4.4 (6.2) MB, 1.2 / 0.0 ms [Runtime::PerformGC] [GC in old space requested].',
       '[12908:0xab4ec00]     1444 ms: Minor Mark-Sweep something new',
       '[16002:0x295e2000:0]     1166 ms: pause=3.7 mutator=1162.0',
+      '[16912:0x24167000:0]       54 ms: GC: {"pause":5.242,"mutator":45.073',
+      // A timed line of a kind V8 has not printed before: by its shape a GC event, until known otherwise.
+      '[12908:0xab4ec00]     1444 ms: Young Sweep 4.6 (5.7) -> 4.4 (6.2) MB in 1.2 ms',
+      '[12908:0xab4ec00]     1444 ms: scavenge: 4.6 MB -> 4.4 MB, 1.21 ms',
     ];
     for (const line of unparsed) assert.deepEqual(classifyStdoutLine(line), { kind: 'v8', looksLikeGcEvent: true }, line);
   });
@@ -94,5 +99,16 @@ describe('classifyStdoutLine', () => {
     assert.deepEqual(tally(linesOf('node24.txt')), { gc: 52, v8: 0, app: 7, looksLikeGcEvent: 0 });
     assert.deepEqual(tally(linesOf('node20-nvp.txt')), { gc: 13, v8: 0, app: 6, looksLikeGcEvent: 0 });
     assert.deepEqual(tally(linesOf('node24-nvp.txt')), { gc: 13, v8: 0, app: 6, looksLikeGcEvent: 0 });
+  });
+
+  it('classifies the recorded Node 26 output: new GC kinds, JSON NVP, the two-line memory-pool message', () => {
+    // grep -cvE '^\[[0-9]+:0x' → 7 app lines; grep -c ' ms: ' → 55 GC lines.
+    assert.deepEqual(tally(linesOf('node26.txt')), { gc: 55, v8: 0, app: 7, looksLikeGcEvent: 0 });
+    assert.deepEqual(tally(linesOf('node26-churn.txt')), { gc: 357, v8: 0, app: 1, looksLikeGcEvent: 0 });
+    // 23 lines: 13 "GC: {…}", 2 "Memory pool: …" (V8's, not events), their 2 ", removed zone reservations"
+    // tails (no prefix: the classifier cannot tell them from the app's; the demultiplexer can), 6 app lines.
+    assert.deepEqual(tally(linesOf('node26-nvp.txt')), { gc: 13, v8: 2, app: 8, looksLikeGcEvent: 0 });
+    // grep -cE '^\[[0-9]+:0x[0-9a-f]+(:[0-9]+)?\]' → 262, of which 14 GC lines; 6 app lines.
+    assert.deepEqual(tally(linesOf('node26-verbose.txt')), { gc: 14, v8: 248, app: 6, looksLikeGcEvent: 0 });
   });
 });

@@ -1,4 +1,7 @@
-/** `--trace-gc-nvp` lines recorded with Node 20 and Node 24 (test/fixtures/gc/node20-nvp.txt, node24-nvp.txt). */
+/**
+ * `--trace-gc-nvp` lines recorded with Node 20, 24 and 26 (test/fixtures/gc/node20-nvp.txt, node24-nvp.txt,
+ * node26-nvp.txt: Node 26 prints one JSON object, `GC: {…}`, instead of name=value pairs).
+ */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,6 +91,82 @@ describe('parseNvpLine: Node 24', () => {
     const e = events.find((x) => x.type === 'Mark-Compact')!;
     assert.equal(e.nvp?.['clear.join_filter_job'], 0);
     assert.equal(e.nvp?.['clear.join_job'], 0.1);
+  });
+});
+
+describe('parseNvpLine: Node 26 (JSON)', () => {
+  const events = parseAll('node26-nvp.txt');
+
+  it('parses every "GC: {…}" line and names the types as --trace-gc does', () => {
+    // grep -c ' ms: GC: {' → 13; grep -o '"gc":"[a-z]*"' | uniq -c → 4 s, 4 mc, 5 mms; '"is_incremental":true' → 1
+    assert.equal(events.length, 13);
+    assert.deepEqual(countTypes(events), { Scavenge: 4, 'Incremental Mark-Compact': 1, 'Mark-Compact': 3, 'Minor Mark-Sweep': 5 });
+    assert.deepEqual([...new Set(events.map((e) => `${e.pid}:${e.isolate}`))], ['16912:0x24167000', '16919:0x32981000']);
+    // The "Memory pool: …" lines between them are not GC events.
+    assert.equal(parseNvpLine(linesOf('node26-nvp.txt').find((l) => l.includes('Memory pool:'))!), null);
+  });
+
+  it('reads the first scavenge field by field, booleans as 1/0 like the old form', () => {
+    const e = events[0]!;
+    assert.equal(e.source, 'nvp');
+    assert.equal(e.timeMs, 54);
+    assert.equal(e.type, 'Scavenge');
+    assert.equal(e.pauseMs, 5.242);
+    assert.equal(e.heapBeforeMB, 39677152 / MB);
+    assert.equal(e.heapAfterMB, 9809304 / MB);
+    assert.equal(e.committedBeforeMB, 41115648 / MB);
+    assert.equal(e.committedAfterMB, 44961792 / MB);
+    assert.equal(e.reduce, false);
+    assert.equal(e.interleaved, false);
+    assert.equal(e.qualifiers, undefined);
+    assert.equal(e.incrementalMarking, null);
+    assert.equal(e.reason, 'allocation failure', 'the JSON form names the reason');
+    assert.equal(e.collectorReason, '');
+    assert.equal(e.nvp?.reduce_memory, 0);
+    assert.equal(e.nvp?.stack, 1);
+    assert.equal(e.nvp?.mutator, 45.073);
+  });
+
+  it('exposes the same keys as the name=value form: allocated, promoted, survival, background phases', () => {
+    const old = parseAll('node24-nvp.txt').find((x) => x.type === 'Scavenge')!;
+    const e = events[0]!;
+    for (const key of ['allocated', 'promoted', 'new_space_survived', 'average_survival_ratio', 'start_object_size', 'end_object_size', 'background.scavenge.parallel', 'scavenge.parallel', 'incremental.steps_count']) {
+      assert.equal(typeof old.nvp?.[key], 'number', `Node 24 has ${key}`);
+      assert.equal(typeof e.nvp?.[key], 'number', `Node 26 has ${key}`);
+    }
+    assert.equal(e.nvp?.allocated, 39677152);
+    assert.equal(e.nvp?.['background.scavenge.parallel'], 9.66);
+  });
+
+  it('reads the incremental full GC, the scavenge during sweeping and the reasons', () => {
+    const full = events.find((x) => x.type === 'Incremental Mark-Compact')!;
+    assert.equal(full.timeMs, 114);
+    assert.equal(full.pauseMs, 12.046);
+    assert.equal(full.collectorReason, 'Incremental marking forced finalization');
+    assert.ok(full.incrementalMarking !== null && full.incrementalMarking.ms > 0);
+    const sweeping = events.filter((x) => x.qualifiers?.includes('during sweeping'));
+    // grep -c '"during_sweeping":true' → 1
+    assert.deepEqual(sweeping.map((x) => [x.timeMs, x.type]), [[122, 'Scavenge']]);
+    const reduced = events.filter((x) => x.reduce);
+    assert.deepEqual(reduced.map((x) => [x.type, x.reason]), [['Mark-Compact', 'heap profiler'], ['Mark-Compact', 'heap profiler']]);
+  });
+
+  it('keeps a line with a bare nan or inf value, and rejects broken JSON', () => {
+    const line = '[16912:0x24167000:0]       54 ms: GC: {"pause":5.242,"gc":"s","allocated":100,"scavenge_throughput":inf,"rate":-nan}';
+    const e = parseNvpLine(line)!;
+    assert.equal(e.pauseMs, 5.242);
+    assert.equal(e.nvp?.allocated, 100);
+    assert.equal(e.nvp?.scavenge_throughput, undefined);
+    for (const bad of [
+      '[16912:0x24167000:0]       54 ms: GC: {"pause":5.242,"gc":"s"',
+      '[16912:0x24167000:0]       54 ms: GC: [1, 2]',
+      '[16912:0x24167000:0]       54 ms: GC: {"gc":"s"}',
+      '[16912:0x24167000:0]       54 ms: GC: {"pause":"5","gc":"s"}',
+    ]) {
+      assert.equal(parseNvpLine(bad), null, bad);
+    }
+    const proto = parseNvpLine('[1:0x1:0] 5 ms: GC: {"pause":1,"gc":"s","__proto__":{"x":1}}')!;
+    assert.equal(Object.getPrototypeOf(proto.nvp), Object.prototype);
   });
 });
 

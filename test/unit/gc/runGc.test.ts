@@ -55,4 +55,14 @@ describe('gcInWindow: a load window over several processes', () => {
     assert.equal(w.wallShare, 0.075, 'over the two processes that collected: 750 ms in 2 × 5 s');
     assert.equal(gcInWindow(start, end, 3).wallShare, 0.05, 'three processes alive: 750 ms in 3 × 5 s');
   });
+
+  it("counts every full GC, Node 26's \"Incremental Mark-Compact\" too, and every young one", () => {
+    const counts = (c: Record<string, number>) => ({ pid: 1, isolate: '0x1', counts: c, pauseMs: 0 });
+    const start = { at: 0, isolates: [counts({ Scavenge: 1 })] };
+    const end = { at: 1000, isolates: [counts({ Scavenge: 11, 'Mark-Compact': 1, 'Incremental Mark-Compact': 3, 'Minor Mark-Sweep': 2 })] };
+    const w = gcInWindow(start, end);
+    assert.equal(w.events, 16);
+    assert.equal(w.scavenges, 12);
+    assert.equal(w.markCompacts, 4);
+  });
 });

@@ -62,6 +62,25 @@ describe('StdoutDemux', () => {
     assert.equal(app, 'listening on 1\nok (done)\n(x)');
   });
 
+  it("takes out the second line of V8's two-line memory-pool message (Node 26), cut anywhere", () => {
+    const head = '[16912:0x24167000:0]       54 ms: Memory pool: Removed pages: 0, removed large pages: 0';
+    const tail = ', removed zone reservations: 0';
+    const whole = `retained 4\n${head}\n${tail}\n, not V8's\nok\n`;
+    for (const size of [1, 2, 5, 13, 64, whole.length]) {
+      const chunks: string[] = [];
+      for (let i = 0; i < whole.length; i += size) chunks.push(whole.slice(i, i + size));
+      const { v8, app } = demux(chunks);
+      assert.deepEqual(v8, [[head, true], [`continuation: ${tail}`, true]], `chunks of ${size}`);
+      assert.equal(app, "retained 4\n, not V8's\nok\n", `chunks of ${size}`);
+    }
+  });
+
+  it('leaves a line like the memory-pool tail to the app when it does not follow the message', () => {
+    const { v8, app } = demux([`${GC}\n, removed zone reservations: 0\n`, ', removed zone reservations: 1\n']);
+    assert.deepEqual(v8, [[GC, true]]);
+    assert.equal(app, ', removed zone reservations: 0\n, removed zone reservations: 1\n');
+  });
+
   it('decodes UTF-8 split across chunks', () => {
     const bytes = Buffer.from('ü日本\n', 'utf8');
     assert.equal(demux([bytes.subarray(0, 1), bytes.subarray(1, 4), bytes.subarray(4)]).app, 'ü日本\n');

@@ -1,11 +1,16 @@
 /**
  * `--trace-gc` lines: the verbatim samples of gc.md §2.2 (Node 20/22/24 runs), lines from our own
- * recordings (test/fixtures/gc, Node 18–24), and the edge cases the launcher will meet.
+ * recordings (test/fixtures/gc, Node 18–26), and the edge cases the launcher will meet.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { GcEvent } from '../../../src/core/gc/gcEvent';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isFullGc, isYoungGenerationGc, type GcEvent } from '../../../src/core/gc/gcEvent';
 import { parseTraceGcLine } from '../../../src/core/gc/traceGcLine';
+
+const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'gc');
+const linesOf = (file: string) => readFileSync(join(FIXTURES, file), 'utf8').replace(/\n$/, '').split('\n');
 
 function parse(line: string): GcEvent {
   const event = parseTraceGcLine(line);
@@ -159,6 +164,90 @@ describe('parseTraceGcLine: recorded lines (test/fixtures/gc)', () => {
     assert.equal(main.isolate, '0x7f8c000');
     assert.equal(main.reason, 'allocation failure');
     assert.equal(main.collectorReason, 'Incremental marking forced finalization');
+  });
+});
+
+// Node 26.12 (V8 14.6), verbatim from test/fixtures/gc/node26.txt.
+const NODE26_SAMPLES = {
+  scavenge: '[16896:0x28a4d000]       33 ms: Scavenge 5.3 (6.4) -> 4.9 (7.1) MB, pooled: 0.0 MB, 3.48 / 0.00 ms (average mu = 1.000, current mu = 1.000) allocation failure; ',
+  duringSweeping: '[16896:0x28a4d000]      122 ms: Scavenge (during sweeping) 50.0 (62.1) -> 37.5 (61.4) MB, pooled: 2.8 MB, 1.93 / 0.00 ms (average mu = 0.854, current mu = 0.854) allocation failure; ',
+  incremental:
+    '[16896:0x28a4d000]      118 ms: Incremental Mark-Compact 47.5 (65.3) -> 33.1 (61.2) MB, pooled: 2.8 MB, 8.65 / 0.00 ms (+ 9.6 ms in 352 steps since start of marking, biggest step 0.2 ms, walltime since start of marking 43 ms) (average mu = 0.854, current mu = 0.854) allocation failure; Incremental marking forced finalization',
+  reduce: '[16896:0x28a4d000]      281 ms: Mark-Compact (reduce) 4.5 (42.1) -> 4.4 (6.1) MB, pooled: 0.0 MB, 8.16 / 0.00 ms (average mu = 0.869, current mu = 0.400) heap profiler; GC in old space requested',
+};
+
+describe('parseTraceGcLine: Node 26 (V8 14.6)', () => {
+  it('reads "Scavenge (during sweeping)" as a Scavenge with its qualifier', () => {
+    const e = parse(NODE26_SAMPLES.duringSweeping);
+    assert.equal(e.type, 'Scavenge');
+    assert.deepEqual(e.qualifiers, ['during sweeping']);
+    assert.equal(e.interleaved, false);
+    assert.equal(e.reduce, false);
+    assert.equal(e.heapBeforeMB, 50);
+    assert.equal(e.committedAfterMB, 61.4);
+    assert.equal(e.pooledMB, 2.8);
+    assert.equal(e.pauseMs, 1.93);
+    assert.equal(e.reason, 'allocation failure');
+    assert.ok(isYoungGenerationGc(e.type) && !isFullGc(e.type));
+  });
+
+  it('reads "Incremental Mark-Compact" as a full GC with its marking', () => {
+    const e = parse(NODE26_SAMPLES.incremental);
+    assert.equal(e.type, 'Incremental Mark-Compact');
+    assert.equal(e.qualifiers, undefined);
+    assert.equal(e.pauseMs, 8.65);
+    assert.deepEqual(e.incrementalMarking, { ms: 9.6, steps: 352, biggestStepMs: 0.2, wallMs: 43 });
+    assert.deepEqual(e.mu, { average: 0.854, current: 0.854 });
+    assert.equal(e.collectorReason, 'Incremental marking forced finalization');
+    assert.ok(isFullGc(e.type) && !isYoungGenerationGc(e.type));
+  });
+
+  it('reads "pooled: 0.0 MB" and the single space before "(average mu"', () => {
+    const e = parse(NODE26_SAMPLES.scavenge);
+    assert.equal(e.pooledMB, 0);
+    assert.equal(e.pauseMs, 3.48);
+    assert.equal(e.externalMs, 0);
+    assert.deepEqual(e.mu, { average: 1, current: 1 });
+    assert.equal(parse(NODE26_SAMPLES.reduce).reduce, true);
+    assert.deepEqual(parse(NODE26_SAMPLES.reduce).qualifiers, ['reduce']);
+  });
+
+  it('reads an incremental full GC that reduces memory (the form OOM reports print)', () => {
+    const e = parse(NODE26_SAMPLES.incremental.replace('Incremental Mark-Compact ', 'Incremental Mark-Compact (reduce) '));
+    assert.equal(e.type, 'Incremental Mark-Compact');
+    assert.equal(e.reduce, true);
+    assert.deepEqual(e.qualifiers, ['reduce']);
+  });
+
+  it('reads any parenthesised qualifier, known or not, in order', () => {
+    const e = parse(NODE26_SAMPLES.scavenge.replace('Scavenge ', 'Scavenge (interleaved) (some_new state) (during sweeping) '));
+    assert.equal(e.type, 'Scavenge');
+    assert.equal(e.interleaved, true);
+    assert.deepEqual(e.qualifiers, ['interleaved', 'some_new state', 'during sweeping']);
+    assert.equal(e.heapBeforeMB, 5.3);
+  });
+
+  it('reads every timed line of the recordings: the counts grep gives', () => {
+    // node26.txt: grep -c ' ms: ' → 55; ' ms: Scavenge [0-9]' → 41, ' ms: Scavenge (during sweeping) [0-9]' → 1,
+    // ' ms: Incremental Mark-Compact [0-9]' → 1, ' ms: Mark-Compact [0-9]' → 1, '(reduce)' → 2, ' ms: Minor Mark-Sweep' → 9.
+    const count = (file: string) => {
+      const counts: Record<string, number> = {};
+      let timed = 0;
+      for (const line of linesOf(file)) {
+        if (line.includes(' ms: ')) timed++;
+        const e = parseTraceGcLine(line);
+        if (e === null) continue;
+        const key = e.type + (e.qualifiers ? ` (${e.qualifiers.join(') (')})` : '');
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      return { timed, counts };
+    };
+    assert.deepEqual(count('node26.txt'), {
+      timed: 55,
+      counts: { Scavenge: 41, 'Scavenge (during sweeping)': 1, 'Incremental Mark-Compact': 1, 'Mark-Compact': 1, 'Mark-Compact (reduce)': 2, 'Minor Mark-Sweep': 9 },
+    });
+    // node26-churn.txt: grep -c ' ms: ' → 357; ' ms: Scavenge [0-9]' → 333, '(during sweeping)' → 18, 'Incremental Mark-Compact' → 6.
+    assert.deepEqual(count('node26-churn.txt'), { timed: 357, counts: { Scavenge: 333, 'Scavenge (during sweeping)': 18, 'Incremental Mark-Compact': 6 } });
   });
 });
 
