@@ -5,12 +5,12 @@
  * stack's totals, not when its samples were taken: the CpuProfile has one sample per stack lasting
  * its total, so figures match and there is no time order (no timeline).
  */
-import { gunzipSync } from 'node:zlib';
-import { Profile, type Location } from 'pprof-format';
 import type { CpuCallFrame, CpuProfile, CpuProfileNode } from '../cpu/cpuProfileFormat';
 import type { HeapNode, HeapProfile } from '../heap/heapProfileFormat';
 import { UserError } from '../util/errors';
 import { v8LensFunctionName } from './pprofNames';
+import { GzipError, PprofLimitError, decodeGzippedProfileProto, decodeProfileProto, type DecodedPprof, type PprofLocationEntry } from './profileProto';
+import { ProtoError } from './protoReader';
 
 export type PprofContent =
   | {
@@ -20,8 +20,10 @@ export type PprofContent =
       sampleCount: number | null;
       sampleIntervalMs: number | null;
       note: string;
+      /** What was put right while reading (negative values, bad string indices…), one line each. */
+      warnings: string[];
     }
-  | { kind: 'heap'; profile: HeapProfile; samplingIntervalBytes: number | null; inUse: boolean; note: string };
+  | { kind: 'heap'; profile: HeapProfile; samplingIntervalBytes: number | null; inUse: boolean; note: string; warnings: string[] };
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -29,48 +31,56 @@ export function looksLikeGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
 }
 
-export function decodePprof(bytes: Uint8Array, sourceName: string): Profile {
-  let raw: Uint8Array = bytes;
-  if (looksLikeGzip(bytes)) {
-    try {
-      raw = gunzipSync(bytes, { maxOutputLength: 1 << 30 });
-    } catch (err) {
-      throw new UserError(`${sourceName}: not a readable gzip file (${(err as Error).message}); is it cut short?`);
-    }
-  }
-  let profile: Profile;
+/** The most distinct stacks (call-tree nodes) read from one pprof: a real service has tens of thousands. */
+export const PPROF_TREE_NODE_LIMIT = 4_000_000;
+
+/** profile.proto, gzipped or not, decoded within PPROF_LIMITS; a one-line UserError otherwise. */
+export async function decodePprof(bytes: Uint8Array, sourceName: string): Promise<DecodedPprof> {
+  let profile: DecodedPprof;
   try {
-    profile = Profile.decode(raw);
+    profile = looksLikeGzip(bytes) ? await decodeGzippedProfileProto(bytes) : decodeProfileProto(bytes);
   } catch (err) {
-    throw new UserError(`${sourceName} is not a pprof profile (profile.proto): ${(err as Error).message}`);
+    if (err instanceof GzipError) throw new UserError(`${sourceName}: not a readable gzip file (${err.message}); is it cut short?`);
+    if (err instanceof PprofLimitError) throw new UserError(`${sourceName} is refused: ${err.message}`);
+    if (err instanceof ProtoError) throw new UserError(`${sourceName} is not a pprof profile (profile.proto): ${err.message}`);
+    throw err;
   }
-  if (profile.sampleType.length === 0) throw new UserError(`${sourceName} is not a pprof profile: it has no sample types`);
+  if (profile.sampleTypes.length === 0) throw new UserError(`${sourceName} is not a pprof profile: it has no sample types`);
   return profile;
 }
 
 const TIME_UNITS: Record<string, number> = { nanoseconds: 1e-3, microseconds: 1, milliseconds: 1e3, seconds: 1e6 };
 
 /** What the profile holds, converted; a one-line UserError for a kind V8 Lens does not read. */
-export function readPprof(bytes: Uint8Array, sourceName: string): PprofContent {
-  const profile = decodePprof(bytes, sourceName);
-  const str = (i: number | bigint) => profile.stringTable.strings[Number(i)] ?? '';
-  const types = profile.sampleType.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
-  const described = types.map((t) => `${t.type}/${t.unit}`).join(', ');
+export async function readPprof(bytes: Uint8Array, sourceName: string): Promise<PprofContent> {
+  const profile = await decodePprof(bytes, sourceName);
+  const warnings = [...profile.warnings];
+  let badStrings = 0;
+  const str = (i: number) => {
+    const s = profile.strings[i];
+    if (s === undefined && i !== 0) badStrings++;
+    return s ?? '';
+  };
+  const types = profile.sampleTypes.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
+  const described = cut(types.map((t) => `${t.type}/${t.unit}`).join(', '));
   const defaultType = str(profile.defaultSampleType);
+  const badStringWarning = () => (badStrings > 0 ? [`${badStrings.toLocaleString('en-US')} string index${badStrings === 1 ? '' : 'es'} past the string table ${badStrings === 1 ? 'was' : 'were'} read as empty`] : []);
 
   const space = pickIndex(types, (t) => t.unit === 'bytes' && /(^|_)space$/.test(t.type), defaultType);
   if (space !== -1) {
     const inUse = types[space]!.type.startsWith('inuse');
     const periodType = profile.periodType ? { type: str(profile.periodType.type), unit: str(profile.periodType.unit) } : null;
-    const interval = periodType?.unit === 'bytes' && Number(profile.period) > 0 ? Number(profile.period) : null;
+    const interval = periodType?.unit === 'bytes' && profile.period > 0 ? profile.period : null;
+    const heap = heapFromPprof(profile, space, str, sourceName);
     return {
       kind: 'heap',
-      profile: heapFromPprof(profile, space, str),
+      profile: heap,
       samplingIntervalBytes: interval,
       inUse,
       note: inUse
-        ? `a pprof heap profile (${described}): ${types[space]!.type} counts the bytes still in use when it was taken, not all that was allocated`
+        ? `a pprof heap profile (${described}): ${cut(types[space]!.type)} counts the bytes still in use when it was taken, not all that was allocated`
         : `a pprof heap profile (${described})`,
+      warnings: [...warnings, ...badStringWarning()],
     };
   }
   const time = pickIndex(types, (t) => t.unit in TIME_UNITS, defaultType);
@@ -78,16 +88,34 @@ export function readPprof(bytes: Uint8Array, sourceName: string): PprofContent {
     const scale = TIME_UNITS[types[time]!.unit]!;
     const counted = types.findIndex((t) => t.unit === 'count' && /^samples?$/.test(t.type));
     const periodUnit = profile.periodType ? str(profile.periodType.unit) : '';
-    const period = Number(profile.period);
+    const period = profile.period;
+    const cpu = cpuFromPprof(profile, time, scale, sourceName, str);
     return {
       kind: 'cpu',
-      profile: cpuFromPprof(profile, time, scale, sourceName, str),
-      sampleCount: counted === -1 ? null : profile.sample.reduce((sum, s) => sum + Number(s.value[counted] ?? 0), 0),
+      profile: cpu,
+      sampleCount: counted === -1 ? null : sumValues(profile, counted),
       sampleIntervalMs: period > 0 && periodUnit in TIME_UNITS ? (period * TIME_UNITS[periodUnit]!) / 1000 : null,
-      note: `a pprof ${types[time]!.type} profile (${described}): pprof keeps each stack's total, not when it ran, so there is no timeline`,
+      note: `a pprof ${cut(types[time]!.type)} profile (${described}): pprof keeps each stack's total, not when it ran, so there is no timeline`,
+      warnings: [...warnings, ...badStringWarning()],
     };
   }
   throw new UserError(`${sourceName} is a pprof profile of ${described}: V8 Lens reads CPU or wall time (…/nanoseconds) and heap (…_space/bytes) profiles`);
+}
+
+/** Text from the file in a message: a sample type of 100 KB is shown by its start. */
+function cut(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function valueOf(profile: DecodedPprof, sample: number, index: number): number {
+  const at = profile.valStart[sample]! + index;
+  return at < profile.valStart[sample + 1]! ? profile.values[at]! : 0;
+}
+
+function sumValues(profile: DecodedPprof, index: number): number {
+  let sum = 0;
+  for (let i = 0; i < profile.sampleCount; i++) sum += valueOf(profile, i, index);
+  return sum;
 }
 
 /** The sample type to read: the default one when it fits, else the last that fits (pprof's own default is the last). */
@@ -106,8 +134,8 @@ interface Frame {
 }
 
 /** Each sample's stack, root first, with inlined frames expanded (a Location's last line is the caller). */
-function stacksOf(profile: Profile, str: (i: number | bigint) => string): { frames: Frame[]; stackOf: (locationIds: readonly (number | bigint)[]) => number[] } {
-  const functions = new Map(profile.function.map((f) => [Number(f.id), f]));
+function stacksOf(profile: DecodedPprof, str: (i: number) => string): { frames: Frame[]; stackOf: (sample: number) => number[] } {
+  const functions = new Map(profile.functions.map((f) => [f.id, f]));
   const frames: Frame[] = [];
   const frameIndex = new Map<string, number>();
   const framesOfLocation = new Map<number, number[]>();
@@ -120,72 +148,98 @@ function stacksOf(profile: Profile, str: (i: number | bigint) => string): { fram
     }
     return i;
   };
-  const locationFrames = (location: Location): number[] => {
+  const locationFrames = (location: PprofLocationEntry): number[] => {
     // Leaf-most first, as in the file.
-    const out = location.line.map((l) => {
-      const fn = functions.get(Number(l.functionId));
-      const line = Number(l.line) > 0 ? Number(l.line) : Number(fn?.startLine ?? 0);
-      return intern({ name: v8LensFunctionName(fn ? str(fn.name) || str(fn.systemName) : ''), url: fn ? str(fn.filename) : '', line: Math.max(0, line), column: Math.max(0, Number(l.column)) });
+    const out = location.lines.map((l) => {
+      const fn = functions.get(l.functionId);
+      const line = l.line > 0 ? l.line : (fn?.startLine ?? 0);
+      return intern({ name: v8LensFunctionName(fn ? str(fn.name) || str(fn.systemName) : ''), url: fn ? str(fn.filename) : '', line, column: l.column });
     });
-    if (out.length === 0) out.push(intern({ name: `0x${Number(location.address).toString(16)}`, url: '', line: 0, column: 0 }));
+    if (out.length === 0) out.push(intern({ name: `0x${location.address.toString(16)}`, url: '', line: 0, column: 0 }));
     return out;
   };
-  for (const location of profile.location) framesOfLocation.set(Number(location.id), locationFrames(location));
-  const stackOf = (locationIds: readonly (number | bigint)[]) => {
+  for (const location of profile.locations) framesOfLocation.set(location.id, locationFrames(location));
+  const unknown = [intern({ name: '(unknown location)', url: '', line: 0, column: 0 })];
+  const stackOf = (sample: number) => {
     const leafFirst: number[] = [];
-    for (const id of locationIds) leafFirst.push(...(framesOfLocation.get(Number(id)) ?? [intern({ name: '(unknown location)', url: '', line: 0, column: 0 })]));
+    for (let k = profile.locStart[sample]!; k < profile.locStart[sample + 1]!; k++) {
+      for (const f of framesOfLocation.get(profile.locationIds[k]!) ?? unknown) leafFirst.push(f);
+    }
     return leafFirst.reverse();
   };
   return { frames, stackOf };
 }
 
-/** A call tree built from root-first stacks; nodes in depth-first pre-order (subtrees contiguous). */
+/**
+ * A call tree built from root-first stacks; nodes in depth-first pre-order (subtrees contiguous).
+ * Children are found through one Map keyed by (parent, frame), not a Map per node, and the count
+ * of nodes is bounded: a crafted file of distinct deep stacks is refused, not held.
+ */
 class StackTree {
   readonly frame: number[] = [-1];
-  readonly children: Map<number, number>[] = [new Map()];
+  readonly parent: number[] = [-1];
   readonly weight: number[] = [0];
+  private readonly child = new Map<number, number>();
 
-  add(stack: readonly number[], value: number): number {
+  constructor(
+    private readonly frameCount: number,
+    private readonly sourceName: string,
+  ) {}
+
+  add(stack: readonly number[], value: number): void {
     let node = 0;
     for (const frame of stack) {
-      let child = this.children[node]!.get(frame);
-      if (child === undefined) {
-        child = this.frame.push(frame) - 1;
-        this.children.push(new Map());
+      const key = node * (this.frameCount + 1) + frame;
+      let next = this.child.get(key);
+      if (next === undefined) {
+        next = this.frame.push(frame) - 1;
+        if (next >= PPROF_TREE_NODE_LIMIT) throw new UserError(`${this.sourceName} is refused: its stacks make a call tree of more than ${PPROF_TREE_NODE_LIMIT.toLocaleString('en-US')} nodes, past what V8 Lens reads from a profile`);
+        this.parent.push(node);
         this.weight.push(0);
-        this.children[node]!.set(frame, child);
+        this.child.set(key, next);
       }
-      node = child;
+      node = next;
     }
     this.weight[node]! += value;
-    return node;
   }
 
-  /** Pre-order of the node ids, and each one's parent in that order. */
-  preOrder(): { order: number[]; parentPos: Int32Array; posOf: Int32Array } {
+  /** Pre-order of the node ids (children in the order they were first seen), and each one's parent in that order. */
+  preOrder(): { order: number[]; parentPos: Int32Array } {
+    const n = this.frame.length;
+    // Children lists, compressed: node ids grow in insertion order, so each list keeps it.
+    const firstChild = new Int32Array(n + 1);
+    for (let i = 1; i < n; i++) firstChild[this.parent[i]! + 1]!++;
+    for (let i = 0; i < n; i++) firstChild[i + 1]! += firstChild[i]!;
+    const fill = firstChild.slice(0, n);
+    const kids = new Int32Array(Math.max(0, n - 1));
+    for (let i = 1; i < n; i++) kids[fill[this.parent[i]!]!++] = i;
     const order: number[] = [];
-    const posOf = new Int32Array(this.frame.length).fill(-1);
-    const parentPos = new Int32Array(this.frame.length).fill(-1);
-    const pending: { node: number; parent: number }[] = [{ node: 0, parent: -1 }];
+    const posOf = new Int32Array(n).fill(-1);
+    const parentPos = new Int32Array(n).fill(-1);
+    const pending: number[] = [0];
     while (pending.length > 0) {
-      const { node, parent } = pending.pop()!;
+      const node = pending.pop()!;
       posOf[node] = order.length;
-      parentPos[order.length] = parent;
+      parentPos[order.length] = node === 0 ? -1 : posOf[this.parent[node]!]!;
       order.push(node);
-      const kids = [...this.children[node]!.values()];
-      for (let i = kids.length - 1; i >= 0; i--) pending.push({ node: kids[i]!, parent: posOf[node]! });
+      for (let k = firstChild[node + 1]! - 1; k >= firstChild[node]!; k--) pending.push(kids[k]!);
     }
-    return { order, parentPos, posOf };
+    return { order, parentPos };
   }
 }
 
-function cpuFromPprof(profile: Profile, index: number, usPerUnit: number, sourceName: string, str: (i: number | bigint) => string): CpuProfile {
+function treeOf(profile: DecodedPprof, index: number, scale: number, sourceName: string, str: (i: number) => string): { frames: Frame[]; tree: StackTree } {
   const { frames, stackOf } = stacksOf(profile, str);
-  const tree = new StackTree();
-  for (const sample of profile.sample) {
-    const value = Number(sample.value[index] ?? 0) * usPerUnit;
-    if (value > 0) tree.add(stackOf(sample.locationId), value);
+  const tree = new StackTree(frames.length, sourceName);
+  for (let i = 0; i < profile.sampleCount; i++) {
+    const value = valueOf(profile, i, index) * scale;
+    if (value > 0) tree.add(stackOf(i), value);
   }
+  return { frames, tree };
+}
+
+function cpuFromPprof(profile: DecodedPprof, index: number, usPerUnit: number, sourceName: string, str: (i: number) => string): CpuProfile {
+  const { frames, tree } = treeOf(profile, index, usPerUnit, sourceName, str);
   const { order, parentPos } = tree.preOrder();
   const callFrames: CpuCallFrame[] = frames.map((f) => ({ functionName: f.name, url: f.url, scriptId: '0', line: f.line, column: f.column }));
   const rootFrame: CpuCallFrame = { functionName: '(root)', url: '', scriptId: '0', line: 0, column: 0 };
@@ -219,13 +273,8 @@ function cpuFromPprof(profile: Profile, index: number, usPerUnit: number, source
   };
 }
 
-function heapFromPprof(profile: Profile, index: number, str: (i: number | bigint) => string): HeapProfile {
-  const { frames, stackOf } = stacksOf(profile, str);
-  const tree = new StackTree();
-  for (const sample of profile.sample) {
-    const value = Number(sample.value[index] ?? 0);
-    if (value > 0) tree.add(stackOf(sample.locationId), value);
-  }
+function heapFromPprof(profile: DecodedPprof, index: number, str: (i: number) => string, sourceName: string): HeapProfile {
+  const { frames, tree } = treeOf(profile, index, 1, sourceName, str);
   const { order, parentPos } = tree.preOrder();
   const nodes: HeapNode[] = order.map((node, i) => {
     const f = node === 0 ? { name: '(root)', url: '', line: 0, column: 0 } : frames[tree.frame[node]!]!;
@@ -234,5 +283,5 @@ function heapFromPprof(profile: Profile, index: number, str: (i: number | bigint
   nodes.forEach((n, i) => {
     if (n.parent >= 0) nodes[n.parent]!.children.push(i);
   });
-  return { nodes, totalBytes: nodes.reduce((sum, n) => sum + n.selfBytes, 0), sampleCount: profile.sample.length, warnings: [] };
+  return { nodes, totalBytes: nodes.reduce((sum, n) => sum + n.selfBytes, 0), sampleCount: profile.sampleCount, warnings: [] };
 }

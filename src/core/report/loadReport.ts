@@ -166,7 +166,7 @@ async function summarizePprofFile(path: string): Promise<LoadedReport> {
   const bytes = await readRegularFileBytes(path, PPROF_READ_LIMIT).catch((err: unknown) => {
     throw new UserError(err instanceof FileRefusedError ? err.message : `cannot read ${name}: ${errorMessage(err)}`);
   });
-  const content = readPprof(bytes, name);
+  const content = await readPprof(bytes, name);
   if (content.kind === 'cpu') {
     const cpuModel = buildCpuModel(content.profile);
     const cpu = summarizeCpuModel(cpuModel, { profileFile: name });
@@ -175,7 +175,7 @@ async function summarizePprofFile(path: string): Promise<LoadedReport> {
     if (content.sampleIntervalMs !== null) cpu.sampleIntervalMs = content.sampleIntervalMs;
     const summary = singleSummary('pprof', path, {
       cpu: { ...cpu, profiles: [{ file: name, pid: null, threadId: null, durationMs: cpu.durationMs, sampleCount: cpu.sampleCount }] },
-      warnings: [content.note],
+      warnings: [content.note, ...content.warnings],
     });
     return { summary, cpuModel, timeless: true };
   }
@@ -183,7 +183,7 @@ async function summarizePprofFile(path: string): Promise<LoadedReport> {
     ...summarizeAllocations(content.profile, { durationMs: null, samplingIntervalBytes: content.samplingIntervalBytes ?? 0, requests: null, liveAtEndBytes: null }),
     ...(content.inUse ? { liveOnly: true } : {}),
   };
-  return { summary: singleSummary('pprof', path, { alloc, warnings: [content.note] }), cpuModel: null, heapProfile: content.profile };
+  return { summary: singleSummary('pprof', path, { alloc, warnings: [content.note, ...content.warnings] }), cpuModel: null, heapProfile: content.profile };
 }
 
 async function summarizeGcTraceFile(path: string): Promise<Summary> {

@@ -50,7 +50,7 @@ describe('pprof export of a .cpuprofile', () => {
     const original = summarizeCpuModel(buildCpuModel(parseCpuProfile(readFileSync(CPU_FIXTURE, 'utf8'), 'node20-work.cpuprofile')), { profileFile: 'x' });
     const out = await exportPprof(CPU_FIXTURE, null);
     assert.equal(out.kind, 'cpu');
-    const content = readPprof(out.bytes, 'export.pb.gz');
+    const content = await readPprof(out.bytes, 'export.pb.gz');
     assert.equal(content.kind, 'cpu');
     if (content.kind !== 'cpu') return;
     assert.equal(content.sampleCount, original.sampleCount);
@@ -90,7 +90,7 @@ describe('pprof export of a .heapprofile', () => {
     const p = Profile.decode(gunzipSync(out.bytes));
     const str = (i: number | bigint) => p.stringTable.strings[Number(i)]!;
     assert.deepEqual(p.sampleType.map((t) => `${str(t.type)}/${str(t.unit)}`), ['inuse_space/bytes'], 'no object counts: the inspector gives size × count only');
-    const content = readPprof(out.bytes, 'h.pb.gz');
+    const content = await readPprof(out.bytes, 'h.pb.gz');
     assert.ok(content.kind === 'heap' && content.inUse);
     if (content.kind !== 'heap') return;
     const back = summarizeAllocations(content.profile, { durationMs: null, samplingIntervalBytes: 0, requests: null, liveAtEndBytes: null });
@@ -131,7 +131,7 @@ describe('pprof from @datadog/pprof (Node\'s own agent), in v8-lens report', () 
 });
 
 describe('pprof that V8 Lens cannot read', () => {
-  it('a cut gzip, bytes that are not profile.proto and an unknown kind each give one line', () => {
+  it('a cut gzip, bytes that are not profile.proto and an unknown kind each give one line', async () => {
     const good = readFileSync(DATADOG_WALL);
     const bad: [Uint8Array, RegExp][] = [
       [good.subarray(0, good.length - 40), /cut short/],
@@ -141,7 +141,7 @@ describe('pprof that V8 Lens cannot read', () => {
     const contention = new Profile({ sampleType: [new ValueType({ type: strings.dedup('contentions'), unit: strings.dedup('count') })], stringTable: strings });
     bad.push([gzipSync(contention.encode()), /contentions\/count: V8 Lens reads CPU or wall time/]);
     for (const [bytes, reason] of bad) {
-      assert.throws(() => readPprof(bytes, 'x.pb.gz'), (err: unknown) => err instanceof UserError && reason.test(err.message) && !err.message.includes('\n'), String(reason));
+      await assert.rejects(readPprof(bytes, 'x.pb.gz'), (err: unknown) => err instanceof UserError && reason.test(err.message) && !err.message.includes('\n'), String(reason));
     }
   });
 
