@@ -13,22 +13,34 @@ import { parseCheckedJson, type Check } from '../../shared/model/shapeCheck';
 import { CPU_PROFILE_READ_LIMIT } from '../cpu/parseCpuProfile';
 import { FileRefusedError, openRegularFile, readRegularFile, type ReadLimit } from '../util/files';
 import { errorMessage, isErrno, oneLine } from '../util/errors';
+import { jsonBudgetProblem, type JsonLimits } from '../util/jsonBudget';
 
 const MB = 1024 * 1024;
 
+/** A JSON file of the run folder: its size, and what parsing it may build (checked before JSON.parse, see jsonBudget.ts). */
+export interface RunJsonLimit extends ReadLimit {
+  json: JsonLimits;
+}
+
+/** Our JSON files nest 6 levels at most; more is not ours (shapeCheck's MAX_JSON_DEPTH). */
+const RUN_JSON_DEPTH = 64;
+
 /** The largest file of each kind read in one piece (logs and traces are streamed: no limit). */
 export const RUN_FILE_LIMITS = {
-  /** A summary lists every sampled function and line: tens of MB for a big service. */
-  summary: { maxBytes: 256 * MB },
-  session: { maxBytes: 16 * MB },
-  load: { maxBytes: 16 * MB },
+  /**
+   * A summary lists every sampled function and line: tens of MB for a big service, about a
+   * million objects; twice that is refused before it is parsed.
+   */
+  summary: { maxBytes: 256 * MB, json: { containers: 2_000_000, values: 20_000_000, depth: RUN_JSON_DEPTH } },
+  session: { maxBytes: 16 * MB, json: { containers: 200_000, values: 2_000_000, depth: RUN_JSON_DEPTH } },
+  load: { maxBytes: 16 * MB, json: { containers: 200_000, values: 2_000_000, depth: RUN_JSON_DEPTH } },
   /** One process's record: about a KB. */
-  agentRecord: { maxBytes: 1 * MB },
+  agentRecord: { maxBytes: 1 * MB, json: { containers: 50_000, values: 500_000, depth: RUN_JSON_DEPTH } },
   cpuProfile: CPU_PROFILE_READ_LIMIT,
   /** A sampling heap profile is a call tree of allocating stacks: far smaller than a CPU profile. */
   heapProfile: CPU_PROFILE_READ_LIMIT,
-  sweep: { maxBytes: 64 * MB },
-} satisfies Record<string, ReadLimit>;
+  sweep: { maxBytes: 64 * MB, json: { containers: 1_000_000, values: 10_000_000, depth: RUN_JSON_DEPTH } },
+} satisfies Record<string, ReadLimit | RunJsonLimit>;
 
 /** Why a file of a run folder was not read: one line, naming the file by its place in the folder. */
 export class RunFileError extends Error {
@@ -132,7 +144,7 @@ export type RunJson<T> = { status: 'ok'; value: T } | { status: 'missing' } | { 
  * there is no such file, or 'bad' with one line of reason (outside the folder, not a regular file,
  * too large, not JSON, nested too deep, the wrong shape).
  */
-export async function readRunJson<T>(dir: string, path: string, check: Check, limit: ReadLimit): Promise<RunJson<T>> {
+export async function readRunJson<T>(dir: string, path: string, check: Check, limit: RunJsonLimit): Promise<RunJson<T>> {
   let text: string;
   try {
     text = await readRunText(dir, path, limit);
@@ -140,6 +152,8 @@ export async function readRunJson<T>(dir: string, path: string, check: Check, li
     if (isErrno(err, 'ENOENT')) return { status: 'missing' };
     return { status: 'bad', problem: errorMessage(err) };
   }
+  const over = jsonBudgetProblem(text, limit.json);
+  if (over !== null) return { status: 'bad', problem: `${runFileName(dir, path)}: ${over}, so not a file V8 Lens wrote` };
   const parsed = parseCheckedJson<T>(text, runFileName(dir, path), check);
   return 'value' in parsed ? { status: 'ok', value: parsed.value } : { status: 'bad', problem: oneLine(parsed.problem) };
 }

@@ -34,7 +34,7 @@ function quickly<T>(promise: Promise<T>, ms = 2000): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-const LIMIT = { maxBytes: 1024 * 1024 };
+const LIMIT = { maxBytes: 1024 * 1024, json: { containers: 1000, values: 10_000, depth: 64 } };
 const outsider = () => {
   const file = join(mkdtempSync(join(tmpdir(), 'v8-lens-outside-')), 'secret.txt');
   writeFileSync(file, 'root:x:0:0:secret');
@@ -122,6 +122,20 @@ describe('run folder files', () => {
     const linked = await readRunJson(dir, join(dir, 'linked.json'), check, LIMIT);
     assert.equal(linked.status, 'bad');
     assert.match((linked as { problem: string }).problem, /^linked\.json leads outside the run folder/);
+  });
+
+  it('a JSON record that would build more objects than its kind holds is refused before it is parsed, in one line', async () => {
+    const dir = runFolder();
+    const check = shape<{ n: number }>({ n: num });
+    writeFileSync(join(dir, 'objects.json'), `{"n":1,"x":[${'{},'.repeat(5000)}{}]}`);
+    assert.deepEqual(await readRunJson(dir, join(dir, 'objects.json'), check, LIMIT), { status: 'bad', problem: 'objects.json: it holds more than 1,000 objects and arrays, so not a file V8 Lens wrote' });
+    writeFileSync(join(dir, 'deep.json'), `{"n":1,"x":${'['.repeat(100)}${']'.repeat(100)}}`);
+    assert.deepEqual(await readRunJson(dir, join(dir, 'deep.json'), check, LIMIT), { status: 'bad', problem: 'deep.json: it nests more than 64 levels deep, so not a file V8 Lens wrote' });
+    writeFileSync(join(dir, 'values.json'), `{"n":1,"x":[${'0,'.repeat(20_000)}0]}`);
+    assert.deepEqual(await readRunJson(dir, join(dir, 'values.json'), check, LIMIT), { status: 'bad', problem: 'values.json: it holds more than 10,000 values, so not a file V8 Lens wrote' });
+    // Brackets and commas inside strings (escaped quotes too) are text, not structure.
+    writeFileSync(join(dir, 'text.json'), JSON.stringify({ n: 2, s: `\\"${'[{,'.repeat(20_000)}` }));
+    assert.deepEqual(await readRunJson(dir, join(dir, 'text.json'), check, LIMIT), { status: 'ok', value: { n: 2, s: `\\"${'[{,'.repeat(20_000)}` } });
   });
 
   it('listed artifacts that may not be read are left out, each with its reason', async () => {
