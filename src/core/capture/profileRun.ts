@@ -20,6 +20,7 @@ import { StdoutDemux } from '../gc/stdoutDemux';
 import { RunProcesses } from '../run/runProcesses';
 import { TOOL_VERSION } from '../util/version';
 import { preloadAgentPath } from '../launcher/bundledScripts';
+import { AGENT_ENV } from '../preload/agentEnv';
 import { markLoadWindow } from '../run/windowMarks';
 import type { ProfileTarget } from '../targets/profileTarget';
 import { prepareCodeTraceDir, type CodeTraceDir } from './codeTraceDir';
@@ -144,6 +145,8 @@ export class ProfileRun {
       if (codeTrace?.problem) plan.limitations.push(codeTrace.problem);
       await prepareRunFolder(layout);
       // V8 creates a trace only when it first has something to say; an empty start-up file tells a
+      // Under load only the measured window's allocations count: the sampler starts when it opens.
+      if (request.load && plan.capture.alloc) plan.env[AGENT_ENV.allocFromWindow] = '1';
       // run that wrote no trace at all from one whose traces were lost (see analyzeRun).
       if (codeTrace) await writeFile(codeTrace.startupPath, '', { flag: 'a' });
       const session: SessionRecord = {

@@ -1,6 +1,6 @@
 import { SEMI_SPACE_FLAG } from '../../shared/model/sweep';
 import { UserError } from '../util/errors';
-import { AGENT_ENV } from '../preload/agentEnv';
+import { AGENT_ENV, TRACE_PRETENURING_FLAG } from '../preload/agentEnv';
 import { STABLE_DEOPTS_FLAG, type CaptureOptions } from './captureOptions';
 import type { NodeRuntime } from './nodeRuntime';
 import { EXACT_ALLOC_SITES_FLAGS } from '../preload/allocationSampler';
@@ -86,7 +86,7 @@ export function planDirectLaunch(
     ...flags.map((f) => f.raw),
     ...(options.semiSpaceMB !== null ? [`--max-semi-space-size=${options.semiSpaceMB}`] : []),
     ...(capture.cpu ? ['--cpu-prof', `--cpu-prof-dir=${layout.cpuDir}`, `--cpu-prof-interval=${options.samplingIntervalUs}`] : []),
-    ...(capture.gc ? ['--trace-gc'] : []),
+    ...(capture.gc ? ['--trace-gc', TRACE_PRETENURING_FLAG] : []),
     ...(capture.deopts
       ? [
           '--log-deopt',
@@ -158,6 +158,7 @@ export function planSweepRunLaunch(
   const args = [
     ...run.nodeArgs,
     '--trace-gc',
+    TRACE_PRETENURING_FLAG,
     `--${run.flag}=${run.value}`,
     ...(run.pinMinSemiSpace && run.flag === SEMI_SPACE_FLAG ? [`--min-semi-space-size=${run.value}`] : []),
     ...(run.cpuSamplingUs !== null ? ['--cpu-prof', `--cpu-prof-dir=${paths.cpuDir}`, `--cpu-prof-interval=${run.cpuSamplingUs}`] : []),

@@ -12,17 +12,18 @@
  * It runs in every process the target starts with our flags (fork, cluster) and in worker threads.
  */
 import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import * as v8 from 'node:v8';
-import { isMainThread, threadId } from 'node:worker_threads';
-import { AGENT_ENV } from './agentEnv';
+import { setFlagsFromString, getHeapStatistics } from 'node:v8';
+import { AGENT_ENV, TRACE_PRETENURING_FLAG } from './agentEnv';
 import type { AgentRecord } from './agentRecord';
 import { redirectCodeTrace, type CodeTraceRedirect } from './codeTraceRedirect';
 import { startGroupReaper } from './groupReaper';
 import { EXACT_ALLOC_SITES_FLAGS, startAllocationSampler, type AllocationSampler } from './allocationSampler';
 import { readProcStat } from '../launcher/procStats';
+import { watchNewSpace } from './newSpaceWatch';
+import { currentThread } from './currentThread';
+
+const { isMainThread, threadId } = currentThread();
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 const SAMPLE_EVERY_MS = 250;
@@ -87,6 +88,7 @@ function start(): void {
     // A worker thread: its own heap (new space) and lifetime. Signals, the owner watch and the
     // in-process profile belong to the process, i.e. its main thread.
     startRecording(sampleHeap, refresh, write, () => {
+      if (record.monotonicOriginUs === undefined) Object.assign(record, startClock());
       traceClock();
       record.allocations = allocations?.finish() ?? null;
       refresh();
@@ -98,7 +100,10 @@ function start(): void {
 
   if (process.env[AGENT_ENV.traceGc] === '1') {
     try {
-      v8.setFlagsFromString('--trace-gc');
+      setFlagsFromString('--trace-gc');
+      // V8's allocation-site pretenuring decisions, which can put the same program in another GC
+      // regime from one run to the next: recorded beside the GC trace (see gc/pretenuring.ts).
+      setFlagsFromString(TRACE_PRETENURING_FLAG);
     } catch (err) {
       noteError(record, 'trace-gc', err);
     }
@@ -124,6 +129,7 @@ function start(): void {
   watchOwner(dir);
 
   process.on('exit', (code) => {
+    if (record.monotonicOriginUs === undefined) Object.assign(record, startClock());
     stopRecording();
     traceClock();
     stopProfile?.();
@@ -157,33 +163,6 @@ function startRecording(sampleHeap: () => void, refresh: () => void, write: () =
     });
   }
   return stop;
-}
-
-/**
- * The largest new space the isolate had, read right after its GCs (v8.GCProfiler, Node 18.15+): with
- * Minor Mark-Sweep (`--minor-ms`) the new space grows far past its capacity while marking runs
- * (117 MB seen for a 64 MB space), and settles back at each GC; with the Scavenger both readings
- * agree (two semi-spaces). Without GCProfiler, the size now. Returns a reader of the largest so far.
- */
-function watchNewSpace(): () => number {
-  type Stats = { statistics?: Array<{ afterGC?: { heapSpaceStatistics?: Array<{ spaceName: string; spaceSize: number }> } }> };
-  const Profiler = (v8 as unknown as { GCProfiler?: new () => { start(): void; stop(): Stats | undefined } }).GCProfiler;
-  if (Profiler === undefined) {
-    return () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
-  }
-  const profiler = new Profiler();
-  profiler.start();
-  let largest = 0;
-  return () => {
-    // Records pile up until stop(): read them and start afresh each time.
-    const stats = profiler.stop();
-    profiler.start();
-    for (const gc of stats?.statistics ?? []) {
-      const size = gc.afterGC?.heapSpaceStatistics?.find((s) => s.spaceName === 'new_space')?.spaceSize ?? 0;
-      if (size > largest) largest = size;
-    }
-    return largest;
-  };
 }
 
 /** How often the code trace's size is read: the resolution of the times given to its optimizations and deopts. */
@@ -361,7 +340,7 @@ function processExists(pid: number): boolean {
 }
 
 function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
-  const heap = v8.getHeapStatistics();
+  const heap = getHeapStatistics();
   return {
     schemaVersion: 1,
     pid: process.pid,
@@ -374,8 +353,7 @@ function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
     execArgv: process.execArgv,
     nodeVersion: process.version,
     v8Version: process.versions.v8,
-    processStartMs: performance.timeOrigin,
-    ...startClock(),
+    ...(clockNeededNow() ? startClock() : { processStartMs: Date.now() - process.uptime() * 1000 }),
     updatedAtMs: Date.now(),
     final: false,
     exitCode: null,
@@ -385,7 +363,7 @@ function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
     maxRssKB: 0,
     cpuUserUs: 0,
     cpuSystemUs: 0,
-    machine: { cpus: cpus().length, loadavg: loadavg(), totalMemBytes: totalmem(), platform: process.platform },
+
     cpuProfileFile: null,
     errors: [],
   };
@@ -396,14 +374,24 @@ function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
  * after it the isolate was created: between V8's start and the environment's on a main thread (see
  * core/cpu/profileClock.ts); a worker's isolate, made as the worker starts, before this agent ran.
  */
-function startClock(): Pick<AgentRecord, 'monotonicOriginUs' | 'isolateCreatedMs'> {
+function startClock(): Pick<AgentRecord, 'processStartMs' | 'monotonicOriginUs' | 'isolateCreatedMs'> {
   const now = performance.now();
   const monotonicOriginUs = Number(process.hrtime.bigint()) / 1000 - now * 1000;
-  const timing = performance.nodeTiming as unknown as { v8Start?: number; environment?: number };
+  const timing = (performance as unknown as { nodeTiming: unknown }).nodeTiming as { v8Start?: number; environment?: number };
   const v8Start = timing.v8Start ?? -1;
   const environment = timing.environment ?? -1;
   const created: [number, number] = isMainThread && v8Start >= 0 && environment >= v8Start ? [v8Start, environment] : [0, now];
-  return { monotonicOriginUs, isolateCreatedMs: created };
+  return { processStartMs: performance.timeOrigin, monotonicOriginUs, isolateCreatedMs: created };
+}
+
+/**
+ * `performance` costs the app's heap 60 KB (Node 20) to 160 KB (Node 26) when first touched: read
+ * it at start-up only when a CPU profile is taken, whose timeline needs the clock while the process
+ * may still be killed; otherwise at the exit (the values do not change), and the start time until
+ * then from `process.uptime()`, which costs nothing.
+ */
+function clockNeededNow(): boolean {
+  return process.env[AGENT_ENV.cpuProfileDir] !== undefined || process.execArgv.some((a) => a === '--cpu-prof' || a.startsWith('--cpu-prof='));
 }
 
 /**
@@ -431,13 +419,14 @@ function startAllocations(record: AgentRecord, agentDir: string): AllocationSamp
   if (process.env[AGENT_ENV.exactAllocSites] === '1') {
     // Before the app's code is optimized, so nothing is inlined (see EXACT_ALLOC_SITES_FLAGS).
     try {
-      for (const flag of EXACT_ALLOC_SITES_FLAGS) v8.setFlagsFromString(flag);
+      for (const flag of EXACT_ALLOC_SITES_FLAGS) setFlagsFromString(flag);
     } catch (err) {
       noteError(record, 'exact allocation sites', err);
     }
   }
   try {
-    return startAllocationSampler(dir, Number.isInteger(interval) && interval > 0 ? interval : 32768, agentDir, (err) => noteError(record, 'allocations', err));
+    const fromWindow = process.env[AGENT_ENV.allocFromWindow] === '1';
+    return startAllocationSampler(dir, Number.isInteger(interval) && interval > 0 ? interval : 32768, agentDir, (err) => noteError(record, 'allocations', err), fromWindow);
   } catch (err) {
     noteError(record, 'allocations', err);
     return null;

@@ -35,6 +35,11 @@ export const AGENT_ENV = {
   allocDir: 'V8_LENS_ALLOC_DIR',
   /** Bytes between samples of the heap profiler (V8's default is 32768). */
   allocIntervalBytes: 'V8_LENS_ALLOC_INTERVAL_BYTES',
+  /**
+   * Set for a profile under load: allocations are sampled from the measured window's opening only
+   * (see allocationSampler.ts), so the sampler is not in the app's heap during start-up and warm-up.
+   */
+  allocFromWindow: 'V8_LENS_ALLOC_FROM_WINDOW',
   /** Set when inlining must be off for exact allocation sites and the command line cannot say so (NODE_OPTIONS). */
   exactAllocSites: 'V8_LENS_EXACT_ALLOC_SITES',
 } as const;
@@ -48,3 +53,10 @@ export const WINDOW_MARK_FILES = { open: 'window-open', close: 'window-close' } 
 
 /** The preload's code-trace probe function (codeTraceRedirect.ts): the trace reader leaves it out of the user's figures. */
 export const CODE_TRACE_PROBE_NAME = 'v8LensCodeTraceProbe';
+
+/**
+ * V8's allocation-site pretenuring decisions, one line per weighed site at each scavenge
+ * (`[pid:isolate] pretenuring: AllocationSite(0x…): (created, found, ratio) (…) old => new`): every
+ * run with a GC trace records them, since one decision can put the same program in another GC regime.
+ */
+export const TRACE_PRETENURING_FLAG = '--trace-pretenuring-statistics';

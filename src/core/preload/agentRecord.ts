@@ -47,7 +47,8 @@ export interface AgentRecord {
   maxRssKB: number;
   cpuUserUs: number;
   cpuSystemUs: number;
-  machine: { cpus: number; loadavg: number[]; totalMemBytes: number; platform: string };
+  /** Older records only: the machine is in session.json (what the agent reads at start-up, it allocates in the app's heap). */
+  machine?: { cpus: number; loadavg: number[]; totalMemBytes: number; platform: string };
   /** The sampling heap profile this isolate wrote; null when allocations were not collected or it failed (see errors). */
   allocations?: AllocationRecord | null;
   /** File name of the profile the agent took itself (NODE_OPTIONS launches), if any. */

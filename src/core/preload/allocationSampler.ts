@@ -10,9 +10,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { Session } from 'node:inspector';
 import { join } from 'node:path';
-import * as v8 from 'node:v8';
-import { isMainThread, threadId } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
 import { WINDOW_MARK_FILES } from './agentEnv';
+import { currentThread } from './currentThread';
 
 /**
  * "Exact allocation sites": with inlining on, V8 gives an inlined function's allocations to the
@@ -41,40 +41,55 @@ export interface AllocationSampler {
   finish(): AllocationRecord | null;
 }
 
-export function startAllocationSampler(dir: string, intervalBytes: number, agentDir: string, onError: (err: unknown) => void): AllocationSampler | null {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const inspector = require('node:inspector') as typeof import('node:inspector');
-  const session: Session = new inspector.Session();
-  session.connect();
+/**
+ * Starts sampling now, or, with `fromWindow`, when the measured window opens (a profile under load):
+ * then nothing of the sampler is in the app's heap before the window, and no sampler stop falls
+ * inside it. Stopping the sampler makes V8 collect all garbage first ("sampling profiler; GC in old
+ * space requested": the inspector asks for it), so the window's own stop comes after the window has
+ * closed, and a restart at its opening would have put one such Mark-Compact into it.
+ */
+export function startAllocationSampler(dir: string, intervalBytes: number, agentDir: string, onError: (err: unknown) => void, fromWindow = false): AllocationSampler | null {
+  const options = { samplingInterval: intervalBytes, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true };
+  let session: Session | null = null;
+  let startMs = Date.now();
+  let window = false;
+  let closed = false;
+  let result: AllocationRecord | null = null;
+
   const post = (method: string, params?: object): unknown => {
     let answer: unknown = null;
     let failure: unknown = null;
-    session.post(method, params ?? {}, (err, result) => {
+    session!.post(method, params ?? {}, (err, result) => {
       failure = err;
       answer = result;
     });
     if (failure) throw failure;
     return answer;
   };
-  const options = { samplingInterval: intervalBytes, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true };
-  post('HeapProfiler.enable');
-  post('HeapProfiler.startSampling', options);
-  let startMs = Date.now();
-  let window = false;
-  let closed = false;
-  let result: AllocationRecord | null = null;
+  const begin = () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const inspector = require('node:inspector') as typeof import('node:inspector');
+    session = new inspector.Session();
+    session.connect();
+    post('HeapProfiler.enable');
+    post('HeapProfiler.startSampling', options);
+    startMs = Date.now();
+  };
+  if (!fromWindow) begin();
 
   const stop = (): AllocationRecord | null => {
     if (result || closed) return result;
     closed = true;
+    if (session === null) return null; // the window never opened: nothing was sampled
     try {
       const answer = post('HeapProfiler.stopSampling') as { profile?: unknown } | null;
       const endMs = Date.now();
-      const liveAtEndBytes = v8.getHeapStatistics().used_heap_size;
+      const liveAtEndBytes = getHeapStatistics().used_heap_size;
       post('HeapProfiler.disable');
       session.disconnect();
       if (!answer?.profile) return null;
       mkdirSync(dir, { recursive: true });
+      const { isMainThread, threadId } = currentThread();
       const file = isMainThread ? `${process.pid}.heapprofile` : `${process.pid}-${threadId}.heapprofile`;
       writeFileSync(join(dir, file), JSON.stringify(answer.profile));
       result = { file, samplingIntervalBytes: intervalBytes, startMs, endMs, window, liveAtEndBytes };
@@ -90,9 +105,12 @@ export function startAllocationSampler(dir: string, intervalBytes: number, agent
       try {
         if (!window && existsSync(join(agentDir, WINDOW_MARK_FILES.open))) {
           // The measured window opens: what the warm-up allocated is not counted.
-          post('HeapProfiler.stopSampling');
-          post('HeapProfiler.startSampling', options);
-          startMs = Date.now();
+          if (session === null) begin();
+          else {
+            post('HeapProfiler.stopSampling');
+            post('HeapProfiler.startSampling', options);
+            startMs = Date.now();
+          }
           window = true;
         } else if (window && existsSync(join(agentDir, WINDOW_MARK_FILES.close))) {
           stop();
