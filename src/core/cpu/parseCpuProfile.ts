@@ -10,12 +10,27 @@ import { readSamples } from './readSamples';
 import { recognizeProfileShape } from './recognizeProfileShape';
 import { scanV8Nodes } from './scanV8Nodes';
 import { cutTrailingNumberArrays } from './trailingNumberArrays';
+import { jsonBudgetProblem, type JsonLimits } from '../util/jsonBudget';
 
 /**
  * A `.cpuprofile` is parsed from one string, and V8 holds at most this many characters in one
  * (512 MB on 64-bit): a larger file is refused before it is read, with this reason.
  */
 export const CPU_PROFILE_READ_LIMIT = { maxBytes: constants.MAX_STRING_LENGTH, why: 'the longest text V8 can hold in one string' } as const;
+
+/**
+ * What a `.cpuprofile` may make `JSON.parse` build, checked before it runs (util/jsonBudget.ts): a
+ * long profile of a big service is ~100k nodes (~500k objects and arrays) and a few million
+ * samples; the nested legacy format nests two levels per stack frame.
+ */
+export const CPU_PROFILE_JSON_LIMITS: JsonLimits = { containers: 8_000_000, values: 100_000_000, depth: 250_000 };
+
+/** The text, when JSON.parse may build it; else a CpuProfileError saying what it holds too much of. */
+function withinBudget(text: string, sourceName: string): string {
+  const over = jsonBudgetProblem(text, CPU_PROFILE_JSON_LIMITS);
+  if (over !== null) throw new CpuProfileError(sourceName, `${over}, past what V8 Lens reads from a profile.`);
+  return text;
+}
 
 /**
  * Reads a `.cpuprofile` (modern CDP format or the legacy `head`/`timestamps` one) into the normalised
@@ -25,7 +40,7 @@ export const CPU_PROFILE_READ_LIMIT = { maxBytes: constants.MAX_STRING_LENGTH, w
 export function parseCpuProfile(text: string, sourceName: string): CpuProfile {
   const warnings: string[] = [];
   const fast = readBigV8Profile(text, sourceName, warnings);
-  const shape = fast ? ({ kind: 'modern', value: fast.value } as const) : recognizeProfileShape(parseProfileJson(text, sourceName));
+  const shape = fast ? ({ kind: 'modern', value: fast.value } as const) : recognizeProfileShape(parseProfileJson(withinBudget(text, sourceName), sourceName));
   if (shape.kind === 'other') throw new CpuProfileError(sourceName, shape.problem);
 
   const flat: FlatTree =
@@ -76,6 +91,8 @@ function readBigV8Profile(
     flat = scanned.flat;
   } else {
     let rest: unknown;
+    // Past the budget, the whole text is checked again on the ordinary path, which refuses it.
+    if (jsonBudgetProblem(cut.rest, CPU_PROFILE_JSON_LIMITS) !== null) return null;
     try {
       rest = JSON.parse(cut.rest);
     } catch {

@@ -1,5 +1,13 @@
 import { HeapProfileError } from './heapProfileError';
 import type { HeapNode, HeapProfile } from './heapProfileFormat';
+import { jsonBudgetProblem, type JsonLimits } from '../util/jsonBudget';
+
+/**
+ * What a `.heapprofile` may make `JSON.parse` build, checked before it runs (util/jsonBudget.ts):
+ * its tree of allocating stacks nests two levels per frame (walked without recursion: 100,000 frames
+ * deep reads); a real one is thousands of nodes.
+ */
+export const HEAP_PROFILE_JSON_LIMITS: JsonLimits = { containers: 8_000_000, values: 50_000_000, depth: 250_000 };
 
 /**
  * A sampling heap profile's text → its normalised call tree. Walked without recursion (a crafted
@@ -8,6 +16,8 @@ import type { HeapNode, HeapProfile } from './heapProfileFormat';
  */
 export function parseHeapProfile(text: string, sourceName: string): HeapProfile {
   if (text.trim() === '') throw new HeapProfileError(sourceName, 'the file is empty.');
+  const over = jsonBudgetProblem(text, HEAP_PROFILE_JSON_LIMITS);
+  if (over !== null) throw new HeapProfileError(sourceName, `${over}, past what V8 Lens reads from a profile.`);
   let value: unknown;
   try {
     value = JSON.parse(text);
