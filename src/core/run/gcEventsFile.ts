@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline';
 import type { GcEvent } from '../gc/gcEvent';
 import { isErrno } from '../util/errors';
-import { openRunFile } from './runFiles';
+import { RUN_FILE_LIMITS, openRunFile } from './runFiles';
 import type { RunLayout } from './runLayout';
 
 export interface AttachedGcEvent {
@@ -37,7 +37,7 @@ export function formatGcEventLine(e: AttachedGcEvent): string {
 export async function readAttachedGcEvents(layout: RunLayout): Promise<{ events: AttachedGcEvent[]; badLines: number; found: boolean }> {
   const events: AttachedGcEvent[] = [];
   let badLines = 0;
-  const handle = await openRunFile(layout.dir, layout.gcEvents).catch((err: unknown) => {
+  const handle = await openRunFile(layout.dir, layout.gcEvents, RUN_FILE_LIMITS.gcEvents).catch((err: unknown) => {
     if (isErrno(err, 'ENOENT')) return null;
     throw err;
   });
@@ -46,7 +46,8 @@ export async function readAttachedGcEvents(layout: RunLayout): Promise<{ events:
   try {
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
       if (line.trim() === '') continue;
-      const e = parseLine(line);
+      // One event is ~150 bytes: a far longer line is not one of ours, and is not parsed.
+      const e = line.length > MAX_LINE_CHARS ? null : parseLine(line);
       if (e) events.push(e);
       else badLines++;
     }
@@ -56,6 +57,8 @@ export async function readAttachedGcEvents(layout: RunLayout): Promise<{ events:
   }
   return { events, badLines, found: true };
 }
+
+const MAX_LINE_CHARS = 4096;
 
 function parseLine(line: string): AttachedGcEvent | null {
   let v: unknown;

@@ -39,6 +39,8 @@ export const RUN_FILE_LIMITS = {
   cpuProfile: CPU_PROFILE_READ_LIMIT,
   /** A sampling heap profile is a call tree of allocating stacks: far smaller than a CPU profile. */
   heapProfile: CPU_PROFILE_READ_LIMIT,
+  /** An attach's GC events, ~150 bytes each: 256 MB is over a million events (an hour under heavy GC is ~100k). */
+  gcEvents: { maxBytes: 256 * MB },
   sweep: { maxBytes: 64 * MB, json: { containers: 1_000_000, values: 10_000_000, depth: RUN_JSON_DEPTH } },
 } satisfies Record<string, ReadLimit | RunJsonLimit>;
 
