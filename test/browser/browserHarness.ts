@@ -166,3 +166,38 @@ export function writeXssProfile(file: string): void {
   }
   writeFileSync(file, JSON.stringify({ nodes, startTime: 1_000_000, endTime: 1_000_000 + 401_000, samples, timeDeltas }));
 }
+
+/** A frame of the report's canvas flame graph as drawn (webview/common/flameCanvas.ts's DrawnFrame). */
+export interface DrawnFrame {
+  name: string;
+  url: string;
+  depth: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  fill: string;
+  label: string;
+  highlight: boolean;
+  faded: boolean;
+}
+
+/** What the report's flame graph draws now, from the data its canvas renderer exposes on #flame-graph. */
+export function flameFrames(page: Page): Promise<DrawnFrame[]> {
+  return page.$eval('#flame-graph', (box) => (box as unknown as { flameFrames(): DrawnFrame[] }).flameFrames());
+}
+
+/** The first drawn frame named `name`, with a point inside it relative to the canvas; fails the test without one. */
+export async function flameFrame(page: Page, name: string): Promise<DrawnFrame & { at: { x: number; y: number } }> {
+  const frame = (await flameFrames(page)).find((f) => f.name === name);
+  if (!frame) throw new Error(`no frame named ${JSON.stringify(name)} is drawn`);
+  return { ...frame, at: { x: frame.x + Math.min(frame.width / 2, 20), y: frame.y + frame.height / 2 } };
+}
+
+/** Hovers (or clicks, with the modifiers given) the first drawn frame named `name`. */
+export async function pointAtFrame(page: Page, name: string, click?: { modifiers?: ('Control' | 'Meta' | 'Shift')[] }): Promise<void> {
+  const { at } = await flameFrame(page, name);
+  const canvas = page.locator('#flame-graph canvas');
+  if (click) await canvas.click({ position: at, modifiers: click.modifiers ?? [] });
+  else await canvas.hover({ position: at });
+}

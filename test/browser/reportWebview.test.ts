@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildReportModel, type ReportModel } from '../../src/core/report/reportModel';
 import { webviewPageHtml } from '../../src/core/report/reportPage';
 import { parseFromReportWebview } from '../../src/shared/reportProtocol';
-import { fakeVsCodeApiScript, launchBrowser, openReport, profileServerUnderLoad, REPO, runCli, SPEEDSCOPE, tempDir, type PageProblems, writeXssProfile } from './browserHarness';
+import { fakeVsCodeApiScript, flameFrame, flameFrames, launchBrowser, openReport, pointAtFrame, profileServerUnderLoad, REPO, runCli, SPEEDSCOPE, tempDir, type PageProblems, writeXssProfile } from './browserHarness';
 
 // Browser globals used inside page.evaluate / addInitScript callbacks, which run in the page. This
 // file is type-checked with the Node libs only, so they are declared here (no code is emitted).
@@ -42,20 +42,16 @@ async function exportHtml(source: string, out: string): Promise<string> {
 }
 
 async function frameFills(page: Page): Promise<{ highlighted: string[]; other: string[]; wrongMatches: string[] }> {
-  return page.$$eval('#flame-graph svg g', (gs) => {
-    const highlighted = new Set<string>();
-    const other = new Set<string>();
-    const wrongMatches: string[] = [];
-    for (const g of gs) {
-      const d = (g as unknown as { __data__: { highlight?: boolean; data: { name: string; url: string } } }).__data__;
-      const fill = g.querySelector('rect')!.getAttribute('fill')!;
-      if (d.highlight) {
-        highlighted.add(fill);
-        if (!`${d.data.name}\n${d.data.url}`.toLowerCase().includes('emit')) wrongMatches.push(d.data.name);
-      } else other.add(fill);
-    }
-    return { highlighted: [...highlighted], other: [...other], wrongMatches };
-  });
+  const highlighted = new Set<string>();
+  const other = new Set<string>();
+  const wrongMatches: string[] = [];
+  for (const f of await flameFrames(page)) {
+    if (f.highlight) {
+      highlighted.add(f.fill);
+      if (!`${f.name}\n${f.url}`.toLowerCase().includes('emit')) wrongMatches.push(f.name);
+    } else other.add(f.fill);
+  }
+  return { highlighted: [...highlighted], other: [...other], wrongMatches };
 }
 
 async function search(page: Page, text: string): Promise<void> {
@@ -125,8 +121,7 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
 
   it('shows name, location and times in the tooltip, zooms on click, and resets', async () => {
     const { page, problems } = await openReport(browser, runHtml);
-    const frame = page.locator('#flame-graph g[name="handle"]').first();
-    await frame.hover();
+    await pointAtFrame(page, 'handle');
     const tip = page.locator('#flame-tooltip');
     await tip.waitFor({ state: 'visible' });
     const text = await tip.innerText();
@@ -136,7 +131,7 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
     assert.match(text, /total\s+[\d.,]+ ms · [\d.]+% of the profile/);
 
     const before = Number(await page.locator('#flame-graph').getAttribute('data-frame-count'));
-    await frame.click();
+    await pointAtFrame(page, 'handle', {});
     await page.waitForTimeout(400);
     assert.match(await page.locator('#flame-zoomed').innerText(), /Zoomed into handle/);
     const zoomed = Number(await page.locator('#flame-graph').getAttribute('data-frame-count'));
@@ -146,23 +141,23 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
     assert.equal(Number(await page.locator('#flame-graph').getAttribute('data-frame-count')), before);
 
     // A server's profile is mostly (idle): hidden by default, one click shows it.
-    assert.equal(await page.locator('#flame-graph g[name="(idle)"]').count(), 0);
+    const idleFrames = async () => (await flameFrames(page)).filter((f) => f.name === '(idle)').length;
+    assert.equal(await idleFrames(), 0);
     await page.locator('#flame-show-idle').click();
     await page.waitForTimeout(400);
-    assert.equal(await page.locator('#flame-graph g[name="(idle)"]').count(), 1);
+    assert.equal(await idleFrames(), 1);
 
     // The width follows the panel.
-    const svgWidth = () => page.$eval('#flame-graph svg', (svg: { getAttribute(n: string): string | null }) => Number(svg.getAttribute('width')));
-    const wide = await svgWidth();
+    const canvasWidth = () => page.$eval('#flame-graph canvas', (canvas: { clientWidth: number }) => canvas.clientWidth);
+    const wide = await canvasWidth();
     await page.setViewportSize({ width: 900, height: 900 });
-    await page.waitForFunction((w: number) => Number(document.querySelector('#flame-graph svg').getAttribute('width')) < w, wide);
-    assert.ok((await svgWidth()) < wide - 300);
+    await page.waitForFunction((w: number) => document.querySelector('#flame-graph canvas').clientWidth < w, wide);
+    assert.ok((await canvasWidth()) < wide - 300);
 
     // Switching to the dark scheme recolours the frames.
-    const fill = () => page.$eval('#flame-graph g[name="handle"] rect', (r: { getAttribute(n: string): string | null }) => r.getAttribute('fill'));
-    const light = await fill();
+    const light = (await flameFrame(page, 'handle')).fill;
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForFunction((f: string | null) => document.querySelector('#flame-graph g[name="handle"] rect').getAttribute('fill') !== f, light);
+    await page.waitForFunction((f: string) => document.getElementById('flame-graph').flameFrames().find((x: { name: string }) => x.name === 'handle')?.fill !== f, light);
     assertClean(problems);
     await page.context().close();
   });
@@ -195,7 +190,7 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
       const { page, problems } = await openReport(browser, runHtml, { colorScheme, width: 1400, height: 900 });
       backgrounds.push(await page.evaluate(() => getComputedStyle(document.body).backgroundColor));
       await page.waitForTimeout(300);
-      await page.locator('#flame-graph g[name="handle"]').first().hover();
+      await pointAtFrame(page, 'handle');
       await page.locator('#flame-tooltip').waitFor({ state: 'visible' });
       const flameShot = join(out, `report-flame-${colorScheme}.png`);
       await page.screenshot({ path: flameShot });
@@ -217,7 +212,7 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
     assert.match(await page.locator('#gc-timeline').innerText(), /No GC events: a \.cpuprofile has no GC trace/);
     assert.equal(await page.locator('#gc-timeline canvas').count(), 0);
     assert.match(await page.locator('#deopt-table').innerText(), /No deopt data/);
-    await page.locator('#flame-graph g[name="parseStatement"]').first().hover();
+    await pointAtFrame(page, 'parseStatement');
     assert.match(await page.locator('#flame-tooltip').innerText(), /parseStatement[^]*self\s+[\d.,]+ ms/);
     assertClean(problems);
     await page.context().close();
@@ -225,16 +220,19 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
 
   it('shows hostile function names as text and runs none of them', async () => {
     const { page, problems } = await openReport(browser, xssHtml);
-    await page.waitForTimeout(500); // labels are written after the (short) transition
-    const labels = await page.$$eval('#flame-graph .d3-flame-graph-label', (els) => els.map((e) => e.textContent));
-    assert.ok(labels.includes('<img src=x onerror=alert(1)>'), labels.join(' | '));
-    assert.ok(labels.includes('</script><script>alert(2)</script>'), labels.join(' | '));
+    // The names are drawn as text on the canvas (a label cut to its frame ends with an ellipsis).
+    const frames = await flameFrames(page);
+    for (const name of ['<img src=x onerror=alert(1)>', '</script><script>alert(2)</script>']) {
+      const drawn = frames.find((f) => f.name === name);
+      assert.ok(drawn, `${name} is drawn: ${frames.map((f) => f.name).join(' | ')}`);
+      assert.ok(drawn.label === name || (drawn.label.endsWith('…') && name.startsWith(drawn.label.slice(0, -1))), `its label: ${drawn.label}`);
+    }
     const table = await page.locator('#hot-functions').innerText();
     assert.ok(table.includes('<img src=x onerror=alert(1)>'));
     assert.ok(table.includes('</script><script>alert(2)</script>'));
     assert.equal(await page.locator('img').count(), 0, 'no element was made from the names');
     assert.equal(await page.locator('script').count(), 3, 'only the page’s own scripts');
-    await page.locator('#flame-graph g[name="<img src=x onerror=alert(1)>"]').hover();
+    await pointAtFrame(page, '<img src=x onerror=alert(1)>');
     assert.match(await page.locator('#flame-tooltip').innerText(), /<img src=x onerror=alert\(1\)>/);
     await search(page, '<script>');
     assert.equal(await page.locator('#flame-graph').getAttribute('data-search-matches'), '1');
@@ -270,7 +268,7 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
 
     await page.locator('#export-html').click();
     await page.locator('#reveal-folder').click();
-    await page.locator('#flame-graph g[name="handle"]').first().click({ modifiers: ['Control'] });
+    await pointAtFrame(page, 'handle', { modifiers: ['Control'] });
     assert.equal(await page.locator('#flame-zoomed').innerText(), '', 'Ctrl-click opens, it does not zoom');
     await page.locator('#hot-functions tbody tr.clickable').first().click();
 

@@ -1,28 +1,28 @@
 /**
- * What the report's flame graph and the compare page's differential one share around
- * d3-flame-graph v5: the settings from shared/research/profile.md §5 (frames of at least 5 px, no
- * transitions on big trees), the search / zoom / reset / Open source controls, the hover box and
- * the wiring between them. Each view keeps its data, colours, legend and tooltip rows. Search is a
- * plain substring (never a RegExp on user input); everything is text, never HTML.
+ * What the report's flame graph and the compare page's differential one share around their
+ * renderer (the report's canvas, flameCanvas.ts; d3-flame-graph's SVG on the compare page,
+ * svgFlameRenderer.ts): the settings from shared/research/profile.md §5 (frames of more than 5 px),
+ * the search / zoom / reset / Open source controls, the hover box and the wiring between them.
+ * Each view keeps its data, colours, legend and tooltip rows. Search is a plain substring (never a
+ * RegExp on user input); everything is text, never HTML.
  */
-import flamegraph, { type FlameGraph, type FlameHierarchyNode, type FlameTooltip } from 'd3-flame-graph';
-import { select } from 'd3-selection';
 import type { FlameNode } from '../../src/shared/reportProtocol';
 import { el, emptyNote } from './dom';
 import { formatLocation, type LocationContext } from './format';
 import { canOpen } from './host';
 import { mix, toCss, type Rgb } from './theme';
+import type { FlameFrame, FlameRenderer, FlameRendererFactory } from './flameRenderer';
 
 const MIN_FRAME_PX = 5;
 const CELL_HEIGHT = 18;
-/** Above this many nodes, d3 transitions cost more than they show (research §5.3). */
-const TRANSITION_NODE_LIMIT = 5000;
 const SEARCH_DEBOUNCE_MS = 120;
 
 /** What the chrome reads of a frame; the compare page's CompareNode has it too. */
 export type ChromeNode = Pick<FlameNode, 'name' | 'url' | 'line' | 'column' | 'category'>;
 
 export interface FlameChromeOptions<T> {
+  /** What draws the frames. */
+  renderer: FlameRendererFactory<T>;
   nodeCount: number;
   resetTitle: string;
   /** The view's own toolbar checkboxes, between Open source and Reset zoom. */
@@ -30,19 +30,19 @@ export interface FlameChromeOptions<T> {
   /** The view's rows of the hover box, above the click hint. */
   tooltipRows: HTMLElement[];
   /** Fills the rows for the hovered frame. */
-  fillTooltip(d: FlameHierarchyNode<T>): void;
+  fillTooltip(d: FlameFrame<T>): void;
   connected: boolean;
   /** The run a frame's path is shortened against. */
   locOf(node: T): LocationContext;
   openSource(node: T): void;
-  fill(d: FlameHierarchyNode<T>): Rgb;
+  fill(d: FlameFrame<T>): Rgb;
   background(): Rgb;
-  /** The search info for at least one match; `sum` is d3-flame-graph's value of the matches. */
-  describeMatches(results: FlameHierarchyNode<T>[], sum: number): string;
+  /** The search info for at least one match; `sum` is the matches' total (a match inside another counted once). */
+  describeMatches(results: FlameFrame<T>[], sum: number): string;
 }
 
 export interface FlameChrome<T> {
-  chart: FlameGraph<T>;
+  chart: FlameRenderer<T>;
   /** For the view to place: the toolbar and #flame-graph. */
   toolbar: HTMLElement;
   container: HTMLElement;
@@ -81,7 +81,7 @@ function flameToolbar(resetTitle: string, toggles: (HTMLElement | null)[]) {
  * The hover box (#flame-tooltip), in <body> so the scroll box does not clip it; a second model
  * replaces the first one's. Placed below-right of the pointer, flipped where that leaves the window.
  */
-function mountTooltip<T>(connected: boolean, rows: HTMLElement[], fill: (d: FlameHierarchyNode<T>) => void) {
+function mountTooltip<T>(connected: boolean, rows: HTMLElement[], fill: (d: FlameFrame<T>) => void) {
   const hint = el('div', { className: 'tt-hint', text: connected ? 'Click to zoom · Ctrl/⌘-click to open source' : 'Click to zoom' });
   const root = el('div', { id: 'flame-tooltip', attrs: { role: 'tooltip', hidden: true } }, ...rows, hint);
   const move = (event: MouseEvent) => {
@@ -98,13 +98,14 @@ function mountTooltip<T>(connected: boolean, rows: HTMLElement[], fill: (d: Flam
   const hide = () => {
     root.hidden = true;
   };
-  const tip = (() => undefined) as unknown as FlameTooltip<T>;
-  tip.show = (event, d) => {
-    fill(d);
-    root.hidden = false;
-    move(event);
+  const tip = {
+    show(event: MouseEvent, d: FlameFrame<T>) {
+      fill(d);
+      root.hidden = false;
+      move(event);
+    },
+    hide,
   };
-  tip.hide = hide;
   document.getElementById('flame-tooltip')?.remove();
   document.body.append(root);
   return { tip, move, hide };
@@ -136,41 +137,37 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
   let searching = false;
   let zoomed: T | null = null;
 
-  const chart: FlameGraph<T> = flamegraph<T>()
-    .selfValue(true)
-    .sort(false) // both trees come heaviest-first already
-    .inverted(true)
-    .cellHeight(CELL_HEIGHT)
-    .minFrameSize(MIN_FRAME_PX)
-    .transitionDuration(opts.nodeCount > TRANSITION_NODE_LIMIT ? 0 : 250)
-    .resetHeightOnZoom(true)
-    .title('')
-    .tooltip(tooltip.tip)
-    .setColorMapper((d) => {
+  const chart: FlameRenderer<T> = opts.renderer({
+    nodeCount: opts.nodeCount,
+    cellHeight: CELL_HEIGHT,
+    minFrameSize: MIN_FRAME_PX,
+    tooltip: tooltip.tip,
+    color: (d) => {
       const fill = opts.fill(d);
       return toCss(searching && !d.highlight ? mix(fill, opts.background(), 0.22) : fill);
-    })
-    .setSearchMatch((d, term) => matchesSearch(d.data, term))
-    .setSearchHandler((results, sum) => {
+    },
+    match: (d, term) => matchesSearch(d.data, term),
+    onSearch: (results, sum) => {
       container.setAttribute('data-search-matches', String(results.length));
       toolbar.searchInfo.textContent = results.length === 0 ? 'no frame matches' : opts.describeMatches(results, sum);
       matches = [...results].sort((a, b) => a.x0 - b.x0 || a.depth - b.depth);
       current = -1;
       showMatches();
-    })
-    .setDetailsHandler(() => undefined)
-    .onClick((d) => zoomTo(d.depth === 0 ? null : d.data));
+    },
+    onZoom: (d) => zoomTo(d.depth === 0 ? null : d.data),
+    openSource: opts.openSource,
+  });
 
   function zoomTo(node: T | null): void {
     zoomed = node;
     showZoom();
     countFrames();
-    // After d3 has laid the zoom out: the marks follow the frames.
+    // After the renderer has laid the zoom out: the marks follow the frames.
     requestAnimationFrame(drawMarks);
   }
 
   /** The matches in order across the graph, the one zoomed to, and the list of matching functions. */
-  let matches: FlameHierarchyNode<T>[] = [];
+  let matches: FlameFrame<T>[] = [];
   let current = -1;
   const marks = el('div', { id: 'flame-search-marks', className: 'search-marks', attrs: { 'aria-hidden': 'true' } });
 
@@ -180,7 +177,7 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
     toolbar.next.hidden = !any;
     toolbar.list.hidden = !any;
     // One entry per function, heaviest first: its frames' width added up.
-    const byFunction = new Map<string, { node: FlameHierarchyNode<T>; value: number; places: number }>();
+    const byFunction = new Map<string, { node: FlameFrame<T>; value: number; places: number }>();
     for (const m of matches) {
       const key = `${m.data.name}\u0000${m.data.url}\u0000${m.data.line}`;
       const entry = byFunction.get(key);
@@ -211,7 +208,7 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
   }
 
   /**
-   * A tick above the graph at every match, however narrow its frame (d3 draws no frame under 5 px):
+   * A tick above the graph at every match, however narrow its frame (no frame under 5 px is drawn):
    * where the matches are, at a glance. A tick zooms to its match.
    */
   function drawMarks(): void {
@@ -240,7 +237,7 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
   }
 
   function countFrames(): void {
-    container.setAttribute('data-frame-count', String(container.querySelectorAll('svg g').length));
+    container.setAttribute('data-frame-count', String(chart.frameCount()));
   }
 
   function width(): number {
@@ -285,7 +282,6 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
   toolbar.openZoomed.addEventListener('click', () => {
     if (zoomed) opts.openSource(zoomed);
   });
-  openSourceOnModifierClick(container, opts.openSource);
   container.addEventListener('mousemove', (event) => tooltip.move(event));
   container.addEventListener('mouseleave', () => tooltip.hide());
 
@@ -295,13 +291,13 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
     container,
     mount(data) {
       const started = performance.now();
-      chart.width(width());
-      select(container).datum(data).call(chart);
+      chart.mount(container, data, width());
       countFrames();
       const ms = performance.now() - started;
       followPanelWidth(container, width, (w) => {
-        chart.width(w).update();
+        chart.setWidth(w);
         countFrames();
+        drawMarks();
       });
       return ms;
     },
@@ -318,22 +314,6 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
       countFrames();
     },
   };
-}
-
-/** Ctrl/⌘-click opens the frame's source instead of zooming (captured before d3's own handler). */
-function openSourceOnModifierClick<T>(container: HTMLElement, openSource: (node: T) => void): void {
-  container.addEventListener(
-    'click',
-    (event) => {
-      if (!(event.ctrlKey || event.metaKey)) return;
-      const frame = (event.target as Element | null)?.closest('g');
-      const d = frame ? (frame as unknown as { __data__?: FlameHierarchyNode<T> }).__data__ : undefined;
-      event.stopPropagation();
-      event.preventDefault();
-      if (d) openSource(d.data);
-    },
-    true,
-  );
 }
 
 /** Calls `resize` when the container's width changes by 2 px or more. */

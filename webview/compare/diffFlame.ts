@@ -5,7 +5,7 @@
  * and the colour follows its sign — red: more time in B, blue: less — with the strength of the
  * relative change of the frame's total (as the library's differentialColorMapper does, but in the
  * theme's colours so labels stay readable). Width is B's time; "size by A" draws A's instead, so
- * frames that are gone in B can be seen. Search, zoom and the hover box are ../report/flameChrome.ts.
+ * frames that are gone in B can be seen. Search, zoom and the hover box are ../common/flameChrome.ts.
  */
 import type { FlameHierarchyNode } from 'd3-flame-graph';
 import { FRAME_CATEGORY_LABELS } from '../../src/shared/frameCategory';
@@ -13,6 +13,8 @@ import { compareTotals, normalizeCompareTree } from '../../src/shared/model/comp
 import type { CompareModel, CompareNode, CompareNormalization, CompareSide, FromCompareWebview } from '../../src/shared/compareProtocol';
 import { el } from '../common/dom';
 import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../common/flameChrome';
+import type { FlameFrame } from '../common/flameRenderer';
+import { svgFlameRenderer } from '../common/svgFlameRenderer';
 import { fmtDuration, fmtMs, plural } from '../common/format';
 import type { Host } from '../common/host';
 import { cssVar, mix, parseColor, readPalette, toCss, type Rgb } from '../common/theme';
@@ -125,6 +127,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
   const hint = el('p', { id: 'flame-hint', className: 'hint' });
   const tooltip = tooltipRows();
   const chrome = flameChrome<CompareNode>({
+    renderer: svgFlameRenderer<CompareNode>((chart) => chart.computeDelta(true)),
     nodeCount: current.stats.ms.order.length,
     resetTitle: 'Show the whole tree again',
     toggles: [sizeToggle, idleToggle],
@@ -136,7 +139,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
     fill: (d) => {
       const a = current.stats.unit.base.get(d.data) ?? 0;
       const b = current.stats.unit.other.get(d.data) ?? 0;
-      return diffColor(d.delta ?? b - a, a, b, pal);
+      return diffColor((d as FlameHierarchyNode<CompareNode>).delta ?? b - a, a, b, pal);
     },
     background: () => pal.background,
     describeMatches: (results) => {
@@ -154,7 +157,6 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
       return `${plural(results.length, 'frame')} match · A ${fmtTime(a, normalization)} → B ${fmtTime(b, normalization)} (${fmtTimeChange(b - a, normalization)})`;
     },
   });
-  chrome.chart.computeDelta(true);
   const container = chrome.container;
   section.append(chrome.toolbar, el('div', { className: 'legend-row' }, legend, hint), container);
 
@@ -242,7 +244,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
     /** "1.20 ms" or "0.41% (1.20 ms)". */
     const both = (unitValue: number, ms: number) => (normalization === 'ms' ? fmtMs(ms) : `${fmtTime(unitValue, 'share')} (${fmtMs(ms)})`);
     const change = (a: number, b: number) => `${fmtTimeChange(b - a, normalization)}${a > 0 ? ` (${fmtPctChange(((b - a) / a) * 100)})` : b > 0 ? ' (new)' : ''}`;
-    const fill = (d: FlameHierarchyNode<CompareNode>) => {
+    const fill = (d: FlameFrame<CompareNode>) => {
       const node = d.data;
       const s = scale();
       const { unit, ms } = current.stats;

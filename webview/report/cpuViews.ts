@@ -64,8 +64,9 @@ export interface CpuViewInput {
   loc: LocationContext;
 }
 
-export function topDown(input: CpuViewInput): FlameNode | null {
-  return topDownTree(input.index, input.selfUs, input.state.collapse);
+/** The flame graph's tree; children under `minShare` of the whole merged into "(N smaller frames)". */
+export function topDown(input: CpuViewInput, minShare = 0): FlameNode | null {
+  return topDownTree(input.index, input.selfUs, input.state.collapse, minShare);
 }
 
 /** The bottom-up table, or the sandwich of the chosen function, into `container`. */

@@ -1,16 +1,17 @@
 /**
- * The CPU flame graph: d3-flame-graph v5 (ES module build, so its CSS is a separate file and no
- * <style> is injected), drawn top-down (root at the top, like VS Code's and DevTools' flame views)
+ * The CPU flame graph, drawn on a canvas with d3-flame-graph's look and interactions
+ * (../common/flameCanvas.ts), top-down (root at the top, like VS Code's and DevTools' flame views)
  * in a scroll box. The settings, search, zoom and hover box shared with the compare page are in
  * flameChrome.ts; this file adds the unit (ms or bytes), the idle toggle, the category colours and legend, and self/total.
  */
-import type { FlameHierarchyNode } from 'd3-flame-graph';
 import { FRAME_CATEGORIES, FRAME_CATEGORY_LABELS, type FrameCategory } from '../../src/shared/frameCategory';
 import { flameTotals } from '../../src/shared/flameTotals';
 import { fmtBytes } from '../../src/shared/formatBytes';
 import type { FlameNode, FromReportWebview } from '../../src/shared/reportProtocol';
 import { el } from '../common/dom';
 import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../common/flameChrome';
+import { canvasFlameRenderer } from '../common/flameCanvas';
+import type { FlameFrame } from '../common/flameRenderer';
 import { fmtMs, fmtPct, plural, type LocationContext } from '../common/format';
 import type { Host } from '../common/host';
 import { toCss, type Palette } from '../common/theme';
@@ -121,6 +122,8 @@ export function renderFlameSection(
 
   const tooltip = tooltipRows();
   const chrome = flameChrome<FlameNode>({
+    // The totals of both trees (with and without idle) are known already.
+    renderer: canvasFlameRenderer<FlameNode>({ total: (node) => stats.totals.get(node) ?? node.value }),
     nodeCount: stats.nodeCount,
     resetTitle: `Show all of ${unit.whole} again`,
     toggles: [idleToggle],
@@ -162,7 +165,7 @@ export function renderFlameSection(
     const total = el('td');
     const category = el('div', { className: 'tt-cat' });
     const table = el('table', {}, el('tbody', {}, el('tr', {}, el('th', { text: 'self' }), self), el('tr', {}, el('th', { text: 'total' }), total)));
-    const fill = (d: FlameHierarchyNode<FlameNode>) => {
+    const fill = (d: FlameFrame<FlameNode>) => {
       const node = d.data;
       const t = stats.totals.get(node) ?? node.value;
       name.textContent = d.depth === 0 ? (showIdle ? unit.rootName : 'all, without idle time') : node.name;

@@ -8,6 +8,7 @@
 import type { FlameNode } from '../model/reportModel';
 import { displayMap, keyInfo, NO_COLLAPSE, type CollapseOptions, type DisplayMap } from './collapse';
 import type { ProfileIndex } from './profileIndex';
+import { pruneForDrawing } from './pruneForDrawing';
 
 interface Trie {
   key: number;
@@ -28,10 +29,15 @@ function childOf(parent: Trie, key: number): Trie {
   return child;
 }
 
-/** The flame graph's tree: the root is "all", each node's value its self time in ms. */
-export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse: CollapseOptions = NO_COLLAPSE): FlameNode | null {
+/**
+ * The flame graph's tree: the root is "all", each node's value its self time in ms. With
+ * `minShare`, children worth less than that share of the whole are merged as pruneForDrawing does
+ * ("(12 smaller frames)"); the unfolded tree never builds them, which on a 90,000-node profile is
+ * most of its nodes.
+ */
+export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse: CollapseOptions = NO_COLLAPSE, minShare = 0): FlameNode | null {
   if (index.nodeCount === 0) return null;
-  if (!collapse.dependencies && !collapse.nodeInternals) return callTree(index, selfUs);
+  if (!collapse.dependencies && !collapse.nodeInternals) return callTree(index, selfUs, minShare);
   const map = displayMap(index, collapse);
   const parents = index.profile.nodeParent;
   const root = trie(ROOT_KEY);
@@ -42,7 +48,8 @@ export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse:
     at[i] = shown !== i ? at[shown]! : childOf(at[parents[i]!]!, map.key[i]!);
   }
   for (let i = 0; i < index.nodeCount; i++) at[i]!.weightUs += selfUs[i]!;
-  return toFlame(root, index, map, 'all');
+  const tree = toFlame(root, index, map, 'all');
+  return minShare > 0 ? pruneForDrawing(tree, minShare).root : tree;
 }
 
 /**
@@ -50,8 +57,11 @@ export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse:
  * no tries, and a 70,000-node `tsc` profile takes a third of the time. Subtrees without time in the
  * range are left out; children heaviest first.
  */
-function callTree(index: ProfileIndex, selfUs: Float64Array): FlameNode {
+function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number): FlameNode {
   const totals = index.totalUs(selfUs);
+  const minUs = totals[0]! * minShare;
+  /** Per parent: how many children were too small to build, and their time, µs. */
+  const small = new Map<number, { count: number; us: number }>();
   const { nodeFn, nodeParent } = index.profile;
   const infos = new Map<number, ReturnType<ProfileIndex['fn']>>();
   const info = (fn: number) => {
@@ -67,6 +77,14 @@ function callTree(index: ProfileIndex, selfUs: Float64Array): FlameNode {
     if (!(totals[i]! > 0)) continue;
     const parent = nodeParent[i]!;
     if (built[parent] === undefined) continue;
+    if (totals[i]! < minUs) {
+      const merged = small.get(parent);
+      if (merged) {
+        merged.count++;
+        merged.us += totals[i]!;
+      } else small.set(parent, { count: 1, us: totals[i]! });
+      continue;
+    }
     const f = info(nodeFn[i]!);
     built[i] = { name: f.name, value: selfUs[i]! / 1000, children: [], category: f.category, url: f.url, line: f.line, column: f.column };
     (kids[parent] ??= []).push(i);
@@ -76,6 +94,10 @@ function callTree(index: ProfileIndex, selfUs: Float64Array): FlameNode {
     if (!list) continue;
     if (list.length > 1) list.sort((a, b) => totals[b]! - totals[a]!);
     built[i]!.children = list.map((k) => built[k]!);
+  }
+  for (const [parent, { count, us }] of small) {
+    const node = built[parent]!;
+    node.children.push({ name: `(${count} smaller frame${count === 1 ? '' : 's'})`, value: us / 1000, children: [], category: node.category, url: '', line: 0, column: 0 });
   }
   return root;
 }

@@ -16,6 +16,26 @@ export async function reportFrame(page, { timeout = 60_000 } = {}) {
   return frame;
 }
 
+/**
+ * The frames the report's canvas flame graph draws now (webview/common/flameCanvas.ts exposes them
+ * as data on #flame-graph): name, url, depth, x, y, width, height (CSS px in the canvas), fill, label.
+ */
+export function flameFrames(frame) {
+  return frame.locator('#flame-graph').evaluate((box) => box.flameFrames());
+}
+
+/** Hovers the first drawn frame named `name` (one of `names`, the first drawn) in the report; returns its name, or null. */
+export async function hoverFlameFrame(frame, ...names) {
+  const drawn = await flameFrames(frame);
+  for (const name of names) {
+    const f = drawn.find((d) => d.name === name && d.width > 4);
+    if (!f) continue;
+    await frame.locator('#flame-graph canvas').hover({ position: { x: f.x + Math.min(f.width / 2, 20), y: f.y + f.height / 2 } });
+    return name;
+  }
+  return null;
+}
+
 /** Numeric attribute of the first element matching selector in a frame (NaN when absent). */
 export async function numAttr(frame, selector, attr) {
   return Number(await frame.locator(selector).first().getAttribute(attr, { timeout: 10_000 }));

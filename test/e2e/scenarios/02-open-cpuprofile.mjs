@@ -4,7 +4,7 @@
 // types the path into it. Then hover a frame and read the tooltip.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { numAttr, reportFrame } from '../lib/v8lens.mjs';
+import { hoverFlameFrame, numAttr, reportFrame } from '../lib/v8lens.mjs';
 
 export default {
   name: 'open a .cpuprofile through the palette and the open dialog; the flame tooltip names the frame with ms',
@@ -38,20 +38,9 @@ export default {
     assert.ok(frames >= 5, `#flame-graph[data-frame-count] = ${frames}`);
     assert.match(await frame.locator('#report-title').textContent(), /chrome65-simple/);
 
-    // Hover the frame of function d (else a): find its <g> by the datum d3 bound to it.
-    const name = await frame.evaluate(() => {
-      const gs = [...document.querySelectorAll('#flame-graph svg g')];
-      for (const want of ['d', 'a']) {
-        const g = gs.find((x) => x.__data__?.data?.name === want && x.getBoundingClientRect().width > 4);
-        if (g) {
-          g.setAttribute('data-e2e-hover', want);
-          return want;
-        }
-      }
-      return null;
-    });
+    // Hover the frame of function d (else a), found among the frames the canvas draws.
+    const name = await hoverFlameFrame(frame, 'd', 'a');
     assert.ok(name, 'a frame named d or a is drawn');
-    await frame.locator(`[data-e2e-hover="${name}"] rect`).first().hover();
     const tip = frame.locator('#flame-tooltip');
     await t.waitFor(async () => !(await tip.evaluate((e) => e.hidden)), { timeout: 5_000, what: '#flame-tooltip to show' });
     const text = await tip.textContent();

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { numAttr, profileFileUnderLoad, reportFrame } from '../lib/v8lens.mjs';
+import { hoverFlameFrame, numAttr, profileFileUnderLoad, reportFrame } from '../lib/v8lens.mjs';
 
 const SERVICE = 'alloc-service/server.js';
 // The title as the provider gives it, with its codicon: "$(trash) allocates 388 MB/s · 76% of young garbage · …".
@@ -128,7 +128,7 @@ export default [
       await frame.evaluate(() => document.getElementById('flame-section').scrollIntoView({ block: 'start' }));
       await t.sleep(500);
       const topName = /% [\d.]+ [KMG]B ≈ [\d.]+ ms (\S+)/.exec(topText)[1];
-      await frame.locator(`#flame-graph g[name="${topName}"]`).first().hover();
+      assert.equal(await hoverFlameFrame(frame, topName), topName, `the frame of ${topName} is drawn`);
       const tip = frame.locator('#flame-tooltip');
       await tip.waitFor({ state: 'visible', timeout: 10_000 });
       assert.match(await tip.innerText(), /self\s+[\d.]+ [KMG]B · [\d.]+% of the allocations/);

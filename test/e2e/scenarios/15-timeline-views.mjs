@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { numAttr, profileFileUnderLoad, reportFrame } from '../lib/v8lens.mjs';
+import { flameFrames, numAttr, profileFileUnderLoad, reportFrame } from '../lib/v8lens.mjs';
 
 const APP = 'express-api/app.js';
 
@@ -106,7 +106,7 @@ export default [
 
       // Fold node_modules: express's frames become one frame named after the package.
       await frame.locator('#fold-node-modules').click();
-      await frame.locator('#flame-graph g[name="express (node_modules)"]').first().waitFor({ timeout: 10_000 });
+      await t.waitFor(async () => (await flameFrames(frame)).some((f) => f.name === 'express (node_modules)'), { timeout: 10_000, what: 'a frame named express (node_modules)' });
       await show(t, frame, 'flame-section');
       await t.screenshot(page, join(t.screenshotsDir, 'flame-folded-dark.png'));
 
@@ -194,7 +194,7 @@ export default [
       assert.ok(await numAttr(frame, '#flame-graph', 'data-frame-count') > 5, 'the flame graph is drawn');
       assert.ok(await numAttr(frame, '#flame-chart', 'data-drawn-boxes') > 5, 'the CPU timeline is drawn');
       // Frame colours follow the theme: none is left transparent or the background's.
-      const fills = await frame.locator('#flame-graph svg rect').evaluateAll((rects) => [...new Set(rects.slice(0, 200).map((r) => getComputedStyle(r).fill))]);
+      const fills = [...new Set((await flameFrames(frame)).slice(0, 200).map((f) => f.fill))];
       const background = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
       assert.ok(fills.length > 1 && !fills.includes('rgba(0, 0, 0, 0)') && !fills.includes(background), `fills ${fills.join(', ')} on ${background}`);
       await show(t, frame, 'gc-section');

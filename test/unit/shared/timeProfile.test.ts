@@ -211,4 +211,14 @@ describe('the flame graph drawn: frames too narrow to draw merged', () => {
       else assert.ok(totals.get(n)! >= whole / 200 - 1e-9, `${n.name} is wide enough to keep`);
     }
   });
+
+  it('topDownTree with a share merges the same frames while it builds the tree', () => {
+    const { index } = load(readFileSync(join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), 'utf8'));
+    const self = index.selfUs(null);
+    const shape = (n: FlameNode): unknown => [n.name, Math.round(n.value * 1000), n.children.map(shape)];
+    for (const collapse of [undefined, { dependencies: true, nodeInternals: false }]) {
+      const pruned = pruneForDrawing(topDownTree(index, self, collapse)!, 1 / 200).root;
+      assert.deepEqual(shape(topDownTree(index, self, collapse, 1 / 200)!), shape(pruned));
+    }
+  });
 });
