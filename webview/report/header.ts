@@ -1,6 +1,7 @@
 /** The report header: title, the run's metadata, the summary's warnings, and the host actions. */
 import { fmtBytes } from '../../src/shared/formatBytes';
 import { runDateTime } from '../../src/shared/runTime';
+import { selfCheckGaps } from '../../src/shared/selfCheckText';
 import type { FromReportWebview, ReportModel } from '../../src/shared/reportProtocol';
 import type { SessionRecord } from '../../src/shared/model/session';
 import { el } from '../common/dom';
@@ -26,6 +27,7 @@ export function renderHeader(root: HTMLElement, model: ReportModel, host: Host<F
     if (model.summary.source.kind === 'run') actions.append(revealButton);
   }
   root.append(el('div', { className: 'title-row' }, el('div', { className: 'title-block' }, el('span', { className: 'eyebrow', text: 'V8 Lens report' }), title), actions));
+  renderSelfCheck(root, model);
 
   const meta = el('dl', { id: 'run-meta' });
   const add = (label: string, value: string, key: string, mono = false, title = value) => {
@@ -55,6 +57,20 @@ export function renderHeader(root: HTMLElement, model: ReportModel, host: Host<F
     for (const w of notes) list.append(el('li', { text: w }));
     root.append(list);
   }
+}
+
+/**
+ * What V8 wrote that V8 Lens could not read (the run's self-check), first and apart from the other
+ * warnings: the figures below it are short, and this says by how much.
+ */
+function renderSelfCheck(root: HTMLElement, model: ReportModel): void {
+  const gaps = selfCheckGaps(model.summary.selfCheck);
+  if (gaps.length === 0) return;
+  const box = el('div', { id: 'self-check', attrs: { role: 'alert' } }, el('strong', { text: 'Not everything V8 wrote was read. ' }));
+  const list = el('ul', {});
+  for (const gap of gaps) list.append(el('li', { text: gap.text, attrs: { 'data-kind': gap.kind } }));
+  box.append(list);
+  root.append(box);
 }
 
 /** What the user ran (node app.js args, or npm run start), without the flags V8 Lens added. */

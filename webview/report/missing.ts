@@ -1,5 +1,11 @@
 /** One line for each part of the report that has no data: what is missing and why. */
 import type { ReportModel } from '../../src/shared/reportProtocol';
+import { selfCheckGaps } from '../../src/shared/selfCheckText';
+
+/** The self-check's sentence when V8 wrote records of this kind that could not be read: never "none". */
+function unread(model: ReportModel, kind: 'gcLines' | 'deopts'): string | null {
+  return selfCheckGaps(model.summary.selfCheck).find((g) => g.kind === kind)?.text ?? null;
+}
 
 function matching(model: ReportModel, pattern: RegExp): string | null {
   // The launch's limitations are among the summary's warnings (analyzeRun copies them).
@@ -30,6 +36,8 @@ export function missingGc(model: ReportModel): string {
   if (kind === 'cpuprofile') return 'a .cpuprofile has no GC trace. Profile with the cpu-gc-deopts or cpu-gc preset (--trace-gc) to see every collection.';
   if (kind === 'v8-log') return 'a V8 log has no GC trace. Profile with a GC preset (--trace-gc) to see every collection.';
   if (kind === 'pprof' || kind === 'heapprofile') return `not collected: a ${kind === 'pprof' ? 'pprof' : 'heap'} profile has no GC trace. Profile the program with V8 Lens (the cpu-gc-deopts or cpu-gc-alloc preset) to see every collection.`;
+  const gap = unread(model, 'gcLines');
+  if (gap) return `${gap}.`;
   const why = matching(model, /\bGC\b|garbage/i);
   if (why) return why;
   const c = capture(model);
@@ -43,6 +51,8 @@ export function missingDeopts(model: ReportModel): string | null {
   if (kind === 'cpuprofile') return 'deopts come from a V8 log (--log-deopt); a .cpuprofile does not record them.';
   if (kind === 'gc-trace') return 'deopts come from a V8 log (--log-deopt); a GC trace does not record them.';
   if (kind === 'pprof' || kind === 'heapprofile') return `deopts come from a V8 log (--log-deopt); a ${kind === 'pprof' ? 'pprof' : 'heap'} profile does not record them.`;
+  const gap = unread(model, 'deopts');
+  if (gap) return `${gap}.`;
   const why = matching(model, /deopt|V8 log/i);
   if (why) return why;
   const c = capture(model);

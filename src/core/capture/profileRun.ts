@@ -65,6 +65,8 @@ export interface RunProgress {
   elapsedMs: number;
   gcCounts: Record<string, number>;
   gcPauseMs: number;
+  /** GC-shaped V8 lines so far that V8 Lens could not read (a trace format it does not know). */
+  gcUnread: number;
   /** req/s in the last second while the load's measured window runs; null otherwise. */
   loadRps: number | null;
 }
@@ -212,7 +214,7 @@ export class ProfileRun {
 
   progress(): RunProgress {
     const gcCounts = this.collector.countsByType();
-    return { elapsedMs: Date.now() - this.target.startedAt, gcCounts, gcPauseMs: this.collector.totalPauseMs, loadRps: this.load?.rps ?? null };
+    return { elapsedMs: Date.now() - this.target.startedAt, gcCounts, gcPauseMs: this.collector.totalPauseMs, gcUnread: this.collector.unparsedLines, loadRps: this.load?.rps ?? null };
   }
 
   private pipeOutput(): void {
@@ -297,7 +299,7 @@ export class ProfileRun {
     };
     await writeRunJson(this.layout.session, this.session);
     const moveProblem = (await this.codeTrace?.collect()) ?? null;
-    const summary = await summarizeRunFolder(this.layout, this.session, { events: this.collector.events, unparsedLines: this.collector.unparsedLines });
+    const summary = await summarizeRunFolder(this.layout, this.session, { events: this.collector.events, unparsedLines: this.collector.unparsedLines, raw: this.collector.rawCounts() });
     if (moveProblem) summary.warnings.push(moveProblem);
     if (exit.hardKilled) summary.warnings.unshift(`the target did not stop within the grace time and was killed; its CPU profile may be missing`);
     for (const stray of exit.strays) summary.warnings.push(strayWarning(stray));

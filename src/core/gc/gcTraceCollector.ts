@@ -18,6 +18,16 @@ export interface IsolateGcTally {
   pauseMs: number;
 }
 
+/** See `GcTraceCollector.rawCounts`. */
+export interface GcRawCounts {
+  gcLines: number;
+  nvpAllocatedLines: number;
+  nvpAllocatedRead: number;
+}
+
+/** A timed V8 line that prints the bytes allocated since the last GC: `allocated=N` (Node 18–24) or `"allocated":N` (Node 26). */
+const NVP_ALLOCATED = /^\[\d+:[^\]\s]+\] +[\d.]+ ms: .*?(?:\ballocated=|"allocated":)/;
+
 /**
  * Collects GC events from the traced process's stdout, line by line, as the launcher reads it.
  * Cheap enough to call for every stdout line; counts and the pause total are kept as events
@@ -25,6 +35,8 @@ export interface IsolateGcTally {
  */
 export class GcTraceCollector {
   private readonly collected: GcEvent[] = [];
+  private nvpAllocatedSeen = 0;
+  private nvpAllocatedRead = 0;
   private readonly arrivals: IsolateArrival[] = [];
   private readonly typeCounts = new Map<string, number>();
   private unparsed = 0;
@@ -39,9 +51,17 @@ export class GcTraceCollector {
     return this.collected;
   }
 
-  /** V8 lines that looked like GC events but could not be parsed. */
+  /** Timed V8 lines (`[pid:isolate] N ms: …`) that are not V8's other known messages, yet did not parse. */
   get unparsedLines(): number {
     return this.unparsed;
+  }
+
+  /**
+   * The raw counts the run's self-check holds the events against: timed GC-shaped lines (read or
+   * not), and `--trace-gc-nvp` lines that print `allocated` beside the events whose bytes were read.
+   */
+  rawCounts(): GcRawCounts {
+    return { gcLines: this.collected.length + this.unparsed, nvpAllocatedLines: this.nvpAllocatedSeen, nvpAllocatedRead: this.nvpAllocatedRead };
   }
 
   /** Classifies one stdout line (without its newline) and keeps it if it is a GC event. */
@@ -53,6 +73,8 @@ export class GcTraceCollector {
       this.addEvent(event);
       return 'gc';
     }
+    // Counted by the text alone, apart from the parser (an NVP line is never a --trace-gc one).
+    if (NVP_ALLOCATED.test(line)) this.nvpAllocatedSeen++;
     return this.addClassified(classifyStdoutLine(line));
   }
 
@@ -95,6 +117,7 @@ export class GcTraceCollector {
       this.lastTally = this.tallies.find((t) => t.pid === event.pid && t.isolate === event.isolate) ?? null;
       if (this.lastTally === null) this.tallies.push((this.lastTally = { pid: event.pid, isolate: event.isolate, counts: new Map(), pauseMs: 0 }));
     }
+    if (event.source === 'nvp' && typeof event.nvp?.allocated === 'number') this.nvpAllocatedRead++;
     this.typeCounts.set(event.type, (this.typeCounts.get(event.type) ?? 0) + 1);
     this.pauseTotal += event.pauseMs;
     const tally = this.lastTally!;
@@ -107,6 +130,7 @@ export class GcTraceCollector {
 export interface ParsedGcTrace {
   events: GcEvent[];
   unparsedLines: number;
+  raw: GcRawCounts;
   /** The text ended without a newline, in a line that is not a GC event: the log was cut. */
   truncatedLastLine: boolean;
 }
@@ -134,7 +158,7 @@ export function parseGcTraceText(text: string): ParsedGcTrace {
     if (newline < 0) {
       const line = text.slice(start);
       const last = classifyStdoutLine(line);
-      if (last.kind === 'gc' && looksComplete(line, last.event)) collector.addClassified(last);
+      if (last.kind === 'gc' && looksComplete(line, last.event)) collector.addLine(line);
       else truncatedLastLine = line.trim() !== '';
       break;
     }
@@ -142,5 +166,5 @@ export function parseGcTraceText(text: string): ParsedGcTrace {
     start = newline + 1;
   }
   // The collector is local, so its array can be handed over without a copy.
-  return { events: collector.events as GcEvent[], unparsedLines: collector.unparsedLines, truncatedLastLine };
+  return { events: collector.events as GcEvent[], unparsedLines: collector.unparsedLines, raw: collector.rawCounts(), truncatedLastLine };
 }

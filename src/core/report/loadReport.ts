@@ -14,6 +14,8 @@ import { UserError, errorMessage, isErrno } from '../util/errors';
 import { FileRefusedError, notRegularFile, readRegularFile, readRegularFileBytes } from '../util/files';
 import { readV8LogFiles } from '../v8log/v8LogReader';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
+import { buildSelfCheck, deoptCoverageAfterCheck } from '../run/selfCheck';
+import { FORMAT_NOT_UNDERSTOOD } from '../../shared/selfCheckText';
 import { EXIT } from '../util/exitCodes';
 import { summarizeAllocations } from '../heap/allocSummary';
 import type { HeapProfile } from '../heap/heapProfileFormat';
@@ -189,15 +191,21 @@ async function summarizePprofFile(path: string): Promise<LoadedReport> {
 async function summarizeGcTraceFile(path: string): Promise<Summary> {
   const warnings: string[] = [];
   const data = await readGcTraceFile(path, warnings);
-  if (data.events.length === 0) throw new UserError(`${basename(path)}: no GC events found (is it --trace-gc output?)`);
+  const selfCheck = buildSelfCheck({ gc: data.raw ? { ...data.raw, eventsRead: data.events.length } : null, deopts: null, optimizations: null });
+  if (data.events.length === 0) {
+    const seen = selfCheck?.gcLines?.seen ?? 0;
+    throw new UserError(seen > 0 ? `${basename(path)}: V8 printed ${seen} GC lines and V8 Lens could read none (${FORMAT_NOT_UNDERSTOOD})` : `${basename(path)}: no GC events found (is it --trace-gc output?)`);
+  }
   warnings.push('a GC trace alone has no process wall time: GC share is over the time the trace spans');
   const gc = summarizeGc(data.events, { unparsedLines: data.unparsedLines });
-  return singleSummary('gc-trace', path, { gc, warnings });
+  return singleSummary('gc-trace', path, { gc, warnings, ...(selfCheck ? { selfCheck } : {}) });
 }
 
 async function summarizeV8LogFile(path: string): Promise<Summary> {
   const analysis = await readV8LogFiles([path]);
   const { warnings, ...parts } = summarizeDeoptAnalysis(analysis);
-  return singleSummary('v8-log', path, { ...parts, warnings, deoptCoverage: 'collected' });
+  const selfCheck = buildSelfCheck({ gc: null, deopts: { seen: analysis.counters.deoptEvents, read: analysis.deopts.length }, optimizations: null });
+  const deoptCoverage = deoptCoverageAfterCheck(selfCheck, 'collected', warnings);
+  return singleSummary('v8-log', path, { ...parts, warnings, deoptCoverage, ...(selfCheck ? { selfCheck } : {}) });
 }
 

@@ -4,6 +4,7 @@ import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeYoungGeneration, requestedSemiSpaceText } from '../../shared/youngGenerationText';
 import { deoptEventCount } from '../../shared/deoptText';
+import { hasGap, selfCheckGaps } from '../../shared/selfCheckText';
 import { tierNowText, tierSummaryText } from '../../shared/tierText';
 import type { LoadSummary, ProcessSummary, Summary } from '../../shared/model/summary';
 
@@ -18,6 +19,13 @@ export interface TextReportOptions {
 export function formatTextReport(summary: Summary, options: TextReportOptions): string {
   const out: string[] = [];
   const place = (url: string, line: number, column?: number) => formatLocation(url, line, column, options.cwd);
+
+  // What V8 wrote that could not be read comes first: every figure below is short by it.
+  const gaps = selfCheckGaps(summary.selfCheck);
+  if (gaps.length > 0) {
+    for (const gap of gaps) out.push(`WARNING: ${gap.text}`);
+    out.push('');
+  }
 
   const load = summary.load;
   if (load) out.push(formatLoadLine(load));
@@ -53,7 +61,9 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     const isolates = 1 + gc.otherIsolates.length;
     const who = processes.length > 1 || isolates > 1 ? ` (all ${Math.max(isolates, processes.filter((p) => p.gc).length)} processes and threads)` : gc.isolate ? ` (pid ${gc.isolate.pid})` : '';
     const wall = processes.length > 1 || isolates > 1 ? `${fmtMs(gc.wallMs)} of their wall time added up` : `${fmtMs(gc.wallMs)} wall`;
-    out.push(`GC${who}: ${gc.eventCount} events, ${fmtNum(gc.totalPauseMs, 1)} ms paused = ${fmtNum(gc.wallShare * 100, 1)}% of ${wall}`);
+    const gcLines = summary.selfCheck?.gcLines;
+    const unread = gcLines && gcLines.seen > gcLines.read ? ` (of ${gcLines.seen} V8 printed: ${gcLines.seen - gcLines.read} could not be read)` : '';
+    out.push(`GC${who}: ${gc.eventCount} events${unread}, ${fmtNum(gc.totalPauseMs, 1)} ms paused = ${fmtNum(gc.wallShare * 100, 1)}% of ${wall}`);
     const types = Object.entries(gc.byType).sort((a, b) => b[1].totalMs - a[1].totalMs);
     if (types.length > 0) {
       out.push(table(
@@ -103,8 +113,9 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
   const deoptReasons = summary.deoptCoverage === 'not-collected' ? summary.warnings.filter(isAboutDeopts) : [];
   if (summary.source.kind === 'run' || summary.deopts.length > 0) {
     const events = deoptEventCount(summary);
-    const partial = summary.deoptCoverage === 'partial' ? ' (some processes not collected)' : '';
+    const partial = summary.deoptCoverage !== 'partial' ? '' : hasGap(summary.selfCheck, 'deopts') ? ' (incomplete: V8 traced more than V8 Lens could read)' : ' (some processes not collected)';
     if (summary.deoptCoverage === 'not-collected') out.push(`Deopts: not collected${deoptReasons.length > 0 ? ` (${deoptReasons.join('; ')})` : ''}`);
+    else if (summary.deopts.length === 0 && hasGap(summary.selfCheck, 'deopts')) out.push(`Deopts: V8 traced ${summary.selfCheck!.deopts!.seen}, none could be read`);
     else out.push(summary.deopts.length === 0 ? `Deopts: none recorded${partial}` : `Deopts: ${summary.deopts.length} site(s), ${events} event(s)${partial}`);
     const rows = summary.deopts.slice(0, options.topDeopts ?? 10);
     if (rows.length > 0) {

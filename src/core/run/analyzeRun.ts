@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
 import { summarizeCpu } from '../cpu/cpuSummary';
 import { mergeCpuSummaries, type CpuPart } from '../cpu/mergeCpuSummaries';
-import { GcTraceCollector } from '../gc/gcTraceCollector';
+import { GcTraceCollector, type GcRawCounts } from '../gc/gcTraceCollector';
 import { groupByIsolate, summarizeGc, summarizeRunGc, type IsolateEvents, type RunGcPart } from '../gc/gcSummary';
 import type { GcEvent } from '../gc/gcEvent';
 import {
@@ -43,6 +43,7 @@ import { outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from '.
 import { openRegularFile } from '../util/files';
 import { openRunFile, readRunText, readableArtifacts } from './runFiles';
 import { readLoadRecord } from './runRecords';
+import { buildSelfCheck, deoptCoverageAfterCheck, gcUnreadable } from './selfCheck';
 import { functionPlaceKey, scriptCalleesOf, scriptFramesOf } from '../cpu/cpuModel';
 import type { ScriptFrames } from '../heap/resolvePositions';
 
@@ -50,6 +51,8 @@ import type { ScriptFrames } from '../heap/resolvePositions';
 export interface LiveGcData {
   events: readonly GcEvent[];
   unparsedLines: number;
+  /** What the trace held by its raw shape (the self-check); absent: its GC lines were `events` and `unparsedLines`. */
+  raw?: GcRawCounts;
 }
 
 /**
@@ -98,7 +101,11 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
 
   const cpuParts = await readCpuParts(layout, profiles, warnings);
   const cpu = summarizeRunCpu(cpuParts, processes, app, capture.cpu && said[1]!.length === 0, warnings);
-  const gc = gcData && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, isolates, app, gcData.unparsedLines, session) : null;
+  const gcRaw = gcData ? rawGcCounts(gcData) : null;
+  // V8 printed GC events and none could be read: unknown, not "0 events".
+  const gcLost = gcUnreadable(buildSelfCheck({ gc: gcRaw, deopts: null, optimizations: null }));
+  if (gcLost) warnings.push(gcLost);
+  const gc = gcData && !gcLost && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, isolates, app, gcData.unparsedLines, session) : null;
 
   // With a CPU profile, the deopts come from the code traces (--trace-deopt-verbose), not the V8 log:
   // the preload switches it on in each process (older runs had it on the command line).
@@ -108,6 +115,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   let deoptParts: Pick<Summary, 'deopts' | 'deoptFunctions' | 'optimizedFunctions'> = { deopts: [], deoptFunctions: [], optimizedFunctions: [] };
   let deoptCounts = new Map<string, number>();
   let tierHistory: Summary['tierHistory'] = null;
+  let deoptRaw: Awaited<ReturnType<typeof readRunDeopts>>['raw'] = { deopts: null, optimizations: null };
   if (logs.length === 0 && codeTraces.length === 0) {
     if (capture.deopts && session?.launch.mode !== 'node-options') warnings.push('no V8 log was found, so deopts are unknown');
   } else if (codeTraceAsked && codeTraces.length === 0) {
@@ -129,10 +137,14 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
       tierHistory = codeTraceAsked ? buildTierHistory(found.analysis, cpu?.functions ?? []) : null;
       deoptCoverage = found.coverage;
       deoptCounts = found.countByProcess;
+      deoptRaw = found.raw;
     } catch (err) {
       warnings.push(`V8 log: ${errorMessage(err)}`);
     }
   }
+
+  const selfCheck = buildSelfCheck({ gc: gcRaw, ...deoptRaw });
+  deoptCoverage = deoptCoverageAfterCheck(selfCheck, deoptCoverage, warnings);
 
   if (load) refineGcInWindow(load, counted);
   const appRecord = app?.record ?? null;
@@ -169,8 +181,15 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     ...(processSummaries.length > 0 ? { processes: processSummaries } : {}),
     // null: not collected (or nothing usable was written: the warnings say why), never 0.
     alloc: allocations?.alloc ?? null,
+    ...(selfCheck ? { selfCheck } : {}),
     warnings,
   };
+}
+
+/** The self-check's GC counts: the collector's, or (a caller that kept only events) the events and unparsed lines. */
+function rawGcCounts(data: LiveGcData): GcRawCounts & { eventsRead: number } {
+  const raw = data.raw ?? { gcLines: data.events.length + data.unparsedLines, nvpAllocatedLines: 0, nvpAllocatedRead: 0 };
+  return { ...raw, eventsRead: data.events.length };
 }
 
 /** Whether inlining was off while allocations were sampled: asked for by name, or typed as its flags. */
@@ -450,7 +469,7 @@ async function readGcTrace(handle: FileHandle, name: string, warnings: string[])
     input.destroy();
     await handle.close();
   }
-  return { events: collector.events, unparsedLines: collector.unparsedLines };
+  return { events: collector.events, unparsedLines: collector.unparsedLines, raw: collector.rawCounts() };
 }
 
 async function lastByteIsNewline(handle: FileHandle, size: number): Promise<boolean> {

@@ -5,7 +5,7 @@
  * deopt keeps the process or thread it happened in, and, under load, whether it happened before,
  * inside or after the measured window.
  */
-import type { CpuFunctionSummary, DeoptCoverage } from '../../shared/model/summary';
+import type { CpuFunctionSummary, DeoptCoverage, SelfCheckCount } from '../../shared/model/summary';
 import { analyzeCodeTrace, functionsFromProfile, readCodeTrace } from '../v8log/codeTraceDeopts';
 import { emptyCounters, mergeAnalyses } from '../v8log/mergeAnalyses';
 import type { V8Deopt, V8LogAnalysis } from '../v8log/types';
@@ -42,6 +42,11 @@ export interface RunDeopts {
   coverage: DeoptCoverage;
   /** Deopt events per process id; a process whose deopts were not read is absent. */
   countByProcess: Map<string, number>;
+  /**
+   * The records V8 wrote, by their raw shape, beside those read, over every log and trace that could
+   * be opened (see run/selfCheck.ts); null when there was none.
+   */
+  raw: { deopts: SelfCheckCount | null; optimizations: SelfCheckCount | null };
   warnings: string[];
 }
 
@@ -57,9 +62,15 @@ export async function readRunDeopts(input: RunDeoptInput): Promise<RunDeopts> {
 
   const logged: V8Deopt[] = [];
   const analyses: V8LogAnalysis[] = [];
+  const rawDeopts: SelfCheckCount = { seen: 0, read: 0 };
+  const rawOptimizations: SelfCheckCount = { seen: 0, read: 0 };
+  let checked = false;
   for (const log of input.logs) {
     try {
       const analysis = await readV8LogFile(log.path);
+      checked = true;
+      rawDeopts.seen += analysis.counters.deoptEvents;
+      rawDeopts.read += analysis.deopts.length;
       const owner = processOfLog(log);
       for (const d of analysis.deopts) {
         d.process = owner?.id;
@@ -81,6 +92,11 @@ export async function readRunDeopts(input: RunDeoptInput): Promise<RunDeopts> {
     for (const trace of input.codeTraces) {
       try {
         const text = await readCodeTrace(trace.path);
+        checked = true;
+        rawDeopts.seen += text.raw.bailouts;
+        rawDeopts.read += text.raw.bailoutsRead;
+        rawOptimizations.seen += text.raw.optimizationLines;
+        rawOptimizations.read += text.raw.optimizationLinesRead;
         // The preload's own probe (preload/codeTraceRedirect.ts) is V8 Lens's code, not the app's.
         text.optimizations = text.optimizations.filter((o) => o.name !== CODE_TRACE_PROBE_NAME);
         const owner = ownerOfTrace(trace, input.processes, app, warnings);
@@ -122,7 +138,8 @@ export async function readRunDeopts(input: RunDeoptInput): Promise<RunDeopts> {
     const missing = counted.filter((p) => !covered(p)).map((p) => `${p.role} ${p.id}`);
     warnings.push(`deopts: not collected for ${missing.join(', ')} (no V8 log or code trace of theirs was found)`);
   }
-  return { analysis, coverage, countByProcess, warnings };
+  const raw = { deopts: checked ? rawDeopts : null, optimizations: checked && input.codeTraceAsked ? rawOptimizations : null };
+  return { analysis, coverage, countByProcess, raw, warnings };
 }
 
 /**

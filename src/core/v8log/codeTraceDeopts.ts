@@ -55,6 +55,23 @@ export interface TracedOptimization {
 export interface CodeTrace {
   deopts: TracedDeopt[];
   optimizations: TracedOptimization[];
+  /** What the trace holds by its raw shape, for the run's self-check (see `CodeTraceRawCounts`). */
+  raw: CodeTraceRawCounts;
+}
+
+/**
+ * Records counted by their opening text alone, beside those the reader understood: a gap is a
+ * format this version does not read (a Node whose bailout line changed), never a quiet zero.
+ */
+export interface CodeTraceRawCounts {
+  /** `[bailout (` records (glued after a `[marking dependent code` head too). */
+  bailouts: number;
+  /** Of those, the ones read as deopts. */
+  bailoutsRead: number;
+  /** Lines that open a finished optimization: `[completed compiling `, `[optimizing `, `[completed optimizing `. */
+  optimizationLines: number;
+  /** Of those, the ones read (an install line of a compile already counted is read, not a second optimization). */
+  optimizationLinesRead: number;
 }
 
 // `0x… <JSFunction name (sfi = 0x…)>`; the name is empty for top-level code and anonymous functions,
@@ -77,12 +94,17 @@ const OPTIMIZED = new RegExp(String.raw`^\[(completed compiling|optimizing|compl
  * record in the file is glued to this head: `…<SharedFunctionInfo diag>[bailout (kind: …`.
  */
 const GLUED_HEAD = /^\[marking dependent code [^[]*?<SharedFunctionInfo[^>]*>(?=\[)/;
+/** How every bailout record opens; `[bailout end` closes one and is not counted. */
+const BAILOUT_OPENING = '[bailout (';
+/** How a finished optimization's line opens (`[completed compiling`, `[optimizing`, `[completed optimizing`), whatever follows. */
+const OPTIMIZATION_OPENING = /^\[(?:completed compiling|optimizing|completed optimizing) /;
 const DEOPTIMIZE_AT = /^\s*;;; deoptimize at (<.*>)\s*$/;
 const INPUT_FRAME = /^\s*reading input frame (.*?) => /;
 
 export class CodeTraceDeoptReader {
   readonly deopts: TracedDeopt[] = [];
   readonly optimizations: TracedOptimization[] = [];
+  readonly raw: CodeTraceRawCounts = { bailouts: 0, bailoutsRead: 0, optimizationLines: 0, optimizationLinesRead: 0 };
   private pending: TracedDeopt | null = null;
   private seq = 0;
   /** Byte offset of the line being read, when the caller tracks it. */
@@ -92,11 +114,14 @@ export class CodeTraceDeoptReader {
 
   addLine(line: string, offset = 0): void {
     this.lineOffset = offset;
+    // Counted on the line as written, before the reader's own handling of glued heads.
+    for (let at = line.indexOf(BAILOUT_OPENING); at >= 0; at = line.indexOf(BAILOUT_OPENING, at + 1)) this.raw.bailouts++;
     for (let glued = GLUED_HEAD.exec(line); glued !== null; glued = GLUED_HEAD.exec(line)) line = line.slice(glued[0].length);
-    if (line.startsWith('[bailout (')) {
+    if (line.startsWith(BAILOUT_OPENING)) {
       this.flush();
       const m = BAILOUT.exec(line);
       if (m) {
+        this.raw.bailoutsRead++;
         const sfi = m[4]!;
         this.awaitingInstall.delete(sfi);
         this.pending = {
@@ -117,6 +142,7 @@ export class CodeTraceDeoptReader {
     }
     if (line.startsWith('[completed ') || line.startsWith('[optimizing ')) {
       this.flush();
+      if (OPTIMIZATION_OPENING.test(line)) this.raw.optimizationLines++;
       this.addOptimization(line);
       return;
     }
@@ -144,6 +170,7 @@ export class CodeTraceDeoptReader {
   private addOptimization(line: string): void {
     const m = OPTIMIZED.exec(line);
     if (m === null) return;
+    this.raw.optimizationLinesRead++;
     const installed = m[1] === 'completed optimizing';
     if (installed !== (m[6] === ']')) return;
     const sfi = m[3]!;
@@ -179,7 +206,7 @@ export async function readCodeTrace(path: string): Promise<CodeTrace> {
     input.destroy();
     await handle.close();
   }
-  return { deopts: reader.finish(), optimizations: reader.optimizations };
+  return { deopts: reader.finish(), optimizations: reader.optimizations, raw: reader.raw };
 }
 
 export async function readCodeTraceDeopts(path: string): Promise<TracedDeopt[]> {

@@ -7,7 +7,7 @@ import { functionKey } from './functionIndex';
 import type { V8Function, V8LogAnalysis, V8LogCounters } from './types';
 
 export function emptyCounters(): V8LogCounters {
-  return { lines: 0, truncatedLines: 0, malformedLines: 0, ignoredEvents: {}, unresolvedDeopts: 0 };
+  return { lines: 0, truncatedLines: 0, malformedLines: 0, ignoredEvents: {}, unresolvedDeopts: 0, deoptEvents: 0 };
 }
 
 export function mergeAnalyses(analyses: readonly V8LogAnalysis[]): V8LogAnalysis {
@@ -43,6 +43,7 @@ function sumCounters(list: readonly V8LogCounters[]): V8LogCounters {
     total.truncatedLines += c.truncatedLines;
     total.malformedLines += c.malformedLines;
     total.unresolvedDeopts += c.unresolvedDeopts;
+    total.deoptEvents += c.deoptEvents;
     for (const [event, n] of Object.entries(c.ignoredEvents)) total.ignoredEvents[event] = (total.ignoredEvents[event] ?? 0) + n;
   }
   return total;

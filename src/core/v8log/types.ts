@@ -98,6 +98,8 @@ export interface V8LogCounters {
   ignoredEvents: Record<string, number>;
   /** `code-deopt` events whose code address matched no logged code object. */
   unresolvedDeopts: number;
+  /** `code-deopt` lines, read or not: what the run's self-check holds the deopts read against. */
+  deoptEvents: number;
 }
 
 export interface IsolateLog {

@@ -60,6 +60,7 @@ export class V8LogReader {
         ok = this.onCodeCreation(splitLogLine(line));
         break;
       case 'code-deopt':
+        this.counters.deoptEvents++;
         ok = this.onCodeDeopt(splitLogLine(line));
         break;
       case 'code-source-info':

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { RunLoadOptions } from '../../core/capture/runLoad';
 import { ProfileRun, type RunResult } from '../../core/capture/profileRun';
 import { UserError, errorMessage } from '../../core/util/errors';
+import { selfCheckGaps } from '../../shared/selfCheckText';
 import { Commands, ContextKeys, StatusBarIds, readSetting, setContext } from '../contract';
 import type { PickedFlags } from './flagPicker';
 import { applyRetention, newRunDir, runsFolderFor } from './runsFolder';
@@ -127,6 +128,14 @@ export class RunController implements vscode.Disposable {
       // E.g. a URL that answered 404 to every warm-up request: the run stopped before measuring.
       this.showFailure(`load: ${load.error ?? 'nothing was measured'}. What was collected is shown.`);
     }
+    // What V8 wrote that V8 Lens could not read: the figures are short, and the user must know.
+    const gaps = selfCheckGaps(result.summary.selfCheck);
+    for (const gap of gaps) this.output.appendLine(`[V8 Lens] WARNING: ${gap.text}`);
+    if (gaps.length > 0) {
+      void vscode.window.showWarningMessage(`V8 Lens: ${gaps.map((g) => g.text).join('. ')}. The report's figures leave out what was not read.`, 'Show Output').then((choice) => {
+        if (choice) this.output.show(true);
+      });
+    }
   }
 
   private showFailure(message: string): void {
@@ -143,12 +152,14 @@ export class RunController implements vscode.Disposable {
 }
 
 function describeProgress(run: ProfileRun): string {
-  const { elapsedMs, gcCounts, gcPauseMs, loadRps } = run.progress();
+  const { elapsedMs, gcCounts, gcPauseMs, gcUnread, loadRps } = run.progress();
   const seconds = Math.floor(elapsedMs / 1000);
   const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
   const counts = Object.entries(gcCounts)
     .map(([type, n]) => `${n} ${type === 'Scavenge' ? 'scavenges' : type}`)
     .join(', ');
   const load = loadRps !== null ? ` · ${Math.round(loadRps).toLocaleString('en-US')} req/s` : '';
-  return `${clock}${load} · ${counts || 'no GC yet'}${gcPauseMs > 0 ? ` · ${gcPauseMs.toFixed(0)} ms paused` : ''}`;
+  // Lines V8 printed that could not be read: the counts beside them are short.
+  const unread = gcUnread > 0 ? ` · ⚠ ${gcUnread} GC lines not read` : '';
+  return `${clock}${load} · ${counts || 'no GC yet'}${gcPauseMs > 0 ? ` · ${gcPauseMs.toFixed(0)} ms paused` : ''}${unread}`;
 }

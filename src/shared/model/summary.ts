@@ -58,8 +58,36 @@ export interface Summary {
    * run did not collect allocations ("not collected", never 0), absent in older summaries.
    */
   alloc?: AllocSummary | null;
+  /**
+   * What V8 wrote, counted in its raw form while the run was read, beside what V8 Lens made of it:
+   * a gap means a format this version does not fully understand, and the figures it concerns are
+   * short (the report, the CLI and the status bar say so). Absent when nothing was checked (no GC
+   * trace, no code trace or log) and in older summaries.
+   */
+  selfCheck?: SelfCheck | null;
   /** Why a part is missing or partial (truncated input, a flag that was off, …); one line each. */
   warnings: string[];
+}
+
+/** How many records of one kind V8 wrote (`seen`, by their raw shape) and how many V8 Lens read. */
+export interface SelfCheckCount {
+  seen: number;
+  read: number;
+}
+
+/** See `Summary.selfCheck`; each count is absent when the run had nothing of its kind to check. */
+export interface SelfCheck {
+  /**
+   * Timed trace lines of the GC trace (`[pid:isolate] N ms: …`, V8's other timed messages such as
+   * `[HeapController]` left out), and the GC events read from them.
+   */
+  gcLines?: SelfCheckCount;
+  /** `[bailout (` records in the code traces plus `code-deopt` events in the V8 logs, and the deopts read. */
+  deopts?: SelfCheckCount;
+  /** Finished optimizations in the code traces (`[completed compiling …`, `[optimizing …`), and those read. */
+  optimizations?: SelfCheckCount;
+  /** `--trace-gc-nvp` lines that print `allocated`, and the GC events whose allocated bytes were read. */
+  nvpAllocated?: SelfCheckCount;
 }
 
 export type DeoptCoverage = 'collected' | 'partial' | 'not-collected';

@@ -26,6 +26,8 @@ import {
   type GcTypeStats,
   type LoadSummary,
   type OptimizedFunctionSummary,
+  type SelfCheck,
+  type SelfCheckCount,
   type ProcessCpuSummary,
   type ProcessSummary,
   type SourcePosition,
@@ -200,6 +202,9 @@ const tierHistory = shape<TierHistory>({
   optimizationsPerSecond: nullable(arrayOf(num)),
 });
 
+const selfCheckCount = optional(shape<SelfCheckCount>({ seen: num, read: num }));
+const selfCheck = shape<SelfCheck>({ gcLines: selfCheckCount, deopts: selfCheckCount, optimizations: selfCheckCount, nvpAllocated: selfCheckCount });
+
 /** summary.json; what `withSummaryDefaults` fills in may be absent. */
 export const checkSummary: Check = shape<Summary>({
   schemaVersion: oneOf(SUMMARY_SCHEMA_VERSION),
@@ -214,5 +219,6 @@ export const checkSummary: Check = shape<Summary>({
   load: optional(nullable(checkLoadSummary)),
   processes: optional(arrayOf(processSummary)),
   alloc: optional(nullable(allocSummary)),
+  selfCheck: optional(nullable(selfCheck)),
   warnings: optional(arrayOf(str)),
 });

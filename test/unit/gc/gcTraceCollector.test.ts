@@ -108,6 +108,44 @@ describe('parseGcTraceText: recorded logs', () => {
   it('parses the NVP recordings', () => {
     assert.deepEqual(typeCounts(read('node20-nvp.txt')), { Scavenge: 5, 'Mark-Compact': 4, 'Minor Mark-Compact': 4 });
     assert.deepEqual(typeCounts(read('node24-nvp.txt')), { Scavenge: 4, 'Mark-Compact': 4, 'Minor Mark-Sweep': 5 });
+    assert.deepEqual(typeCounts(read('node26-nvp.txt')), { Scavenge: 4, 'Incremental Mark-Compact': 1, 'Mark-Compact': 3, 'Minor Mark-Sweep': 5 });
+  });
+
+  it('Node 26: scavenges during sweeping and incremental full GCs, every timed line read', () => {
+    // grep -c ' ms: ' → 357; ' ms: Scavenge (during sweeping) ' → 18; ' ms: Incremental Mark-Compact ' → 6
+    const r = parseGcTraceText(read('node26-churn.txt'));
+    assert.equal(r.unparsedLines, 0);
+    assert.deepEqual(r.raw, { gcLines: 357, nvpAllocatedLines: 0, nvpAllocatedRead: 0 });
+    assert.deepEqual(typeCounts(read('node26-churn.txt')), { Scavenge: 351, 'Incremental Mark-Compact': 6 });
+    assert.equal(r.events.filter((e) => e.qualifiers?.includes('during sweeping')).length, 18);
+    assert.equal(r.events.filter((e) => e.incrementalMarking !== null).length, 6);
+  });
+});
+
+describe('GcTraceCollector: the raw counts the self-check holds the events against', () => {
+  it('counts every timed GC-shaped line, read or not, and not the other timed messages', () => {
+    const c = new GcTraceCollector();
+    c.addLine(SCAVENGE);
+    c.addLine(SCAVENGE.replace('Scavenge ', 'Scavenge (during sweeping) '));
+    c.addLine('[12908:0xab4ec00]     1500 ms: Young Sweep 4.6 MB -> 4.4 MB in 1.2 ms'); // a kind no Node printed
+    c.addLine('[12908:0xab4ec00]     1501 ms: [HeapController] factor 4.0 based on mu=0.970');
+    c.addLine('[12908:0xab4ec00:0]   1502 ms: Memory pool: Removed pages: 0, removed large pages: 0');
+    c.addLine('[12908:0xab4ec00] Memory allocator,       used:   5864 KB');
+    c.addLine('[INFO] 1444 ms: Scavenge');
+    assert.equal(c.events.length, 2);
+    assert.equal(c.unparsedLines, 1);
+    assert.deepEqual(c.rawCounts(), { gcLines: 3, nvpAllocatedLines: 0, nvpAllocatedRead: 0 });
+  });
+
+  it("counts NVP lines that print allocated bytes, in both forms, apart from the parser's reading", () => {
+    const lines = read('node24-nvp.txt').split('\n').concat(read('node26-nvp.txt').split('\n'));
+    const c = new GcTraceCollector();
+    for (const line of lines) c.addLine(line);
+    // grep -c 'allocated=' node24-nvp.txt → 13; grep -c '"allocated":' node26-nvp.txt → 13
+    assert.deepEqual(c.rawCounts(), { gcLines: 26, nvpAllocatedLines: 26, nvpAllocatedRead: 26 });
+    const broken = new GcTraceCollector();
+    broken.addLine('[16912:0x24167000:0]       54 ms: GC: {"pause":5.242,"gc":"s","allocated":39677152,"cut');
+    assert.deepEqual(broken.rawCounts(), { gcLines: 1, nvpAllocatedLines: 1, nvpAllocatedRead: 0 });
   });
 });
 
@@ -141,8 +179,9 @@ describe('parseGcTraceText: damaged and odd input', () => {
   });
 
   it('gives nothing for an empty text', () => {
-    assert.deepEqual(parseGcTraceText(''), { events: [], unparsedLines: 0, truncatedLastLine: false });
-    assert.deepEqual(parseGcTraceText('\n\n'), { events: [], unparsedLines: 0, truncatedLastLine: false });
+    const nothing = { events: [], unparsedLines: 0, raw: { gcLines: 0, nvpAllocatedLines: 0, nvpAllocatedRead: 0 }, truncatedLastLine: false };
+    assert.deepEqual(parseGcTraceText(''), nothing);
+    assert.deepEqual(parseGcTraceText('\n\n'), nothing);
   });
 
   it('survives binary-ish garbage', () => {

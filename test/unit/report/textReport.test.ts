@@ -56,3 +56,31 @@ describe('fmtBytes', () => {
     assert.deepEqual([0, 512, 2048, 39_000, 1.5 * 1024 ** 2, 150 * 1024 ** 2, 8.44 * 1024 ** 3].map(fmtBytes), ['0 B', '512 B', '2.00 KB', '38.1 KB', '1.50 MB', '150 MB', '8.44 GB']);
   });
 });
+
+describe('text report: the self-check', () => {
+  const gcSummary = (eventCount: number) => ({
+    byType: { Scavenge: { count: eventCount, totalMs: 10, meanMs: 1, p95Ms: 1, maxMs: 1 } },
+    totalPauseMs: 10, incrementalMarkingMs: 0, wallShare: 0.1, wallMs: 100, semiSpaceMB: null, semiSpaceRequestedMB: null,
+    eventCount, byReason: {}, unparsedLines: 32, isolate: { pid: 1, isolate: '0x1', eventCount, totalPauseMs: 10 }, otherIsolates: [],
+  });
+
+  it('a gap comes first as a WARNING, and the GC line says how many could not be read', () => {
+    const text = formatTextReport(run({ gc: gcSummary(9), deoptCoverage: 'collected', selfCheck: { gcLines: { seen: 41, read: 9 } } }), { cwd: '/' });
+    assert.equal(text.split('\n')[0], 'WARNING: V8 printed 41 GC events, V8 Lens read 9: this Node’s trace format is not fully understood');
+    assert.match(text, /^GC \(pid 1\): 9 events \(of 41 V8 printed: 32 could not be read\), 10\.0 ms paused/m);
+  });
+
+  it('deopts V8 traced but could not read are never "none recorded"', () => {
+    const lost = formatTextReport(run({ deoptCoverage: 'collected', selfCheck: { deopts: { seen: 5, read: 0 } } }), { cwd: '/' });
+    assert.doesNotMatch(lost, /none recorded/);
+    assert.match(lost, /^Deopts: V8 traced 5, none could be read$/m);
+    assert.match(lost, /^WARNING: V8 traced 5 deopts, V8 Lens read 0/m);
+    const partial = formatTextReport(run({ deoptCoverage: 'partial', deopts: [deopt(2)], selfCheck: { deopts: { seen: 5, read: 2 } } }), { cwd: '/' });
+    assert.match(partial, /^Deopts: 1 site\(s\), 2 event\(s\) \(incomplete: V8 traced more than V8 Lens could read\)$/m);
+  });
+
+  it('no warning when every count matches', () => {
+    const text = formatTextReport(run({ gc: gcSummary(9), deoptCoverage: 'collected', selfCheck: { gcLines: { seen: 9, read: 9 }, deopts: { seen: 0, read: 0 } } }), { cwd: '/' });
+    assert.doesNotMatch(text, /WARNING|could not be read/);
+  });
+});

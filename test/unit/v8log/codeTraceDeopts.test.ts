@@ -39,7 +39,7 @@ for (const version of ['20', '24']) {
         { name: 'add', url: 'file:///ABS/deopts.js', line: 3, column: 13 },
         { name: 'sumPoints', url: 'file:///ABS/deopts.js', line: 13, column: 19 },
       ]);
-      const entries = summarizeDeopts({ v8Version: null, isolates: [], functions: [], deopts: tracedToV8Deopts(traced, profiled, 'code-trace.txt'), counters: { lines: 0, truncatedLines: 0, malformedLines: 0, ignoredEvents: {}, unresolvedDeopts: 0 } });
+      const entries = summarizeDeopts({ v8Version: null, isolates: [], functions: [], deopts: tracedToV8Deopts(traced, profiled, 'code-trace.txt'), counters: { lines: 0, truncatedLines: 0, malformedLines: 0, ignoredEvents: {}, unresolvedDeopts: 0, deoptEvents: 0 } });
       const inlined = entries.find((e) => e.reason === 'wrong map' && e.inlinedAt.length === 1)!;
       assert.equal(inlined.function, 'getX');
       assert.equal(inlined.optimizedFunction, 'sumPoints');
@@ -74,7 +74,7 @@ const completedLines = (name: string) =>
 
 describe('optimizations in the code trace (--trace-opt)', () => {
   it('reads each finished optimization once, in order with the bailouts, with its tier and OSR', async () => {
-    for (const name of ['code-trace-opt-node18', 'code-trace-opt-node20', 'code-trace-opt-node20-concurrent', 'code-trace-opt-node22', 'code-trace-opt-node24', 'code-trace-opt-node24-concurrent']) {
+    for (const name of ['code-trace-opt-node18', 'code-trace-opt-node20', 'code-trace-opt-node20-concurrent', 'code-trace-opt-node22', 'code-trace-opt-node24', 'code-trace-opt-node24-concurrent', 'code-trace-opt-node26']) {
       const { deopts, optimizations } = await readCodeTrace(join(FIXTURES, `${name}.txt`));
       // `[completed optimizing …]` (a concurrent job installed) follows its compile line: not counted again.
       assert.equal(optimizations.length, completedLines(name), name);
@@ -91,6 +91,31 @@ describe('optimizations in the code trace (--trace-opt)', () => {
     assert.ok(node24.optimizations.some((o) => o.name === '' && o.osr && o.tier === 'maglev'), 'top-level code is OSR-compiled');
     const node18 = await readCodeTrace(join(FIXTURES, 'code-trace-opt-node18.txt'));
     assert.deepEqual(node18.optimizations.filter((o) => o.name === 'totalArea').map((o) => o.tier), ['turbofan', 'turbofan', 'turbofan']);
+  });
+
+  it("counts every bailout and finished optimization by its opening, beside those read (the run's self-check)", async () => {
+    for (const name of ['code-trace-opt-node18', 'code-trace-opt-node20', 'code-trace-opt-node22', 'code-trace-opt-node24', 'code-trace-opt-node26', 'code-trace-node20', 'code-trace-node24']) {
+      const text = readFileSync(join(FIXTURES, `${name}.txt`), 'utf8');
+      const { raw, deopts } = await readCodeTrace(join(FIXTURES, `${name}.txt`));
+      // grep -c '^\[bailout (' and grep -cE '^\[(completed compiling|optimizing|completed optimizing) '
+      assert.equal(raw.bailouts, text.split('[bailout (').length - 1, name);
+      assert.equal(raw.optimizationLines, text.split('\n').filter((l) => /^\[(completed compiling|optimizing|completed optimizing) /.test(l)).length, name);
+      assert.deepEqual([raw.bailoutsRead, raw.optimizationLinesRead], [raw.bailouts, raw.optimizationLines], `${name}: everything read`);
+      assert.equal(deopts.length, raw.bailouts, name);
+    }
+  });
+
+  it('a bailout or optimization line in a shape it cannot read shows as seen but not read', () => {
+    const reader = new CodeTraceDeoptReader();
+    const fn = '0x3a2cdac1e289 <JSFunction totalArea (sfi = 0x37494dee3331)>';
+    reader.addLine(`[bailout (kind: deopt-eager, reason: wrong map): begin. deoptimizing ${fn}, 0x2 <Code TURBOFAN>, opt id 0`);
+    reader.addLine('[bailout end. took 0.01 ms]');
+    reader.addLine('[bailout (kind: deopt-eager, reason: wrong map): start deoptimizing totalArea@0x37494dee3331 in TURBOFAN]');
+    reader.addLine('[bailout end. took 0.01 ms]');
+    reader.addLine(`[completed compiling ${fn} (target TURBOFAN) - took 0.1, 0.2, 0.3 ms]`);
+    reader.addLine('[completed compiling totalArea@0x37494dee3331 for TURBOFAN in 0.3 ms]');
+    assert.deepEqual(reader.raw, { bailouts: 2, bailoutsRead: 1, optimizationLines: 2, optimizationLinesRead: 1 });
+    assert.equal(reader.finish().length, 1);
   });
 
   it('counts no marking, queued, aborted or cached compile; un-glues records V8 wrote after a marking-dependent-code head', () => {
@@ -127,7 +152,7 @@ describe('optimizations in the code trace (--trace-opt)', () => {
 });
 
 describe('deopts and optimizations per function, from the code trace', () => {
-  for (const name of ['code-trace-opt-node18', 'code-trace-opt-node20-concurrent', 'code-trace-opt-node22', 'code-trace-opt-node24', 'code-trace-opt-node24-concurrent']) {
+  for (const name of ['code-trace-opt-node18', 'code-trace-opt-node20-concurrent', 'code-trace-opt-node22', 'code-trace-opt-node24', 'code-trace-opt-node24-concurrent', 'code-trace-opt-node26']) {
     it(`${name}: area's deopts are placed at "function area(" (4:14), and its CodeLens data is there`, async () => {
       const { summary, fn } = await traceSummary(name);
       const areaSites = summary.deopts.filter((d) => d.function === 'area');
@@ -156,6 +181,7 @@ describe('deopts and optimizations per function, from the code trace', () => {
     assert.deepEqual(await rows('code-trace-opt-node18'), { area: [false, 0], add: [false, 0], totalArea: [true, 2], '(anonymous)': [false, 1] });
     assert.deepEqual(await rows('code-trace-opt-node22'), { area: [true, 1], add: [false, 0], totalArea: [true, 1], '(anonymous)': [null, 0] });
     assert.deepEqual(await rows('code-trace-opt-node24'), { area: [true, 1], add: [false, 0], totalArea: [true, 2], '(anonymous)': [false, 1] });
+    assert.deepEqual(await rows('code-trace-opt-node26'), { area: [true, 1], add: [false, 0], totalArea: [true, 2], '(anonymous)': [false, 1] });
     // Maglev code of add deopted, then TurboFan made code for it.
     assert.deepEqual(await rows('code-trace-opt-node24-concurrent'), { area: [true, 2], add: [true, 1], totalArea: [true, 3], '(anonymous)': [null, 0] });
     const { fn } = await traceSummary('code-trace-opt-node24');
@@ -214,7 +240,7 @@ describe('deopts and optimizations per function, from the code trace', () => {
       ]) {
         reader.addLine(line);
       }
-      return { deopts: reader.finish(), optimizations: reader.optimizations };
+      return { deopts: reader.finish(), optimizations: reader.optimizations, raw: reader.raw };
     };
     const profiled = functionsFromProfile([
       { name: 'foo', url: 'file:///app/a.js', line: 4, column: 13 },

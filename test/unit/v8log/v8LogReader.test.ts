@@ -243,6 +243,9 @@ describe('robustness', () => {
     assert.equal(a.counters.malformedLines, 5);
     assert.deepEqual(a.counters.ignoredEvents, { 'fancy-new-event': 1, LoadIC: 1, tick: 1 });
     assert.equal(a.counters.unresolvedDeopts, 1);
+    // Every code-deopt line counts for the self-check, read or not: 5 written, 4 read ("code-deopt,1,2" is not).
+    assert.equal(a.counters.deoptEvents, 5);
+    assert.equal(a.deopts.length, 4);
     assert.deepEqual(
       a.deopts.map((d) => [d.kind, d.reason, d.tier, d.marker, d.function?.name ?? null, d.position?.line ?? null]),
       [
