@@ -3,10 +3,16 @@
  * developers already read in 0x and Clinic: your code, dependencies, Node internals, V8/native,
  * the garbage collector, and the VM's idle/program time.
  */
-export type FrameCategory = 'user' | 'dependency' | 'node' | 'native' | 'gc' | 'idle' | 'process';
+export type FrameCategory = 'user' | 'dependency' | 'node' | 'native' | 'gc' | 'idle' | 'process' | 'tool';
+
+/**
+ * The one frame V8 Lens's own agent is folded into (core/cpu/v8LensFrames.ts): its time on the app's
+ * threads, drawn apart in grey and left out of every figure (hot functions, shares, tiers, the gate).
+ */
+export const V8_LENS_FRAME = '(V8 Lens)';
 
 /** In legend order; 'process' (one root frame per process or thread of a multi-process run) is not a kind of code: no legend entry. */
-export const FRAME_CATEGORIES: readonly FrameCategory[] = ['user', 'dependency', 'node', 'native', 'gc', 'idle'];
+export const FRAME_CATEGORIES: readonly FrameCategory[] = ['user', 'dependency', 'node', 'native', 'gc', 'idle', 'tool'];
 
 export const FRAME_CATEGORY_LABELS: Record<FrameCategory, string> = {
   user: 'your code',
@@ -16,11 +22,13 @@ export const FRAME_CATEGORY_LABELS: Record<FrameCategory, string> = {
   gc: 'garbage collector',
   idle: 'idle / program',
   process: 'process / thread',
+  tool: "V8 Lens's agent (left out of the figures)",
 };
 
 /** `line` is the 1-based function start (0 = none): JavaScript with no file (an inline or eval'd script) still has one. */
 export function frameCategory(name: string, url: string, line = 0): FrameCategory {
   if (url === '') {
+    if (name === V8_LENS_FRAME) return 'tool';
     if (name === '(garbage collector)') return 'gc';
     if (name === '(idle)' || name === '(program)' || name === '(root)') return 'idle';
     return line > 0 ? 'user' : 'native';

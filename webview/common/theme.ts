@@ -59,6 +59,7 @@ export const CATEGORY_VARS: Record<FrameCategory, [string, string]> = {
   gc: ['--vscode-charts-red', '#f14c4c'],
   idle: ['--vscode-charts-lines', '#808080'],
   process: ['--vscode-charts-foreground', '#cccccc'],
+  tool: ['--vscode-disabledForeground', '#8c8c8c'],
 };
 
 /** GC types V8 prints, to a chart colour; unknown types get the rest of the palette in order. */

@@ -8,13 +8,16 @@ import type { FromReportWebview } from '../../src/shared/reportProtocol';
 import { el, emptyNote, openOnActivate } from '../common/dom';
 import { fmtNum, formatLocation, type LocationContext } from '../common/format';
 import { canOpen, type Host } from '../common/host';
-import { tierNowText } from '../../src/shared/tierText';
+import { tierClockText, tierNowText, tierTimeText } from '../../src/shared/tierText';
 
-const seconds = (ms: number | null) => (ms === null ? '–' : `${fmtNum(ms / 1000, ms < 10_000 ? 2 : 1)} s`);
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** An event's time, marked ≈ with its error when the event loop kept the agent from dating it closely. */
+const timeOf = (e: TierEvent | undefined) => (e === undefined || e.atMs === null ? '–' : tierTimeText(e.atMs, e.atErrorMs));
 
 /** "TurboFan at 0.41 s → deopt (wrong map) at 1.20 s → TurboFan at 1.52 s". */
 export function historyText(entry: TierHistoryEntry, limit = 6): string {
-  const steps = entry.events.slice(0, limit).map((e) => `${e.kind === 'deopt' ? `deopt (${e.reason ?? 'no reason'})` : e.tier}${e.atMs === null ? '' : ` at ${seconds(e.atMs)}`}`);
+  const steps = entry.events.slice(0, limit).map((e) => `${e.kind === 'deopt' ? `deopt (${e.reason ?? 'no reason'})` : e.tier}${e.atMs === null ? '' : ` at ${timeOf(e)}`}`);
   if (entry.events.length > limit) steps.push(`… ${entry.events.length - limit} more`);
   return steps.join(' → ');
 }
@@ -35,7 +38,7 @@ export function renderTierSection(section: HTMLElement, tiers: TierHistory | nul
       className: 'hint',
       text:
         `The ${tiers.functions.length} hottest functions by self time: ${optimizedAtEnd} ended in optimized code. ` +
-        (tiers.timed ? 'Times are on the GC timeline’s clock, within 25 ms.' : 'This run did not date its code trace: events are in the order V8 wrote them.') +
+        (tiers.timed ? `${capitalized(tierClockText(tiers))}.` : 'This run did not date its code trace: events are in the order V8 wrote them.') +
         ' “Not optimized on its own”: V8 made no optimized code for it (it ran in the interpreter or Sparkplug, or inlined into its callers).',
     }),
   );
@@ -55,8 +58,8 @@ function row(f: TierHistoryEntry, host: Host<FromReportWebview>, loc: LocationCo
     el('td', { className: 'fn-name', text: f.function }),
     el('td', { className: 'num', text: fmtNum(f.selfMs, 1) }),
     el('td', { className: `tier-now tier-${f.tierNow !== null ? 'opt' : state === 'deoptimized' ? 'deopt' : 'none'}`, text: state }),
-    el('td', { className: 'num', text: seconds(f.firstOptimizedMs) }),
-    el('td', { className: 'num', text: seconds(f.firstTurboFanMs) }),
+    el('td', { className: 'num', text: timeOf(f.events.find((e) => e.kind === 'optimized')) }),
+    el('td', { className: 'num', text: timeOf(f.events.find((e) => e.kind === 'optimized' && e.tier === 'TurboFan')) }),
     el('td', { className: 'num', text: String(f.deopts) }),
     el('td', { className: 'num', text: String(f.reoptimizations) }),
     el('td', { className: 'tier-history', text: historyText(f) }),

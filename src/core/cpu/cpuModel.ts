@@ -5,12 +5,14 @@ import { groupFunctions, type CpuFunctionTime } from './groupFunctions';
 import { lineSelfTimes, type CpuLineTime } from './lineSelfTimes';
 import { GapCounter } from './medianInterval';
 import { nodeSelfTimes } from './sampleWeights';
+import { foldV8LensFrames, type IsV8LensScript } from './v8LensFrames';
 
 export type { CpuFunctionTime } from './groupFunctions';
 export type { CpuLineTime } from './lineSelfTimes';
 
 /** Time-weighted view of a profile. All times in µs, unrounded. */
 export interface CpuModel {
+  /** With V8 Lens's own frames folded into one `(V8 Lens)` node (see v8LensFrames.ts). */
   profile: CpuProfile;
   /** Time of the first and last sample (per-sample times: `sampleTimes()` in sampleWeights.ts). */
   firstSampleUs: number;
@@ -29,11 +31,28 @@ export interface CpuModel {
   durationUs: number;
   /** Time the samples cover, from the first sample to the end of the last: Σ self of all nodes. */
   coveredUs: number;
+  /**
+   * From the profile's start to its first sample (`timeDeltas[0]`; the whole profile when it has no
+   * samples): the sampler had not ticked yet, so no function is known for it. Not in any node's
+   * time: durationUs = this + coveredUs (unless a sample is dated before the start).
+   */
+  beforeFirstSampleUs: number;
+  /** The `(V8 Lens)` node (V8 Lens's own agent, left out of every figure); -1 when it had none. */
+  v8LensNode: number;
+  /** Its time and samples (0 when none). */
+  v8LensUs: number;
+  v8LensSamples: number;
   /** Median positive gap between samples. */
   sampleIntervalUs: number;
 }
 
-export function buildCpuModel(profile: CpuProfile): CpuModel {
+export interface CpuModelOptions {
+  /** V8 Lens's own scripts (the preload the run launched with): folded into `(V8 Lens)`. */
+  isV8LensScript?: IsV8LensScript | null;
+}
+
+export function buildCpuModel(raw: CpuProfile, options: CpuModelOptions = {}): CpuModel {
+  const { profile, v8LensNode } = foldV8LensFrames(raw, options.isV8LensScript);
   const gaps = new GapCounter();
   const { nodeSelfUs, firstSampleUs, lastSampleUs, lastSampleWeightUs } = nodeSelfTimes(profile, gaps);
   const nodeTotalUs = nodeTotals(profile.parents, nodeSelfUs);
@@ -45,6 +64,8 @@ export function buildCpuModel(profile: CpuProfile): CpuModel {
   for (let f = 0; f < functions.length; f++) functions[f]!.totalUs = totalUs[f]!;
 
   const sampled = profile.samples.length > 0;
+  let v8LensSamples = 0;
+  if (v8LensNode >= 0) for (const leaf of profile.samples) if (leaf === v8LensNode) v8LensSamples++;
   return {
     profile,
     firstSampleUs,
@@ -57,6 +78,11 @@ export function buildCpuModel(profile: CpuProfile): CpuModel {
     lines: lineSelfTimes(profile.nodes, nodeSelfUs, groups),
     durationUs: Math.max(0, Math.max(profile.endTimeUs, lastSampleUs) - profile.startTimeUs),
     coveredUs: sampled ? lastSampleUs + lastSampleWeightUs - firstSampleUs : 0,
+    // Without samples, the whole profile went unseen.
+    beforeFirstSampleUs: sampled ? Math.max(0, firstSampleUs - profile.startTimeUs) : Math.max(0, profile.endTimeUs - profile.startTimeUs),
+    v8LensNode,
+    v8LensUs: v8LensNode >= 0 ? nodeSelfUs[v8LensNode]! : 0,
+    v8LensSamples,
     sampleIntervalUs: gaps.median(profile),
   };
 }

@@ -1,9 +1,10 @@
 import type { CpuFunctionSummary, CpuLineSummary, CpuSummary } from '../../shared/model/summary';
 import { round } from '../util/stats';
-import { buildCpuModel, type CpuFunctionTime, type CpuModel } from './cpuModel';
+import { buildCpuModel, type CpuFunctionTime, type CpuModel, type CpuModelOptions } from './cpuModel';
 import type { CpuProfile } from './cpuProfileFormat';
 import type { CpuLineTime } from './lineSelfTimes';
 import { compareText } from '../util/compareText';
+import { V8_LENS_FRAME } from './v8LensFrames';
 
 export interface CpuSummaryOptions {
   /** File name written to `CpuSummary.profile`. */
@@ -17,15 +18,17 @@ export interface CpuSummaryOptions {
 /** The pseudo-frames V8 adds for time spent outside JavaScript; they have no url. */
 const PSEUDO = { gc: '(garbage collector)', idle: '(idle)', program: '(program)', root: '(root)' } as const;
 
-export function summarizeCpu(profile: CpuProfile, options: CpuSummaryOptions): Omit<CpuSummary, 'profiles'> {
-  return summarizeCpuModel(buildCpuModel(profile), options);
+export function summarizeCpu(profile: CpuProfile, options: CpuSummaryOptions & CpuModelOptions): Omit<CpuSummary, 'profiles'> {
+  return summarizeCpuModel(buildCpuModel(profile, options), options);
 }
 
 /** For callers that keep the model (flame graph, lenses) and want the summary of the same numbers. */
 export function summarizeCpuModel(model: CpuModel, options: CpuSummaryOptions): Omit<CpuSummary, 'profiles'> {
   const isRoot = (f: CpuFunctionTime): boolean => f.url === '' && f.name === PSEUDO.root;
+  // V8 Lens's own agent is one folded frame (cpu/v8LensFrames.ts): stated in `leftOut`, in no figure.
+  const isV8Lens = (f: CpuFunctionTime): boolean => f.url === '' && f.name === V8_LENS_FRAME;
   const functions = model.functions
-    .filter((f) => f.totalUs > 0 && !isRoot(f))
+    .filter((f) => f.totalUs > 0 && !isRoot(f) && !isV8Lens(f))
     .sort(byFunctionTime)
     .slice(0, options.topFunctions ?? Infinity)
     .map(toFunctionSummary);
@@ -40,12 +43,14 @@ export function summarizeCpuModel(model: CpuModel, options: CpuSummaryOptions): 
     model.functions.reduce((sum, f) => (f.url === '' && f.name === name ? sum + f.selfUs : sum), 0);
   return {
     profile: options.profileFile,
-    durationMs: ms(model.durationUs),
-    sampleCount: model.profile.samples.length,
+    // Σ of every node's self time but V8 Lens's: the sum of the functions' self times, to rounding.
+    durationMs: ms(model.coveredUs - model.v8LensUs),
+    sampleCount: model.profile.samples.length - model.v8LensSamples,
     sampleIntervalMs: ms(model.sampleIntervalUs),
     functions,
     lines,
     pseudo: { gcMs: ms(pseudoUs(PSEUDO.gc)), idleMs: ms(pseudoUs(PSEUDO.idle)), programMs: ms(pseudoUs(PSEUDO.program)) },
+    leftOut: { v8LensMs: ms(model.v8LensUs), v8LensSamples: model.v8LensSamples, beforeFirstSampleMs: ms(model.beforeFirstSampleUs) },
   };
 }
 

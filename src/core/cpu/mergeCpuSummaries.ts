@@ -19,9 +19,13 @@ export function mergeCpuSummaries(parts: readonly CpuPart[], main: CpuPart, prof
   let durationMs = 0;
   let sampleCount = 0;
   const pseudo = { gcMs: 0, idleMs: 0, programMs: 0 };
+  const leftOut = { v8LensMs: 0, v8LensSamples: 0, beforeFirstSampleMs: 0 };
   for (const { pid, summary } of parts) {
     durationMs += summary.durationMs;
     sampleCount += summary.sampleCount;
+    leftOut.v8LensMs += summary.leftOut?.v8LensMs ?? 0;
+    leftOut.v8LensSamples += summary.leftOut?.v8LensSamples ?? 0;
+    leftOut.beforeFirstSampleMs += summary.leftOut?.beforeFirstSampleMs ?? 0;
     pseudo.gcMs += summary.pseudo.gcMs;
     pseudo.idleMs += summary.pseudo.idleMs;
     pseudo.programMs += summary.pseudo.programMs;
@@ -50,6 +54,7 @@ export function mergeCpuSummaries(parts: readonly CpuPart[], main: CpuPart, prof
       .sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs || compareText(a.url, b.url) || a.line - b.line || a.column - b.column || compareText(a.name, b.name)),
     lines: [...lines.values()].map((l) => ({ ...l, selfMs: round(l.selfMs, 3) })).sort((a, b) => b.selfMs - a.selfMs || compareText(a.url, b.url) || a.line - b.line),
     pseudo: { gcMs: round(pseudo.gcMs, 3), idleMs: round(pseudo.idleMs, 3), programMs: round(pseudo.programMs, 3) },
+    ...(parts.every((p) => p.summary.leftOut) ? { leftOut: { ...leftOut, v8LensMs: round(leftOut.v8LensMs, 3), beforeFirstSampleMs: round(leftOut.beforeFirstSampleMs, 3) } } : {}),
     profiles,
   };
 }

@@ -13,9 +13,15 @@ function bundledScript(name: string, what: string): string {
   return found;
 }
 
+/**
+ * The preload bundle's file name: how a run's launch line (session.json) shows which `--require` is
+ * V8 Lens's own, wherever the bundle lives (a dev checkout's dist/, an installed extension's).
+ */
+export const PRELOAD_BUNDLE_FILE = 'preload.js';
+
 /** dist/preload.js: the agent `--require`d into every target process. */
 export function preloadAgentPath(): string {
-  return bundledScript('preload.js', 'the preload agent');
+  return bundledScript(PRELOAD_BUNDLE_FILE, 'the preload agent');
 }
 
 /** dist/load-runner.js: the load generator, forked. */

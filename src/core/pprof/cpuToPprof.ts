@@ -1,7 +1,8 @@
 /**
  * A CPU profile into pprof samples: one sample per call-tree node that was a sample's leaf, with
  * `samples/count` (how many of V8's samples) and `cpu/nanoseconds` (the time V8 Lens credits them,
- * the same weighting as its report: each sample lasts until the next). The root frame is left out.
+ * the same weighting as its report: each sample lasts until the next). The root frame is left out,
+ * and so are V8 Lens's own samples (the `(V8 Lens)` node): as in the report, they are not the app's.
  */
 import type { CpuModel } from '../cpu/cpuModel';
 import type { PprofBuilder, PprofLabel, PprofValueType } from './pprofBuilder';
@@ -17,7 +18,7 @@ export function addCpuSamples(builder: PprofBuilder, model: CpuModel, labels: re
   for (const leaf of profile.samples) counts[leaf]!++;
   const locationOf = new Int32Array(profile.nodes.length).fill(-1);
   for (let i = 0; i < profile.nodes.length; i++) {
-    if (counts[i] === 0 && nodeSelfUs[i] === 0) continue;
+    if ((counts[i] === 0 && nodeSelfUs[i] === 0) || i === model.v8LensNode) continue;
     const stack: number[] = [];
     for (let n = i; n >= 0 && profile.parents[n] !== -1; n = profile.parents[n]!) {
       if (locationOf[n] === -1) {

@@ -22,7 +22,11 @@ export class PprofBuilder {
   private readonly samples: Sample[] = [];
   private readonly locationByKey = new Map<string, number>();
 
-  constructor(private readonly sampleTypes: readonly PprofValueType[]) {}
+  /** `fileRoot`: the run's working folder, which anonymous functions' files are named relative to (see pprofNames.ts). */
+  constructor(
+    private readonly sampleTypes: readonly PprofValueType[],
+    private readonly fileRoot: string | null = null,
+  ) {}
 
   /** The Location id of a frame (1-based, as pprof's ids are). */
   location(frame: PprofFrame): number {
@@ -32,7 +36,7 @@ export class PprofBuilder {
       id = this.locations.length + 1;
       this.functions.push(new PprofFunction({
         id,
-        name: this.strings.dedup(pprofFunctionName(frame)),
+        name: this.strings.dedup(pprofFunctionName(frame, this.fileRoot)),
         systemName: this.strings.dedup(frame.name),
         filename: this.strings.dedup(frame.url),
         startLine: frame.line,

@@ -61,9 +61,12 @@ export function redirectCodeTrace(dir: string, pid: number, threadId: number): C
   return { file: own ? file : threadId > 0 ? sharedThreadsTraceName(pid) : null, own };
 }
 
-// A method named by a string key keeps its name through minification: V8 traces it by that name.
+// V8 traces a function by its SharedFunctionInfo's name: a method's literal key is that name, and it
+// survives minification. A computed key (`[NAME]()`) is not: V8 then traced the variable's name,
+// `probe` (or the minifier's), which the reader cannot tell from an app's function. Indexing by the
+// constant keeps the key and the constant the same name.
 const probe = {
-  [CODE_TRACE_PROBE_NAME](acc: number, i: number): number {
+  v8LensCodeTraceProbe(acc: number, i: number): number {
     return (acc * 31 + i) & 0xffff;
   },
-}[CODE_TRACE_PROBE_NAME]!;
+}[CODE_TRACE_PROBE_NAME];

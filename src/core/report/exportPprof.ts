@@ -27,6 +27,8 @@ import { EXIT } from '../util/exitCodes';
 import { FileRefusedError, readRegularFile } from '../util/files';
 import { TOOL_VERSION } from '../util/version';
 import { loadReport } from './loadReport';
+import { v8LensScriptsBeside } from './v8LensLeftOut';
+import { v8LensScriptsOf } from '../run/analyzeRun';
 
 export type ExportKind = 'cpu' | 'alloc';
 
@@ -66,11 +68,12 @@ async function exportRun(dir: string, shown: string, wanted: ExportKind | null):
   const several = processes.length > 1;
   const labelsOf = (p: { pid: number; threadId: number | null; role: string }): PprofLabel[] =>
     several ? [{ key: 'pid', num: p.pid }, ...(p.threadId ? [{ key: 'thread', num: p.threadId }] : []), { key: 'process', str: p.role }] : [];
+  const isV8LensScript = v8LensScriptsOf(session);
   const models = new Map<string, Promise<CpuModel>>();
   const modelOf = (file: string) => {
     let m = models.get(file);
     if (!m) {
-      m = readRunText(dir, runPath(layout.cpuDir, file), RUN_FILE_LIMITS.cpuProfile).then((text) => buildCpuModel(parseCpuProfile(text, basename(file))));
+      m = readRunText(dir, runPath(layout.cpuDir, file), RUN_FILE_LIMITS.cpuProfile).then((text) => buildCpuModel(parseCpuProfile(text, basename(file)), { isV8LensScript }));
       models.set(file, m);
     }
     return m;
@@ -78,10 +81,11 @@ async function exportRun(dir: string, shown: string, wanted: ExportKind | null):
   const comments = runComments(summary, session, shown);
 
   if (kind === 'cpu') {
-    const builder = new PprofBuilder(CPU_SAMPLE_TYPES);
+    const builder = new PprofBuilder(CPU_SAMPLE_TYPES, session?.target.cwd ?? null);
     const parts = cpuProcesses.length > 0 ? cpuProcesses.map((p) => ({ file: p.cpu!.profile, labels: labelsOf(p) })) : [{ file: summary.cpu!.profile!, labels: [] }];
     let durationUs = 0;
     let intervalUs = session?.flags.samplingIntervalUs ?? 0;
+    const leftOut = { us: 0, samples: 0 };
     for (const part of parts) {
       const model = await modelOf(part.file).catch((err: unknown) => {
         warnings.push(`${part.file}: ${errorMessage(err)}; left out`);
@@ -91,15 +95,18 @@ async function exportRun(dir: string, shown: string, wanted: ExportKind | null):
       addCpuSamples(builder, model, part.labels);
       durationUs = Math.max(durationUs, model.durationUs);
       if (intervalUs === 0) intervalUs = model.sampleIntervalUs;
+      leftOut.us += model.v8LensUs;
+      leftOut.samples += model.v8LensSamples;
     }
     if (builder.sampleCount === 0) throw new UserError(`${shown}: no CPU profile of the run could be read${warnings.length ? ` (${warnings[0]})` : ''}`);
+    if (leftOut.samples > 0) comments.push(v8LensComment(leftOut.us, leftOut.samples));
     const profile = builder.build({ period: { type: 'cpu', unit: 'nanoseconds', value: intervalUs * 1000 }, defaultSampleType: 'cpu', timeNanos: startNanos(session), durationNanos: durationUs * 1000, comments });
     return done(profile.encode(), 'cpu', builder.sampleCount, hasAlloc ? 'alloc' : null, warnings);
   }
 
   const heaps = await readRunHeapProfiles(layout, processes, session, warnings, (file) => modelOf(file).then((m) => scriptFramesOf(m.profile)));
   if (heaps.size === 0) throw new UserError(`${shown}: no heap profile of the run could be read${warnings.length ? ` (${warnings[0]})` : ''}`);
-  const builder = new PprofBuilder(heapSampleTypes('alloc'));
+  const builder = new PprofBuilder(heapSampleTypes('alloc'), session?.target.cwd ?? null);
   let interval = 0;
   let durationMs = 0;
   for (const [id, heap] of heaps) {
@@ -139,6 +146,11 @@ function runComments(summary: Summary, session: SessionRecord | null, shown: str
   return out;
 }
 
+/** What the export leaves out, said once: V8 Lens's own agent ran on the app's threads. */
+function v8LensComment(us: number, samples: number): string {
+  return `V8 Lens's agent: ${(us / 1000).toFixed(1)} ms (${samples} sample${samples === 1 ? '' : 's'}) on the app's threads, left out`;
+}
+
 function startNanos(session: SessionRecord | null): number {
   const ms = session ? Date.parse(session.startedAt) : NaN;
   return Number.isFinite(ms) ? ms * 1e6 : 0;
@@ -161,9 +173,10 @@ async function exportFile(path: string, shown: string, wanted: ExportKind | null
     return exportHeapFile(profile, comments);
   }
   if (wanted === 'alloc') throw new UserError(`${shown} is a CPU profile: it has no allocations to export`, EXIT.usage);
-  const model = buildCpuModel(parseCpuProfile(text, name));
+  const model = buildCpuModel(parseCpuProfile(text, name), { isV8LensScript: await v8LensScriptsBeside(path) });
   const builder = new PprofBuilder(CPU_SAMPLE_TYPES);
   addCpuSamples(builder, model, []);
+  if (model.v8LensSamples > 0) comments.push(v8LensComment(model.v8LensUs, model.v8LensSamples));
   const profile = builder.build({ period: { type: 'cpu', unit: 'nanoseconds', value: model.sampleIntervalUs * 1000 }, defaultSampleType: 'cpu', timeNanos: 0, durationNanos: model.durationUs * 1000, comments });
   return done(profile.encode(), 'cpu', builder.sampleCount, null, model.profile.warnings);
 }

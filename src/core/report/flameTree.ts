@@ -15,7 +15,9 @@ export const MAX_FLAME_DEPTH = 1000;
 
 /**
  * The profile's own call tree (V8 already merges identical stacks), built iteratively because real
- * profiles are hundreds of frames deep. Subtrees with no time at all are dropped. Frames deeper than
+ * profiles are hundreds of frames deep. Subtrees with no time at all are dropped, and so is the
+ * `(V8 Lens)` frame: V8 Lens's own agent is no part of the app's tree, its totals or a comparison
+ * (the time-ordered profile keeps it, grey, so the timeline stays true). Frames deeper than
  * MAX_FLAME_DEPTH are folded into one frame at that depth, and `warnings` says so.
  */
 export function buildFlameTree(model: CpuModel, warnings: string[] = []): FlameNode | null {
@@ -27,7 +29,7 @@ export function buildFlameTree(model: CpuModel, warnings: string[] = []): FlameN
   const folds = new Set<FlameNode>();
   // Depth-first pre-order: a parent is always built before its children.
   for (let i = 0; i < nodes.length; i++) {
-    if (model.nodeTotalUs[i]! <= 0 && i !== 0) continue;
+    if ((model.nodeTotalUs[i]! <= 0 && i !== 0) || i === model.v8LensNode) continue;
     const parent = parents[i]!;
     depth[i] = parent >= 0 ? depth[parent]! + 1 : 0;
     if (depth[i]! > MAX_FLAME_DEPTH) {

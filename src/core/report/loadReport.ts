@@ -6,7 +6,8 @@ import { buildCpuModel, type CpuModel } from '../cpu/cpuModel';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
 import { summarizeGc } from '../gc/gcSummary';
 import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
-import { analyzeRun, readGcTraceFile } from '../run/analyzeRun';
+import { analyzeRun, readGcTraceFile, v8LensScriptsOf } from '../run/analyzeRun';
+import { v8LensScriptsBeside, withoutV8LensFunctions } from './v8LensLeftOut';
 import { runLayout } from '../run/runLayout';
 import { readSessionRecord, readSummaryRecord } from '../run/runRecords';
 import { emptySummary, type Summary } from '../../shared/model/summary';
@@ -80,8 +81,8 @@ export async function loadReportAndProfile(target: string): Promise<LoadedReport
 async function loadRunFolder(path: string, shown: string): Promise<Summary> {
   const layout = runLayout(path);
   const saved = await readSummaryRecord(path);
-  if (saved.value) return saved.value;
   const session = await readSessionRecord(path);
+  if (saved.value) return withoutV8LensFunctions(saved.value, v8LensScriptsOf(session.value));
   const hasArtifacts = await Promise.all(
     [layout.cpuDir, layout.gcTrace, layout.v8LogDir].map((p) => stat(p).then(() => true, () => false)),
   );
@@ -139,7 +140,7 @@ async function summarizeCpuProfileFile(path: string): Promise<{ summary: Summary
   });
   try {
     const profile = parseCpuProfile(text, basename(path));
-    const cpuModel = buildCpuModel(profile);
+    const cpuModel = buildCpuModel(profile, { isV8LensScript: await v8LensScriptsBeside(path) });
     const cpu = summarizeCpuModel(cpuModel, { profileFile: basename(path) });
     const summary = singleSummary('cpuprofile', path, {
       cpu: { ...cpu, profiles: [{ file: basename(path), pid: null, threadId: null, durationMs: cpu.durationMs, sampleCount: cpu.sampleCount }] },

@@ -12,7 +12,7 @@ import { readAgentRecords } from '../run/agentRecords';
 import type { AgentRecord } from '../preload/agentRecord';
 import type { TimeProfile } from '../../shared/model/timeProfile';
 import type { GcEvent } from '../gc/gcEvent';
-import { readGcTraceFile, readRunGcTrace } from '../run/analyzeRun';
+import { readGcTraceFile, readRunGcTrace, v8LensScriptsOf } from '../run/analyzeRun';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import { readSessionRecord } from '../run/runRecords';
 import { sessionMode, type SessionRecord } from '../../shared/model/session';
@@ -51,7 +51,7 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
   const session = (await readSessionRecord(dir)).value;
   const title = session ? `${runTargetTitle(session)}${session.mode === 'attach' ? ' (attached)' : ''} · ${runDateTime(session.startedAt)}` : basename(dir);
   const model: ReportModel = { title, source: dir, summary, session, flame: null, gcEvents: [] };
-  const profiles = new RunProfileViews(layout, summary.warnings);
+  const profiles = new RunProfileViews(layout, summary.warnings, v8LensScriptsOf(session));
   const allocFlames = await readAllocFlames(layout, summary.processes ?? [], session, summary.warnings, profiles);
   if ((summary.processes?.length ?? 0) > 1) {
     await addProcessViews(model, layout, allocFlames, profiles);

@@ -10,6 +10,7 @@ import type { CpuSummary } from '../../shared/model/summary';
 import { buildCpuModel, scriptFramesOf } from '../cpu/cpuModel';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
 import { parseCpuProfile } from '../cpu/parseCpuProfile';
+import type { IsV8LensScript } from '../cpu/v8LensFrames';
 import type { ScriptFrames } from '../heap/resolvePositions';
 import { RUN_FILE_LIMITS, readRunText, runPath } from '../run/runFiles';
 import type { RunLayout } from '../run/runLayout';
@@ -34,6 +35,8 @@ export class RunProfileViews {
   constructor(
     private readonly layout: RunLayout,
     private readonly warnings: string[],
+    /** V8 Lens's own scripts in the run (its preload): folded into one `(V8 Lens)` frame. */
+    private readonly isV8LensScript: IsV8LensScript | null = null,
   ) {}
 
   /** A profile from the run's cpu/ folder only (see runFiles.ts). */
@@ -49,10 +52,11 @@ export class RunProfileViews {
   private async read(name: string): Promise<ProfileViews> {
     const text = await readRunText(this.layout.dir, runPath(this.layout.cpuDir, name), RUN_FILE_LIMITS.cpuProfile);
     const profile = parseCpuProfile(text, basename(name));
-    const model = buildCpuModel(profile);
+    const model = buildCpuModel(profile, { isV8LensScript: this.isV8LensScript });
     return {
       flame: buildFlameTree(model, this.warnings),
       cpu: summarizeCpuModel(model, { profileFile: name }),
+      // From the file as V8 wrote it: the preload's script ids name the heap profile's frames to prune.
       frames: scriptFramesOf(profile),
       time: buildTimeProfile(model),
       firstSampleUs: model.firstSampleUs,

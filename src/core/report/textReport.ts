@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describeYoungGeneration, requestedSemiSpaceText } from '../../shared/youngGenerationText';
 import { deoptEventCount } from '../../shared/deoptText';
 import { hasGap, selfCheckGaps } from '../../shared/selfCheckText';
-import { tierNowText, tierSummaryText } from '../../shared/tierText';
+import { tierClockText, tierNowText, tierSummaryText } from '../../shared/tierText';
 import type { LoadSummary, ProcessSummary, Summary } from '../../shared/model/summary';
 
 export interface TextReportOptions {
@@ -41,8 +41,10 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     out.push(
       cpu.profiles.length > 1
         ? `CPU profiles: ${cpu.profiles.length} (one per process and thread), ${fmtMs(cpu.durationMs)} sampled in all, every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms; the functions below are summed over them`
-        : `CPU profile: ${fmtMs(cpu.durationMs)} wall, ${cpu.sampleCount.toLocaleString('en-US')} samples every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms  (${cpu.profile})`,
+        : `CPU profile: ${fmtMs(cpu.durationMs)} ${cpu.leftOut ? 'sampled' : 'wall'}, ${cpu.sampleCount.toLocaleString('en-US')} samples every ~${fmtNum(cpu.sampleIntervalMs, 2)} ms  (${cpu.profile})`,
     );
+    const leftOut = leftOutText(cpu.leftOut);
+    if (leftOut) out.push(leftOut);
     const rows = cpu.functions.slice(0, options.topFunctions ?? 10);
     if (rows.length > 0) {
       out.push(table(
@@ -137,7 +139,7 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
   const tiers = summary.tierHistory;
   if (tiers && tiers.functions.length > 0) {
     const ended = tiers.functions.filter((f) => f.tierNow !== null).length;
-    out.push(`Tiers of the ${tiers.functions.length} hottest functions (${ended} ended optimized${tiers.timed ? '; times on the GC trace’s clock' : '; in trace order, not dated'}):`);
+    out.push(`Tiers of the ${tiers.functions.length} hottest functions (${ended} ended optimized; ${tierClockText(tiers)}):`);
     out.push(table(
       ['self ms', 'function', 'now', 'history', 'where'],
       tiers.functions.slice(0, options.topDeopts ?? 10).map((f) => [fmtNum(f.selfMs, 1), f.function, tierNowText(f), tierSummaryText(f), place(f.url, f.line, f.column)]),
@@ -150,6 +152,15 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
   const shownAbove = new Set([...deoptReasons, ...(load && !load.figures && load.error ? [`load: ${load.error}`] : [])]);
   for (const w of summary.warnings) if (!shownAbove.has(w)) out.push(`note: ${w}`);
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** Profiled time in no figure, said once: V8 Lens's own agent, and the stretch before the first sample. */
+function leftOutText(leftOut: NonNullable<Summary['cpu']>['leftOut']): string | null {
+  if (!leftOut) return null;
+  const parts: string[] = [];
+  if (leftOut.v8LensSamples > 0) parts.push(`V8 Lens's agent ${fmtMs(leftOut.v8LensMs)} (${leftOut.v8LensSamples.toLocaleString('en-US')} samples on the app's threads)`);
+  if (leftOut.beforeFirstSampleMs > 0) parts.push(`${fmtMs(leftOut.beforeFirstSampleMs)} before the first sample (no function is known for it)`);
+  return parts.length > 0 ? `  left out of every figure: ${parts.join('; ')}` : null;
 }
 
 /** Which processes a deopt happened in (several-process runs), and when it was outside the load window. */

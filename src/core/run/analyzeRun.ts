@@ -45,6 +45,8 @@ import { openRunFile, readRunText, readableArtifacts } from './runFiles';
 import { readLoadRecord } from './runRecords';
 import { buildSelfCheck, deoptCoverageAfterCheck, gcUnreadable } from './selfCheck';
 import { functionPlaceKey, scriptCalleesOf, scriptFramesOf } from '../cpu/cpuModel';
+import { v8LensScripts, type IsV8LensScript } from '../cpu/v8LensFrames';
+import { PRELOAD_BUNDLE_FILE } from '../launcher/bundledScripts';
 import type { ScriptFrames } from '../heap/resolvePositions';
 
 /** GC data already in memory from a live capture, so the trace file need not be read back. */
@@ -99,7 +101,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const counted = processes.filter((p) => p.role !== 'npm');
   const app = processes.find((p) => p.isApp) ?? counted[0] ?? null;
 
-  const cpuParts = await readCpuParts(layout, profiles, warnings);
+  const cpuParts = await readCpuParts(layout, profiles, warnings, v8LensScriptsOf(session));
   const cpu = summarizeRunCpu(cpuParts, processes, app, capture.cpu && said[1]!.length === 0, warnings);
   const gcRaw = gcData ? rawGcCounts(gcData) : null;
   // V8 printed GC events and none could be read: unknown, not "0 events".
@@ -232,15 +234,24 @@ function refineGcInWindow(load: LoadSummary, counted: readonly RunProcess[]): vo
   load.gcInWindow = { ...windowTotals(figures, Math.max(lives, windowMs)), processes: figures };
 }
 
-/** V8 Lens's preload as the launch named it: `--require <path>` on the command line, or in NODE_OPTIONS (npm scripts). */
+/** V8 Lens's own scripts in the run's processes (the preload it launched them with); null when unknown. */
+export function v8LensScriptsOf(session: SessionRecord | null): IsV8LensScript | null {
+  return v8LensScripts([preloadPathOf(session)]);
+}
+
+/**
+ * V8 Lens's preload as the launch named it: `--require <path>` on the command line (the one named
+ * like the bundle, when the user added a `--require` of their own), or in NODE_OPTIONS (npm scripts).
+ */
 export function preloadPathOf(session: SessionRecord | null): string | null {
   const argv = session?.launch.argv ?? [];
-  const at = argv.indexOf('--require');
-  if (at >= 0 && at + 1 < argv.length) return argv[at + 1]!;
+  const required = argv.flatMap((a, i) => (a === '--require' && i + 1 < argv.length ? [argv[i + 1]!] : []));
+  const bundle = required.filter((p) => basename(p) === PRELOAD_BUNDLE_FILE);
+  if (required.length > 0) return bundle[bundle.length - 1] ?? required[0]!;
   const nodeOptions = session?.launch.env.NODE_OPTIONS ?? '';
   for (const m of nodeOptions.matchAll(/--require=(?:"((?:[^"\\]|\\.)*)"|(\S+))/g)) {
     const path = m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!;
-    if (path.endsWith('preload.js')) return path;
+    if (basename(path) === PRELOAD_BUNDLE_FILE) return path;
   }
   return null;
 }
@@ -346,12 +357,12 @@ function mergedCallees(parts: readonly ProfilePart[]): Map<string, Set<string>> 
   return all;
 }
 
-async function readCpuParts(layout: RunLayout, artifacts: readonly CpuProfileArtifact[], warnings: string[]): Promise<ProfilePart[]> {
+async function readCpuParts(layout: RunLayout, artifacts: readonly CpuProfileArtifact[], warnings: string[], isV8LensScript: IsV8LensScript | null = null): Promise<ProfilePart[]> {
   const parts: ProfilePart[] = [];
   for (const artifact of artifacts) {
     try {
       const profile = parseCpuProfile(await readRunText(layout.dir, artifact.path, CPU_PROFILE_READ_LIMIT), artifact.file);
-      parts.push({ artifact, pid: artifact.pid, summary: summarizeCpu(profile, { profileFile: artifact.file }), frames: scriptFramesOf(profile), callees: scriptCalleesOf(profile) });
+      parts.push({ artifact, pid: artifact.pid, summary: summarizeCpu(profile, { profileFile: artifact.file, isV8LensScript }), frames: scriptFramesOf(profile), callees: scriptCalleesOf(profile) });
       for (const w of profile.warnings) warnings.push(`${artifact.file}: ${w}`);
     } catch (err) {
       warnings.push(errorMessage(err));

@@ -5,11 +5,11 @@
  */
 import type { AllocFunctionSummary, AllocSummary, LoadSummary } from '../../shared/model/summary';
 import { bool, nullable, num, shape, str } from '../../shared/model/shapeCheck';
-import { pathToFileURL } from 'node:url';
 import { MAX_ALLOC_FUNCTIONS, summarizeAllocations } from '../heap/allocSummary';
 import type { HeapNode, HeapProfile } from '../heap/heapProfileFormat';
 import { pruneFrames, resolveHeapPositions, type ScriptFrames } from '../heap/resolvePositions';
 import { parseHeapProfile } from '../heap/parseHeapProfile';
+import { v8LensScripts } from '../cpu/v8LensFrames';
 import type { AllocationRecord } from '../preload/allocationSampler';
 import { compareText } from '../util/compareText';
 import { errorMessage } from '../util/errors';
@@ -125,8 +125,8 @@ export async function readHeapProfileFile(
     for (const w of profile.warnings) warnings.push(`${file}: ${w}`);
     const frames = cpuProfilePath !== null ? sources.scriptFrames.get(cpuProfilePath) : undefined;
     if (frames) resolveHeapPositions(profile, frames);
-    const preloadPath = sources.preloadPath;
-    pruneFrames(profile, (node: HeapNode) => preloadPath !== null && (node.url === preloadPath || node.url === pathToFileURL(preloadPath).href));
+    const isV8Lens = v8LensScripts([sources.preloadPath]);
+    if (isV8Lens) pruneFrames(profile, (node: HeapNode) => isV8Lens(node.url));
     return profile;
   } catch (err) {
     warnings.push(`allocations of pid ${pid}: ${errorMessage(err)}`);

@@ -13,7 +13,7 @@ import { readV8LogFile } from '../v8log/v8LogReader';
 import { errorMessage } from '../util/errors';
 import { CODE_TRACE_PROBE_NAME } from '../preload/agentEnv';
 import type { RunProcess } from './processTable';
-import { traceClock } from './traceClock';
+import { traceClock, traceClockError } from './traceClock';
 import type { CodeTraceArtifact, V8LogArtifact } from './runArtifacts';
 
 /** What the load window tells about time: epochs for log deopts, trace file sizes for traced ones. */
@@ -101,8 +101,8 @@ export async function readRunDeopts(input: RunDeoptInput): Promise<RunDeopts> {
         text.optimizations = text.optimizations.filter((o) => o.name !== CODE_TRACE_PROBE_NAME);
         const owner = ownerOfTrace(trace, input.processes, app, warnings);
         // Only a trace of one isolate is dated by that isolate's readings.
-        const timeOf = trace.kind === 'own' ? traceClock(input.processes.find((p) => p.id === owner)?.record) : undefined;
-        const part = analyzeCodeTrace(text, candidates, trace.path, timeOf);
+        const record = trace.kind === 'own' ? input.processes.find((p) => p.id === owner)?.record : undefined;
+        const part = analyzeCodeTrace(text, candidates, trace.path, traceClock(record), traceClockError(record));
         part.deopts.forEach((d, i) => {
           d.process = owner;
           d.sources = ['code-trace'];

@@ -312,11 +312,22 @@ export interface CodeTraceAnalysis {
 /**
  * `timeOf`, when the run dated its trace (the agent's size readings), gives the isolate-clock ms at
  * which a line at a byte offset was written, or NaN; without it every time is NaN, as the trace has none.
+ * `errorOf` gives how far off that time can be (`timeErrorMs`).
  */
-export function analyzeCodeTrace(trace: CodeTrace, functions: readonly V8Function[], source: string, timeOf: (offset: number) => number = () => Number.NaN): CodeTraceAnalysis {
+export function analyzeCodeTrace(
+  trace: CodeTrace,
+  functions: readonly V8Function[],
+  source: string,
+  timeOf: (offset: number) => number = () => Number.NaN,
+  errorOf: (offset: number) => number = () => Number.NaN,
+): CodeTraceAnalysis {
   const isolate = basename(source);
   const deopts = tracedToV8Deopts(trace.deopts, functions, source);
-  deopts.forEach((d, i) => (d.timeMs = timeOf(trace.deopts[i]!.offset)));
+  const dated = (offset: number) => {
+    const error = errorOf(offset);
+    return Number.isFinite(error) ? { timeErrorMs: error } : {};
+  };
+  deopts.forEach((d, i) => Object.assign(d, { timeMs: timeOf(trace.deopts[i]!.offset) }, dated(trace.deopts[i]!.offset)));
   const byName = uniqueByName(functions);
   const sfiKey = (sfi: string, name: string) => `${sfi} ${name}`;
 
@@ -367,7 +378,7 @@ export function analyzeCodeTrace(trace: CodeTrace, functions: readonly V8Functio
   };
   for (const o of trace.optimizations) {
     const ref = place(o.sfi, o.name);
-    if (ref !== null) entry(ref).optimizations.push({ isolate, timeMs: timeOf(o.offset), tier: o.tier, seq: o.seq });
+    if (ref !== null) entry(ref).optimizations.push({ isolate, timeMs: timeOf(o.offset), tier: o.tier, seq: o.seq, ...dated(o.offset) });
   }
   for (const d of deopts) if (d.optimizedFunction !== null && d.tier !== null) entry(d.optimizedFunction).tiers.push(d.tier);
   for (const fn of out.values()) fn.tiers = sortTiers([...new Set([...fn.tiers, ...fn.optimizations.map((o) => o.tier)])]);

@@ -30,13 +30,13 @@ export function buildTierHistory(analysis: V8LogAnalysis, hot: readonly CpuFunct
   };
   for (const o of optimizations) {
     if (o.fn.line === 0) continue;
-    add(refKey(o.fn), { atMs: Number.isFinite(o.timeMs) ? round(o.timeMs, 1) : null, kind: 'optimized', tier: tierLabel(o.tier), order: o.seq ?? o.timeMs });
+    add(refKey(o.fn), { ...dated(o.timeMs, o.timeErrorMs), kind: 'optimized', tier: tierLabel(o.tier), order: o.seq ?? o.timeMs });
   }
   for (const d of analysis.deopts) {
     const fn = d.optimizedFunction;
     if (!fn || fn.line === 0) continue;
     add(refKey(fn), {
-      atMs: Number.isFinite(d.timeMs) ? round(d.timeMs, 1) : null,
+      ...dated(d.timeMs, d.timeErrorMs),
       kind: 'deopt',
       tier: d.tier ? tierLabel(d.tier) : 'optimized code',
       reason: d.reason,
@@ -49,6 +49,12 @@ export function buildTierHistory(analysis: V8LogAnalysis, hot: readonly CpuFunct
     .slice(0, TIER_HISTORY_FUNCTIONS)
     .map((f) => entryOf(f, events.get(placeKey(f.url, f.line, f.column)) ?? [], timed));
   return { timed, functions, optimizationsPerSecond: timed ? perSecond(optimizations.map((o) => o.timeMs)) : null };
+}
+
+/** An event's time, and how far off it can be when that is known (a code trace dated between the app's work). */
+function dated(timeMs: number, errorMs: number | undefined): Pick<TierEvent, 'atMs' | 'atErrorMs'> {
+  if (!Number.isFinite(timeMs)) return { atMs: null };
+  return { atMs: round(timeMs, 1), ...(errorMs !== undefined && Number.isFinite(errorMs) ? { atErrorMs: round(errorMs, 1) } : {}) };
 }
 
 function entryOf(f: CpuFunctionSummary, raw: (TierEvent & { order: number })[], timed: boolean): TierHistoryEntry {

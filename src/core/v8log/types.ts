@@ -40,7 +40,7 @@ export interface V8Function extends FunctionRef {
    * completed optimization in a code trace (`--trace-opt`), which has no times: `timeMs` is NaN there
    * and `seq` orders it among the trace's deopts instead.
    */
-  optimizations: Array<{ isolate: string; timeMs: number; tier: Tier; seq?: number }>;
+  optimizations: Array<{ isolate: string; timeMs: number; tier: Tier; seq?: number; timeErrorMs?: number }>;
   /** Seen with the empty marker: V8 gave up optimizing it. */
   optimizationDisabled: boolean;
   /** Its source range as UTF-16 offsets in the script (from `code-source-info`), when logged. */
@@ -51,6 +51,8 @@ export interface V8Deopt {
   /** The log file (or label) of the isolate it happened in. */
   isolate: string;
   timeMs: number;
+  /** How far off `timeMs` can be (a code trace dated by the agent's readings, see run/traceClock.ts); absent when exact or unknown. */
+  timeErrorMs?: number;
   /** V8's deoptimize kind, verbatim: "deopt-eager", "dependency-change", … */
   kind: string;
   /** V8's reason, verbatim. */

@@ -191,8 +191,14 @@ export interface CpuSummary {
    * are their sum and this is the launched process's main thread's.
    */
   profile: string;
-  /** Time the profile covers; with several profiles, the sum of theirs (so shares add up to 100%). */
+  /**
+   * The app's sampled time: from the first sample to the end of the profile, without V8 Lens's own
+   * agent (`leftOut`), so it is the sum of every function's self time, the pseudo-frames' included;
+   * with several profiles, the sum of theirs (so shares add up to 100%). Summaries written before
+   * `leftOut` existed counted the whole profile, from its start.
+   */
   durationMs: number;
+  /** The app's samples (V8 Lens's own left out). */
   sampleCount: number;
   /** Median time between samples: the effective sampling interval. */
   sampleIntervalMs: number;
@@ -202,8 +208,21 @@ export interface CpuSummary {
   lines: CpuLineSummary[];
   /** Time in V8's pseudo-frames: `(garbage collector)`, `(idle)`, `(program)`. */
   pseudo: { gcMs: number; idleMs: number; programMs: number };
+  /**
+   * Profiled time that is in no figure above (not in `durationMs`, the functions, the lines or the
+   * shares): V8 Lens's own agent on the app's threads (its frames and all they called: start-up,
+   * timers, the exit handler), and the stretch from the profile's start to its first sample, which
+   * no sample saw. Absent in summaries written before it existed.
+   */
+  leftOut?: CpuLeftOut;
   /** Every profile found in the run (worker threads write their own). */
   profiles: CpuProfileFile[];
+}
+
+export interface CpuLeftOut {
+  v8LensMs: number;
+  v8LensSamples: number;
+  beforeFirstSampleMs: number;
 }
 
 export interface CpuFunctionSummary {
@@ -410,6 +429,12 @@ export interface TierHistoryEntry extends SourcePosition {
 export interface TierEvent {
   /** ms on the isolate's clock; null when the run did not date its trace. */
   atMs: number | null;
+  /**
+   * How far off `atMs` can be, ms: half the time between the agent's two readings of the code trace
+   * that bracket the event (25 ms when it read on time; far more while the app's synchronous code kept
+   * the event loop busy). Absent when not known (older runs, undated events).
+   */
+  atErrorMs?: number;
   kind: 'optimized' | 'deopt';
   /** The tier of the code made or thrown away: "TurboFan", "Maglev". */
   tier: string;

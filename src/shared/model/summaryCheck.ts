@@ -10,6 +10,7 @@ import {
   type AllocFunctionSummary,
   type AllocSummary,
   type CpuFunctionSummary,
+  type CpuLeftOut,
   type CpuLineSummary,
   type CpuProfileFile,
   type CpuSummary,
@@ -62,6 +63,7 @@ const cpuSummary = shape<CpuSummary>({
   functions: arrayOf(cpuFunction),
   lines: arrayOf(cpuLine),
   pseudo: shape<CpuSummary['pseudo']>({ gcMs: num, idleMs: num, programMs: num }),
+  leftOut: optional(shape<CpuLeftOut>({ v8LensMs: num, v8LensSamples: num, beforeFirstSampleMs: num })),
   profiles: arrayOf(cpuProfileFile),
 });
 
@@ -179,7 +181,7 @@ const processSummary = shape<ProcessSummary>({
   alloc: optional(nullable(allocSummary)),
 });
 
-const tierEvent = shape<TierEvent>({ atMs: nullable(num), kind: oneOf('optimized', 'deopt'), tier: str, reason: optional(str), process: optional(str) });
+const tierEvent = shape<TierEvent>({ atMs: nullable(num), atErrorMs: optional(num), kind: oneOf('optimized', 'deopt'), tier: str, reason: optional(str), process: optional(str) });
 const tierHistory = shape<TierHistory>({
   timed: bool,
   functions: arrayOf(

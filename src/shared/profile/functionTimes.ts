@@ -1,6 +1,7 @@
 /**
  * The hot-functions table for a time range: each function's self time and total time, a recursive
- * function's total counting each sample once (its outermost call), heaviest self time first.
+ * function's total counting each sample once (its outermost call), heaviest self time first. The
+ * `(V8 Lens)` frame (V8 Lens's own agent) is left out.
  */
 import type { CpuFunctionSummary } from '../model/summary';
 import type { ProfileIndex } from './profileIndex';
@@ -24,7 +25,9 @@ export function functionTimes(index: ProfileIndex, selfUs: Float64Array): Functi
   const rows: FunctionTime[] = [];
   for (let f = 0; f < index.functionCount; f++) {
     if (total[f]! <= 0) continue;
-    const { name, url, line, column } = index.fn(f);
+    const { name, url, line, column, category } = index.fn(f);
+    // V8 Lens's own agent (one grey frame) is drawn, never listed among the app's functions.
+    if (category === 'tool') continue;
     rows.push({ fn: f, name, url, line, column, selfMs: self[f]! / 1000, totalMs: total[f]! / 1000 });
   }
   return rows.sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs);

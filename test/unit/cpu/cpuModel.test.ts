@@ -50,7 +50,8 @@ describe('recursion (fib → fib → fib)', () => {
     const summary = summarizeCpu(profile, { profileFile: 'fib.cpuprofile' });
     assert.deepEqual(summary, {
       profile: 'fib.cpuprofile',
-      durationMs: 0.1,
+      // The sampled time: the 10 µs before the first sample went to no function, and are said apart.
+      durationMs: 0.09,
       sampleCount: 6,
       sampleIntervalMs: 0.01,
       functions: [
@@ -64,6 +65,7 @@ describe('recursion (fib → fib → fib)', () => {
         { url: 'file:///app/fib.js', line: 3, selfMs: 0.02 },
       ],
       pseudo: { gcMs: 0.01, idleMs: 0, programMs: 0.04 },
+      leftOut: { v8LensMs: 0, v8LensSamples: 0, beforeFirstSampleMs: 0.01 },
     });
   });
 
@@ -140,7 +142,9 @@ describe('sample timing', () => {
     assert.equal(profile.warnings.length, 1);
     const summary = summarizeCpu(profile, { profileFile: 'none' });
     assert.equal(summary.sampleCount, 0);
-    assert.equal(summary.durationMs, 0.05);
+    // Nothing was sampled: the whole profile is time no sample saw.
+    assert.equal(summary.durationMs, 0);
+    assert.equal(summary.leftOut?.beforeFirstSampleMs, 0.05);
     assert.deepEqual(summary.functions, []);
     assert.equal(summary.sampleIntervalMs, 0);
   });

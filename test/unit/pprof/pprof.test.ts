@@ -154,11 +154,26 @@ describe('pprof that V8 Lens cannot read', () => {
 });
 
 describe('pprof function names', () => {
-  it('anonymous functions are named by place, as @datadog/pprof does, and read back as (anonymous)', () => {
-    assert.equal(pprofFunctionName({ name: '', url: 'a.js', line: 12, column: 20 }), '(anonymous:L#12:C#20)');
+  it('anonymous functions are named by file and place, as @datadog/pprof names them by place, and read back as (anonymous)', () => {
+    assert.equal(pprofFunctionName({ name: '', url: 'a.js', line: 12, column: 20 }), '(anonymous:a.js:L#12:C#20)');
+    assert.equal(pprofFunctionName({ name: '(anonymous)', url: '', line: 4, column: 2 }), '(anonymous:L#4:C#2)', 'an eval without a name keeps the place only');
     assert.equal(pprofFunctionName({ name: 'handle', url: 'a.js', line: 3, column: 1 }), 'handle');
     assert.equal(pprofFunctionName({ name: '(garbage collector)', url: '', line: 0, column: 0 }), '(garbage collector)');
-    assert.equal(v8LensFunctionName('(anonymous:L#12:C#20)'), '(anonymous)');
+    assert.equal(v8LensFunctionName('(anonymous:L#12:C#20)'), '(anonymous)', "@datadog/pprof's form");
+    assert.equal(v8LensFunctionName('(anonymous:src/server.js:L#1:C#1)'), '(anonymous)');
+    assert.equal(v8LensFunctionName('(anonymous:C:\\app\\x.js:L#1:C#1)'), '(anonymous)');
     assert.equal(v8LensFunctionName('sortCopies'), 'sortCopies');
+  });
+
+  it("every module's top level gets a name of its own: relative to the run's folder, a dependency from its package, node: as Node names it", () => {
+    const top = (url: string, root: string | null = '/srv/app') => pprofFunctionName({ name: '', url, line: 1, column: 1 }, root);
+    assert.equal(top('file:///srv/app/server.js'), '(anonymous:server.js:L#1:C#1)');
+    assert.equal(top('file:///srv/app/lib/one/index.js'), '(anonymous:lib/one/index.js:L#1:C#1)');
+    assert.equal(top('file:///srv/app/lib/two/index.js'), '(anonymous:lib/two/index.js:L#1:C#1)');
+    assert.equal(top('file:///srv/app/node_modules/express/lib/router/index.js'), '(anonymous:express/lib/router/index.js:L#1:C#1)');
+    assert.equal(top('/srv/app/node_modules/@scope/pkg/index.js'), '(anonymous:@scope/pkg/index.js:L#1:C#1)', 'heap profiles name a script by its path');
+    assert.equal(top('node:internal/main/run_main_module'), '(anonymous:node:internal/main/run_main_module:L#1:C#1)');
+    assert.equal(top('file:///opt/other/x.js'), '(anonymous:/opt/other/x.js:L#1:C#1)', 'outside the run folder: the whole path, never a name another file could share');
+    assert.equal(top('file:///srv/app/server.js', null), '(anonymous:/srv/app/server.js:L#1:C#1)', 'without a run folder: the whole path');
   });
 });
