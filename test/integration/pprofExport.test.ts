@@ -14,7 +14,8 @@ import { describe, it } from 'node:test';
 import { Profile } from 'pprof-format';
 import type { Summary } from '../../src/shared/model/summary';
 import { pprofFunctionName } from '../../src/core/pprof/pprofNames';
-import { NODES, PROGRAMS, readSummary, runCli, tempDir } from './cliHarness';
+import { NODES, PROGRAMS, readSession, readSummary, runCli, tempDir } from './cliHarness';
+import { accountOf, preloadOf } from './v8LensOracle';
 
 const TWO_ALLOCATORS = join(PROGRAMS, 'two-allocators.js');
 
@@ -31,7 +32,7 @@ const skipWithoutGo = GO === null ? 'go tool pprof not found (apt-get install go
 
 /** `go tool pprof -top` flat values by function name, in the unit asked for. */
 function goTop(file: string, unit: 'ms' | 'B', extra: string[] = []): Map<string, number> {
-  const text = execFileSync(GO!, ['tool', 'pprof', '-top', '-nodecount=200', `-unit=${unit}`, ...extra, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: tempDir('go-home-'), GOFLAGS: '' } });
+  const text = execFileSync(GO!, ['tool', 'pprof', '-top', '-nodecount=200', '-nodefraction=0', '-edgefraction=0', `-unit=${unit}`, ...extra, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: tempDir('go-home-'), GOFLAGS: '' } });
   const out = new Map<string, number>();
   for (const line of text.split('\n')) {
     const m = /^\s*([\d.]+)(ms|B)\s+[\d.]+%\s+[\d.]+%\s+[\d.]+(?:ms|B)\s+[\d.]+%\s+(.+)$/.exec(line);
@@ -41,11 +42,11 @@ function goTop(file: string, unit: 'ms' | 'B', extra: string[] = []): Map<string
   return out;
 }
 
-/** The report's functions summed by the name pprof gives them (pprof's -top groups by name). */
-function byPprofName(functions: readonly { name: string; url: string; line: number; column: number; value: number }[]): Map<string, number> {
+/** The report's functions summed by the name pprof gives them (pprof's -top groups by name), files named from the run's folder. */
+function byPprofName(functions: readonly { name: string; url: string; line: number; column: number; value: number }[], cwd: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const f of functions) {
-    const name = pprofFunctionName({ name: f.name, url: f.url, line: f.line, column: f.column });
+    const name = pprofFunctionName({ name: f.name, url: f.url, line: f.line, column: f.column }, cwd);
     out.set(name, (out.get(name) ?? 0) + f.value);
   }
   return out;
@@ -74,7 +75,8 @@ describe('pprof export, read by go tool pprof', { skip: skipWithoutGo }, () => {
       assert.match(e.stderr, /--type alloc/, 'the run has allocations too, and the note says how to export them');
 
       const go = goTop(cpuFile, 'ms');
-      const ours = byPprofName(summary.cpu.functions.map((f) => ({ ...f, value: f.selfMs })));
+      const cwd = readSession(run).target.cwd;
+      const ours = byPprofName(summary.cpu.functions.map((f) => ({ ...f, value: f.selfMs })), cwd);
       const interval = summary.cpu.sampleIntervalMs;
       const top = [...ours].sort((a, b) => b[1] - a[1]).slice(0, 10);
       for (const [name, selfMs] of top) {
@@ -89,7 +91,7 @@ describe('pprof export, read by go tool pprof', { skip: skipWithoutGo }, () => {
       const a = await runCli(['export', run, '--pprof', allocFile, '--type', 'alloc']);
       assert.equal(a.code, 0, a.stderr);
       const goBytes = goTop(allocFile, 'B', ['-sample_index=alloc_space']);
-      const ourBytes = byPprofName(summary.alloc.functions.map((f) => ({ ...f, value: f.selfBytes })));
+      const ourBytes = byPprofName(summary.alloc.functions.map((f) => ({ ...f, value: f.selfBytes })), cwd);
       for (const name of ['bigAllocator', 'smallAllocator']) {
         const theirs = goBytes.get(name);
         // Within one sample: pprof prints bytes rounded, V8 Lens sums V8's own estimates.
@@ -135,14 +137,14 @@ describe('pprof export, read by go tool pprof', { skip: skipWithoutGo }, () => {
       assert.ok(pid, 'every sample of a multi-process run carries its pid');
       nsByPid.set(Number(pid.num), (nsByPid.get(Number(pid.num)) ?? 0) + Number(s.value[cpuIndex]));
     }
+    const preload = preloadOf(readSession(run));
     for (const p of withCpu) {
-      // The time the process's own .cpuprofile samples cover: from its first sample to its end.
-      const raw = JSON.parse(readFileSync(join(run, 'cpu', p.cpu!.profile), 'utf8')) as { startTime: number; endTime: number; timeDeltas: number[] };
-      const first = raw.startTime + raw.timeDeltas[0]!;
-      const last = raw.timeDeltas.reduce((t, d) => t + d, raw.startTime);
-      const coveredMs = (Math.max(raw.endTime, last) - first) / 1000;
+      // The time the process's own .cpuprofile samples cover, from its first sample to its end, but
+      // V8 Lens's agent's (worked out from the same file): the export leaves the agent out.
+      const v8 = accountOf(join(run, 'cpu', p.cpu!.profile), preload);
+      const appMs = v8.coveredMs - v8.v8LensMs;
       const ms = (nsByPid.get(p.pid) ?? 0) / 1e6;
-      assert.ok(Math.abs(ms - coveredMs) <= 1, `pid ${p.pid} (${p.role}): ${ms.toFixed(2)} ms in pprof, ${coveredMs.toFixed(2)} ms sampled in its .cpuprofile`);
+      assert.ok(Math.abs(ms - appMs) <= 1, `pid ${p.pid} (${p.role}): ${ms.toFixed(2)} ms in pprof, ${appMs.toFixed(2)} ms of the app sampled in its .cpuprofile (${v8.v8LensMs.toFixed(2)} ms of the agent left out)`);
     }
     const comments = profile.comment.map(str);
     assert.ok(comments.some((c) => /^node v\d+/.test(c)) && comments.some((c) => c.startsWith('command: ')), `the run's metadata as comments: ${comments.join(' | ')}`);

@@ -1,10 +1,10 @@
 /** Dating a code trace by the agent's size readings, and the tier history built from dated events. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { traceClock } from '../../../src/core/run/traceClock';
+import { traceClock, traceClockError } from '../../../src/core/run/traceClock';
 import { buildTierHistory } from '../../../src/core/v8log/tierHistory';
 import type { V8Deopt, V8Function, V8LogAnalysis } from '../../../src/core/v8log/types';
-import { tierNowText, tierSummaryText } from '../../../src/shared/tierText';
+import { tierClockText, tierNowText, tierSummaryText, tierTimeText } from '../../../src/shared/tierText';
 
 describe('trace clock', () => {
   // Created 10–20 ms after the time origin: the isolate's clock is the origin's less 15 ms.
@@ -18,8 +18,19 @@ describe('trace clock', () => {
     assert.equal(at(300), (450 + 500) / 2 - 15);
   });
 
+  it('says how far off each time can be: half the gap between the two readings that bracket the line', () => {
+    const error = traceClockError(record)!;
+    assert.equal(error(0), 0); // there at the first reading
+    assert.equal(error(150), 25); // read on schedule, 50 ms apart
+    assert.equal(error(300), 25);
+    // 50 → 400: the agent could not read for 350 ms (the event loop was busy), were a line written then.
+    assert.equal(traceClockError({ isolateCreatedMs: [10, 20], codeTraceSizes: [[50, 100], [400, 300]] })!(150), 175);
+    assert.ok(Number.isNaN(error(900)));
+  });
+
   it('does not date what was written after the last reading, nor a record without readings', () => {
     assert.ok(Number.isNaN(traceClock(record)!(900)));
+    assert.equal(traceClockError({ isolateCreatedMs: [1, 2] }), undefined);
     assert.equal(traceClock({ isolateCreatedMs: [1, 2] }), undefined);
     assert.equal(traceClock({ codeTraceSizes: [[1, 2]] } as never), undefined);
   });
@@ -54,6 +65,18 @@ describe('tier history', () => {
   it('says a named function without events was not optimized on its own, and an anonymous one is unknown', () => {
     assert.equal(tierNowText(history.functions[1]!), 'not optimized on its own');
     assert.equal(tierNowText(history.functions[2]!), 'unknown (anonymous)');
+  });
+
+  it('keeps each event\'s error, and marks a time approximate once it is past a reading missed', () => {
+    const busy = fn('busy', 30, [{ isolate: 'i', timeMs: 156.7, tier: 'turbofan', seq: 0, timeErrorMs: 110.04 }]);
+    const h = buildTierHistory({ ...analysis, functions: [busy], deopts: [] }, [{ name: 'busy', url: 'file:///app/a.js', line: 30, column: 1, selfMs: 5, totalMs: 5 }])!;
+    assert.deepEqual(h.functions[0]!.events, [{ atMs: 156.7, atErrorMs: 110, kind: 'optimized', tier: 'TurboFan' }]);
+    assert.equal(tierSummaryText(h.functions[0]!), 'TurboFan at ≈ 0.16 s (± 0.11 s), still TurboFan');
+    assert.match(tierClockText(h), /≈ marks times within up to ± 0\.11 s: .* the event loop was busy/);
+    assert.equal(tierTimeText(1200, 25), '1.20 s', 'on schedule: no mark');
+    assert.equal(tierTimeText(1200, 50), '1.20 s');
+    assert.equal(tierClockText(history), 'times on the GC trace’s clock, within 25 ms', 'events without a stated error: the resolution of a free loop');
+    assert.equal(tierClockText({ ...history, timed: false }), 'in trace order, not dated');
   });
 
   it('is null when the run recorded no optimizations', () => {
