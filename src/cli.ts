@@ -9,7 +9,6 @@
  *   v8-lens attach <pid | host:port | ws://url> [options]
  */
 import { existsSync, statSync } from 'node:fs';
-import { appendFile, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { attachAndProfile } from './core/attach/attachRun';
@@ -30,7 +29,7 @@ import { exportPprof } from './core/report/exportPprof';
 import { GATE_METRICS, GATE_METRIC_IDS } from './core/gate/gateMetrics';
 import { formatGateMarkdown } from './core/gate/gateMarkdown';
 import { parseFailOn } from './core/gate/gateRules';
-import { runGate } from './core/gate/runGate';
+import { GATE_DEFAULTS, runGate, type GateOptions } from './core/gate/runGate';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
 import { directLaunchHint, directLaunchOfNpmScript, nodeOptionsLaunchNotice, npmScriptCall } from './core/targets/npmLaunch';
@@ -44,7 +43,8 @@ import type { Readiness } from './shared/model/load';
 import { SEMI_SPACE_FLAG, type SweepConfig, type SweepProgress, type SweepRun } from './shared/model/sweep';
 import { UserError, errorMessage, isErrno } from './core/util/errors';
 import { OutputPipe } from './core/util/outputPipe';
-import { jsonForTerminal, safeForTerminal } from './core/util/terminalText';
+import { appendFileWhole, isBadPathError, writeErrorText, writeFileWhole } from './core/util/safeWrite';
+import { clipText, jsonForTerminal, safeForTerminal } from './core/util/terminalText';
 import { TOOL_VERSION } from './core/util/version';
 import { progressLine } from './core/util/progressLine';
 import { EXIT } from './core/util/exitCodes';
@@ -103,15 +103,23 @@ files, or two GC traces):
                     their change and verdict, per request under load, the biggest self-time
                     changes, the moved functions) without the merged call tree
   the regression gate, for CI (each side: a run folder, a profile, or a folder of run folders,
-  one per round; exit 0 pass, 1 a rule broken, 2 usage):
+  one per round; exit 0 pass, 1 a rule broken or not measured, 2 usage):
   --fail-on RULES   comma-separated FIGURE:+N% (a rise beyond N% fails), FIGURE:-N% (a fall),
-                    or without % in the figure's unit, e.g. "cpu.self:+10%,gc.msPer1k:+15%".
+                    or without % in the figure's unit, e.g. "cpu.self:+10%,gc.msPer1k:+15%";
+                    repeatable (the rules add up; a figure given twice is an error). On a
+                    baseline of 0 a % rule is held as absolute growth; functions with under 20
+                    samples and 1% of on-CPU time on both sides are shown, not held.
                     A change inside the noise never fails: with 3+ runs per side it must pass
                     the Mann-Whitney U test (p < 0.05 from 4 a side; at 3 vs 3 ranges that do
                     not overlap) and, for self times, V8's sampling noise; with fewer runs the
                     limit is held against the measured change, and the output says so.
                     Figures:
 ${GATE_METRIC_IDS.map((id) => `                      ${id.padEnd(22)}${GATE_METRICS[id].description}`).join('\n')}
+  --missing X       a rule that measured nothing on a side (a CPU rule, a run without a CPU
+                    profile): fail (the default: exit 1), error (exit 2), or ignore (left out,
+                    and the summary says so)
+  --allow-failed    hold runs that crashed, were cancelled or never finished (refused: exit 1)
+  --allow-mixed     gate inputs of different kinds, a run folder against a pprof (refused: exit 1)
   --summary FILE    also append the Markdown table to FILE (e.g. $GITHUB_STEP_SUMMARY)
   --json            print every figure, run value and verdict as JSON instead of the Markdown
 
@@ -134,6 +142,9 @@ says otherwise; a fresh process per run):
   --timeout S       per-request timeout; a timeout makes the run invalid (default ${SWEEP_DEFAULTS.requestTimeoutSeconds})
   --pin-min         also set --min-semi-space-size, so the new space starts full size
                     (semi-space sweeps only)
+  --no-profile-rounds
+                    skip the profiling run per value (CPU profile + allocation samples for the
+                    reports and the bytes-per-request column)
   --on-failure X    continue (default) or stop after the first invalid run
   --ready-url URL   ready once this answers (default: once --url answers, any status)
   --ready-line TEXT ready once the target prints a line containing TEXT
@@ -157,9 +168,15 @@ attach options (profile a process that is already running, over its inspector):
 
 A JS file is started as node <flags> file; anything else (npm run start) is started as is,
 with the flags in NODE_OPTIONS. Ctrl-C stops the target and keeps its profile; twice kills it.
-A sweep starts node <flags> --trace-gc --<flag>=V <script> itself and load-tests only loopback
-URLs; failed requests (errors, timeouts, non-2xx) make a run invalid, and a value that loses any
-is never recommended. Ctrl-C cancels it and keeps the finished runs.
+A sweep's measured runs start node <your node args> --trace-gc --trace-pretenuring-statistics
+--<flag>=V [--min-semi-space-size=V] --require <V8 Lens preload> <script> itself: the GC trace and
+V8's pretenuring decisions, nothing else (the preload only stops the target gracefully and reads
+its young generation; it loads no profiler). Then one profiling run per value adds --cpu-prof and
+allocation sampling, for the reports and the allocations only: no figure of the comparison comes
+from it. It load-tests only loopback URLs; failed requests (errors, timeouts, non-2xx) make a run
+invalid, and a value that loses any is never recommended. Rounds in which V8 tenured an
+allocation site and rounds in which it did not are two GC regimes: such a value is said, not
+compared. Ctrl-C cancels it and keeps the finished runs.
 
 Exit codes (every command):
   0    done (warnings say what is partial)
@@ -340,10 +357,7 @@ async function reportCommand(args: string[]): Promise<number> {
   if (values.html !== undefined) {
     if (values.html === '') throw new UserError('--html needs a file name, e.g. --html report.html', EXIT.usage);
     const model = await buildReportModel(positionals[0]!).finally(() => progress.done());
-    await writeFile(values.html, standaloneReportHtml(model, await readReportAssets())).catch((err: unknown) => {
-      const why = isErrno(err, 'EISDIR') ? 'it is a folder' : isErrno(err, 'ENOENT') ? 'its folder does not exist' : errorMessage(err);
-      throw new UserError(`cannot write the report to ${values.html}: ${why}`, EXIT.usage);
-    });
+    await writeExport(values.html, standaloneReportHtml(model, await readReportAssets()), 'the report');
     note(`report written to ${values.html}`);
     if (values.json) printJson(model.summary);
     return EXIT.ok;
@@ -355,11 +369,29 @@ async function reportCommand(args: string[]): Promise<number> {
 }
 
 async function compareCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, { json: { type: 'boolean' }, 'fail-on': { type: 'string' }, summary: { type: 'string' } }, true);
+  const { values, positionals } = parseOptions(
+    args,
+    {
+      json: { type: 'boolean' },
+      'fail-on': { type: 'string', multiple: true },
+      summary: { type: 'string' },
+      missing: { type: 'string' },
+      'allow-failed': { type: 'boolean' },
+      'allow-mixed': { type: 'boolean' },
+    },
+    true,
+  );
   if (positionals.length !== 2) throw new UserError('compare needs two runs, A (the base) and B, e.g. v8-lens compare .v8-lens/runs/<A> .v8-lens/runs/<B>', EXIT.usage);
   const [base, other] = positionals as [string, string];
-  if (values['fail-on'] !== undefined) return gateCommand(base, other, values['fail-on'], values.json === true, values.summary);
-  if (values.summary !== undefined) throw new UserError('--summary goes with --fail-on (the gate\'s Markdown table)', EXIT.usage);
+  if (values['fail-on'] !== undefined) {
+    const missing = values.missing ?? GATE_DEFAULTS.missing;
+    if (missing !== 'fail' && missing !== 'error' && missing !== 'ignore') throw new UserError(`--missing is fail, error or ignore (got '${clipText(missing, 40)}')`, EXIT.usage);
+    const options: GateOptions = { missing, allowFailed: values['allow-failed'] ?? false, allowMixed: values['allow-mixed'] ?? false };
+    return gateCommand(base, other, values['fail-on'], options, values.json === true, values.summary);
+  }
+  for (const gateOnly of ['summary', 'missing', 'allow-failed', 'allow-mixed'] as const) {
+    if (values[gateOnly] !== undefined) throw new UserError(`--${gateOnly} goes with --fail-on (the regression gate)`, EXIT.usage);
+  }
   await requireComparablePair(base, other);
   const model = await buildCompareModel(base, other);
   if (values.json) {
@@ -372,20 +404,29 @@ async function compareCommand(args: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-/** The regression gate: Markdown (or JSON) on stdout, the table appended to --summary FILE; exit 1 when a rule is broken. */
-async function gateCommand(base: string, other: string, spec: string, json: boolean, summaryFile: string | undefined): Promise<number> {
-  const rules = parseFailOn(spec);
-  const result = await runGate(base, other, rules);
+/**
+ * The regression gate: Markdown (or JSON) on stdout, the table appended to --summary FILE; exit 1
+ * when a rule is broken (or measured nothing, with --missing fail), 2 when it measured nothing with
+ * --missing error.
+ */
+async function gateCommand(base: string, other: string, specs: string[], options: GateOptions, json: boolean, summaryFile: string | undefined): Promise<number> {
+  const rules = parseFailOn(specs);
+  const result = await runGate(base, other, rules, options);
   const markdown = formatGateMarkdown(result);
-  if (summaryFile !== undefined) {
-    await appendFile(summaryFile, markdown).catch((err: unknown) => {
-      throw new UserError(`cannot write the summary to ${summaryFile}: ${errorMessage(err)}`, EXIT.usage);
-    });
-  }
+  if (summaryFile !== undefined) await appendSummary(summaryFile, markdown);
   if (json) printJson(result);
   else printText(markdown);
-  note(result.verdict === 'fail' ? `gate: FAIL, ${result.broken} of ${result.checks.length} checks broken` : `gate: pass, ${result.checks.length} checks`);
-  return result.verdict === 'fail' ? EXIT.failed : EXIT.ok;
+  if (result.verdict === 'not-measured') {
+    note(`gate: not measured: ${result.unmeasured.join('; ')}`);
+    return EXIT.usage;
+  }
+  if (result.verdict === 'fail') {
+    const blind = result.missing === 'fail' && result.unmeasured.length > 0 ? `; measured nothing: ${result.unmeasured.join('; ')}` : '';
+    note(`gate: FAIL, ${result.broken} of ${result.checks.length} checks broken${blind}`);
+    return EXIT.failed;
+  }
+  note(`gate: pass, ${result.checks.length} checks${result.unmeasured.length > 0 ? ` (${result.unmeasured.length} rule${result.unmeasured.length === 1 ? '' : 's'} not measured, ignored as asked)` : ''}`);
+  return EXIT.ok;
 }
 
 async function exportCommand(args: string[]): Promise<number> {
@@ -397,13 +438,28 @@ async function exportCommand(args: string[]): Promise<number> {
   const progress = progressLine(process.stderr);
   progress.update(`exporting ${basename(positionals[0]!)} as pprof`);
   const out = await exportPprof(positionals[0]!, type).finally(() => progress.done());
-  await writeFile(values.pprof, out.bytes).catch((err: unknown) => {
-    const why = isErrno(err, 'EISDIR') ? 'it is a folder' : isErrno(err, 'ENOENT') ? 'its folder does not exist' : errorMessage(err);
-    throw new UserError(`cannot write ${values.pprof}: ${why}`, EXIT.usage);
-  });
+  await writeExport(values.pprof, out.bytes, 'the pprof');
   for (const w of out.warnings) note(`warning: ${w}`);
   note(`wrote ${values.pprof}: ${out.kind === 'cpu' ? 'CPU' : 'allocations'} as pprof (${out.sampleTypes}), ${out.samples.toLocaleString('en-US')} samples, ${formatKB(out.bytes.length)}${out.alsoHas ? `; the run has ${out.alsoHas === 'cpu' ? 'a CPU profile' : 'allocations'} too: --type ${out.alsoHas}` : ''}`);
   return EXIT.ok;
+}
+
+/**
+ * An export (--html, --pprof) written whole or not at all (a temporary file renamed over the
+ * target), so a full disk leaves no truncated file: exit 1 with one line; a path that cannot be a
+ * file (a folder, no such folder) is usage, exit 2.
+ */
+async function writeExport(path: string, data: string | Uint8Array, what: string): Promise<void> {
+  await writeFileWhole(path, data).catch((err: unknown) => {
+    throw new UserError(`cannot write ${what} to ${clipText(path)}: ${writeErrorText(err)}; nothing was written`, isBadPathError(err) ? EXIT.usage : EXIT.failed);
+  });
+}
+
+/** The gate's Markdown appended to --summary FILE; a failed write cuts the file back to what it held. */
+async function appendSummary(path: string, markdown: string): Promise<void> {
+  await appendFileWhole(path, markdown).catch((err: unknown) => {
+    throw new UserError(`cannot write the summary to ${clipText(path)}: ${writeErrorText(err)}; the file is left as it was`, isBadPathError(err) ? EXIT.usage : EXIT.failed);
+  });
 }
 
 function formatKB(bytes: number): string {
@@ -426,6 +482,7 @@ async function sweepCommand(args: string[]): Promise<number> {
     rate: { type: 'string' },
     timeout: { type: 'string' },
     'pin-min': { type: 'boolean' },
+    'no-profile-rounds': { type: 'boolean' },
     'on-failure': { type: 'string' },
     'ready-url': { type: 'string' },
     'ready-line': { type: 'string' },
@@ -474,6 +531,7 @@ async function sweepCommand(args: string[]): Promise<number> {
     sizesMB: flag === SEMI_SPACE_FLAG ? flagValues : [],
     rounds: values.rounds !== undefined ? wholeNumber('--rounds', values.rounds) : SWEEP_DEFAULTS.rounds,
     pinMinSemiSpace: values['pin-min'] ?? false,
+    profileRounds: !(values['no-profile-rounds'] ?? false),
     onRunFailure: onFailure,
   };
   const outDir = resolve(cwd, values.out ?? join('.v8-lens', 'sweeps', timestamp()));
@@ -486,7 +544,8 @@ async function sweepCommand(args: string[]): Promise<number> {
     },
     () => process.exit(EXIT.cancelled), // the exit hook kills the target's group; the load runner exits with its IPC channel
   );
-  const total = flagValues.length * config.rounds;
+  const profiling = config.profileRounds === false ? 0 : flagValues.length;
+  const total = flagValues.length * config.rounds + profiling;
   let announced = false;
   // On a terminal, the run in progress and the sweep's share done; the finished runs print their lines.
   const progress = progressLine(process.stderr, { delayMs: 0 });
@@ -496,7 +555,7 @@ async function sweepCommand(args: string[]): Promise<number> {
   const onProgress = (p: SweepProgress) => {
     // Runs and rounds count from 0 in the events.
     if (p.type === 'run-start') {
-      current = `run ${p.run + 1}/${total} · ${formatValueWithUnit(flag, p.value)} · round ${p.round + 1}`;
+      current = `run ${p.run + 1}/${total} · ${formatValueWithUnit(flag, p.value)} · ${p.purpose === 'profile' ? 'profiling run' : `round ${p.round + 1}`}`;
       progress.update(current, p.run / total);
     } else if (p.type === 'phase') {
       measuring = p.phase === 'measuring';
@@ -512,7 +571,7 @@ async function sweepCommand(args: string[]): Promise<number> {
       const unit = sweepFlagInfo(flag).unit;
       const what = `${flag === SEMI_SPACE_FLAG ? '' : `--${flag} `}${flagValues.join(', ')}${unit ? ` ${unit}` : ''}`;
       note(
-        `sweeping ${config.target.label}: ${what} × ${config.rounds} round${config.rounds === 1 ? '' : 's'} = ${total} runs ` +
+        `sweeping ${config.target.label}: ${what} × ${config.rounds} round${config.rounds === 1 ? '' : 's'}${profiling > 0 ? ` + ${profiling} profiling runs` : ''} = ${total} runs ` +
           `(about ${formatDuration(total * perRun)}) into ${outDir}; Ctrl-C cancels and keeps the finished runs`,
       );
     }
@@ -620,7 +679,8 @@ async function attachCommand(args: string[]): Promise<number> {
  */
 function runLine(run: SweepRun, total: number): string {
   const flag = run.flag ?? SEMI_SPACE_FLAG;
-  const head = `run ${run.index + 1}/${total} · ${formatValueWithUnit(flag, run.value ?? run.semiSpaceMB ?? NaN)} · round ${run.round + 1}`;
+  const which = run.purpose === 'profile' ? 'profiling run (not in the figures)' : `round ${run.round + 1}`;
+  const head = `run ${run.index + 1}/${total} · ${formatValueWithUnit(flag, run.value ?? run.semiSpaceMB ?? NaN)} · ${which}`;
   if (run.status !== 'ok') return `${head} · ${run.status}: ${run.reason ?? run.status}`;
   const rps = run.load ? `${Math.round(run.load.rps).toLocaleString('en-US')} req/s` : null;
   const parts = isOldSpaceFlag(flag)
@@ -636,7 +696,8 @@ function runLine(run: SweepRun, total: number): string {
         run.gcMsPer1k !== null ? `${run.gcMsPer1k.toFixed(1)} GC ms/1k` : null,
         run.effectiveSemiSpaceMB !== null ? `effective ${run.effectiveSemiSpaceMB} MB` : null,
       ];
-  return `${head} · ok · ${parts.filter((p) => p !== null).join(' · ')}`;
+  const tenured = run.pretenuring && run.pretenuring.sitesTenured > 0 ? `V8 tenured ${run.pretenuring.sitesTenured} allocation site${run.pretenuring.sitesTenured === 1 ? '' : 's'}` : null;
+  return `${head} · ok · ${[...parts, tenured].filter((p) => p !== null).join(' · ')}`;
 }
 
 /** "256,512" → [256, 512]: numbers as the flag takes them (its unit and type are checked by the sweep). */

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { GateResult } from '../../src/core/gate/gateTypes';
-import { PROGRAMS, runCli, tempDir } from './cliHarness';
+import { NODES, PROGRAMS, runCli, tempDir } from './cliHarness';
 
 const PROGRAM = join(PROGRAMS, 'gate-target.js');
 const ROUNDS = 4;
@@ -82,4 +82,121 @@ describe('v8-lens compare --fail-on (the regression gate)', () => {
     assert.match(none.stderr, /neither a run folder nor a folder of run folders/);
     assert.ok(existsSync(side('same')));
   });
+});
+
+/**
+ * The gate fails closed (issue 22): a rule it could not measure, a run that crashed, inputs of
+ * different kinds, repeated and duplicate rules, a zero baseline, and functions of a handful of
+ * samples, each through the real CLI with its exit code.
+ */
+describe('the gate fails closed', () => {
+  const dir = tempDir('v8-lens-gate-closed-');
+  const run = (name: string) => join(dir, name);
+  const profile = async (name: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const r = await runCli(['profile', ...args, '--out', run(name), '--', PROGRAM], { env });
+    assert.equal(r.code, 0, r.stderr);
+  };
+
+  before(async () => {
+    await profile('base', ['--preset', 'cpu-gc']);
+    await profile('same', ['--preset', 'cpu-gc']);
+    await profile('gc-only', ['--preset', 'gc']);
+    const crash = await runCli(['profile', '--preset', 'cpu-gc', '--out', run('crashed'), '--', join(PROGRAMS, 'crash.js')]);
+    assert.equal(crash.code, 1, 'the crash fixture fails');
+    const exported = await runCli(['export', run('crashed'), '--pprof', run('short.pb.gz')]);
+    assert.equal(exported.code, 0, exported.stderr);
+  });
+
+  it('a rule that measured nothing on a side (a CPU rule against a --preset gc run) fails (exit 1), not "PASS"', async () => {
+    const r = await runCli(['compare', run('base'), run('gc-only'), '--fail-on', 'cpu.self:+10%,cpu.busy:+10%']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^### V8 Lens regression gate: ❌ \*\*FAIL\*\*: 2 rules measured nothing on a side/);
+    assert.match(r.stdout, /\| `cpu\.self` \| – \| – \| – \| \+10% \| ⚠️ \*\*not measured\*\* \| not measured in the candidate: its run has a CPU profile \(a preset with cpu\) \|/);
+    assert.match(r.stderr, /gate: FAIL, 0 of 2 checks broken; measured nothing: cpu\.self: not measured in the candidate/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+  });
+
+  it('--missing error makes it exit 2; --missing ignore passes (exit 0) and says the rules were not held', async () => {
+    const error = await runCli(['compare', run('base'), run('gc-only'), '--fail-on', 'cpu.busy:+10%', '--missing', 'error']);
+    assert.equal(error.code, 2, error.stderr);
+    assert.match(error.stdout, /NOT MEASURED/);
+    assert.match(error.stderr, /^v8-lens: gate: not measured: cpu\.busy: not measured in the candidate/);
+    const ignore = await runCli(['compare', run('base'), run('gc-only'), '--fail-on', 'cpu.busy:+10%,gc.pauseMs:+500%', '--missing', 'ignore']);
+    assert.equal(ignore.code, 0, ignore.stderr);
+    assert.match(ignore.stdout, /not held \(--missing ignore\): the gate did not check them/);
+    assert.match(ignore.stderr, /1 rule not measured, ignored as asked/);
+    const bad = await runCli(['compare', run('base'), run('gc-only'), '--fail-on', 'cpu.busy:+10%', '--missing', 'maybe']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--missing is fail, error or ignore/);
+  });
+
+  it('a candidate that crashed is refused (exit 1) unless --allow-failed, which says it held it', async () => {
+    const r = await runCli(['compare', run('base'), run('crashed'), '--fail-on', 'cpu.busy:+10%']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^v8-lens: the candidate has a run that did not finish \(crashed crashed\): its figures are not the program's; profile it again, or pass --allow-failed to hold it anyway\n$/);
+    assert.equal(r.stdout, '', 'no verdict on a crashed run');
+    const allowed = await runCli(['compare', run('base'), run('crashed'), '--fail-on', 'cpu.busy:+10%', '--allow-failed']);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.match(allowed.stdout, /Held anyway, as asked: --allow-failed: the candidate's crashed crashed held anyway\./);
+  });
+
+  it('a run against a short pprof is refused (exit 1) as not the same kind of input, unless --allow-mixed', async () => {
+    const r = await runCli(['compare', run('base'), run('short.pb.gz'), '--fail-on', 'cpu.busy:+10%']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /the baseline is a run folder and the candidate a pprof profile: not the same kind of input, so their figures do not compare; gate like with like, or pass --allow-mixed/);
+    const allowed = await runCli(['compare', run('base'), run('short.pb.gz'), '--fail-on', 'cpu.busy:+10%', '--allow-mixed', '--json']);
+    assert.ok(allowed.code === 0 || allowed.code === 1, allowed.stderr);
+    assert.deepEqual((JSON.parse(allowed.stdout) as GateResult).accepted, ['--allow-mixed: the baseline is a run folder and the candidate a pprof profile']);
+  });
+
+  it('repeated --fail-on options add up; a figure given twice is usage (exit 2)', async () => {
+    const r = await runCli(['compare', run('base'), run('same'), '--fail-on', 'cpu.busy:+50%', '--fail-on', 'gc.pauseMs:+500%', '--json']);
+    assert.ok(r.code === 0 || r.code === 1, r.stderr); // one run a side of a shared machine: either verdict
+    const result = JSON.parse(r.stdout) as GateResult;
+    assert.deepEqual(result.rules, ['cpu.busy:+50%', 'gc.pauseMs:+500%']);
+    assert.deepEqual(result.checks.map((c) => c.metric), ['cpu.busy', 'gc.pauseMs']);
+    const twice = await runCli(['compare', run('base'), run('same'), '--fail-on', 'cpu.busy:+50%', '--fail-on', 'gc.pauseMs:+20%,cpu.busy:+5%']);
+    assert.equal(twice.code, 2);
+    assert.match(twice.stderr, /cpu\.busy is given twice \(cpu\.busy:\+50% and cpu\.busy:\+5%\)/);
+  });
+
+  it('one run a side of the unchanged program: functions of a handful of samples are shown, not held, and counted', async () => {
+    const r = await runCli(['compare', run('base'), run('same'), '--fail-on', 'cpu.self:+10%', '--json']);
+    const result = JSON.parse(r.stdout) as GateResult;
+    const small = result.checks.filter((c) => c.verdict === 'too-few-samples');
+    assert.ok(small.length > 0, 'start-up and runtime functions of a few samples are among the top 20');
+    assert.equal(result.tooFewSamples, small.length);
+    for (const c of small) assert.match(c.why, /too few samples on both sides to tell a change/);
+    // lightWork is ~20 ms (on the floor); these two are 80 ms and more.
+    for (const name of ['hotLoop', 'hashStrings']) {
+      assert.notEqual(result.checks.find((c) => c.function?.name === name)?.verdict, 'too-few-samples', `${name} has many samples: held`);
+    }
+    const md = await runCli(['compare', run('base'), run('same'), '--fail-on', 'cpu.self:+10%']);
+    assert.match(md.stdout, new RegExp(`${small.length} functions? ha(s|ve) too few samples on both sides to tell a change`));
+    // One sampled in the candidate only: its change is in ms, from 0, not a percentage of nothing.
+    for (const row of md.stdout.split('\n').filter((l) => / \| 0 ms \| [\d.]+ ms \| /.test(l))) assert.match(row, /\| \+[\d.]+ ms \(from 0\) \|/, row);
+  });
+
+  // A young generation of 64 MB from the start: the program's few MB of start-up never fill it, so
+  // no GC at all on any of the Nodes (16 of 16 runs); with GATE_GARBAGE, about 10 scavenges.
+  const noGc = ['--semi-space', '64', '--v8-flag', '--min-semi-space-size=64'];
+  for (const node of NODES) {
+    it(`${node.label}: GC pause from 0 to some is held as absolute growth (exit 1), never "new" or +Infinity%`, { timeout: 60_000 }, async () => {
+      const name = `zero-${node.major}`;
+      await profile(`${name}-base`, ['--preset', 'cpu-gc', ...noGc, '--node', node.path]);
+      await profile(`${name}-garbage`, ['--preset', 'cpu-gc', ...noGc, '--node', node.path], { GATE_GARBAGE: '1' });
+      const r = await runCli(['compare', run(`${name}-base`), run(`${name}-garbage`), '--fail-on', 'gc.pauseMs:+10%', '--json']);
+      const result = JSON.parse(r.stdout) as GateResult;
+      const gc = result.checks[0]!;
+      assert.equal(gc.baseline.median, 0, 'the baseline did no GC');
+      assert.ok(gc.candidate.median! > 0, 'the garbage made some');
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(gc.verdict, 'broken');
+      assert.equal(gc.heldAsAbsolute, true);
+      assert.equal(gc.change, gc.candidate.median);
+      const md = await runCli(['compare', run(`${name}-base`), run(`${name}-garbage`), '--fail-on', 'gc.pauseMs:+10%']);
+      assert.match(md.stdout, /\| 0 ms \| [\d.]+ ms \| \+[\d.]+ ms \(from 0\) \| \+10% \| ❌ \*\*broken\*\* \| the baseline is 0, so the relative limit is held as absolute growth/);
+      assert.ok(!/Infinity/.test(md.stdout));
+    });
+  }
 });

@@ -25,19 +25,21 @@ export interface GateMetricInfo {
   /** What it is, one line for the help and the README. */
   description: string;
   unit: 'ms' | 'share' | 'count' | 'bytes' | 'req/s';
+  /** What a run must have collected for it, for the reason a side did not measure it. */
+  needs: string;
 }
 
 export const GATE_METRICS: Record<GateMetricId, GateMetricInfo> = {
-  'cpu.self': { id: 'cpu.self', description: 'self time of each of the top 20 functions by self time in either run (ms; per 1k requests when both runs ran under load)', unit: 'ms' },
-  'cpu.busy': { id: 'cpu.busy', description: 'CPU time of the whole profile without (idle) (ms; per 1k requests under load)', unit: 'ms' },
-  'gc.share': { id: 'gc.share', description: 'GC pause as a share of wall time (under load: of the measured window)', unit: 'share' },
-  'gc.pauseMs': { id: 'gc.pauseMs', description: 'total GC pause, ms (under load: in the measured window)', unit: 'ms' },
-  'gc.msPer1k': { id: 'gc.msPer1k', description: 'GC pause per 1,000 requests in the measured window (under load only)', unit: 'ms' },
-  'gc.scavengesPer1k': { id: 'gc.scavengesPer1k', description: 'scavenges per 1,000 requests in the measured window (under load only)', unit: 'count' },
-  'alloc.bytesPerRequest': { id: 'alloc.bytesPerRequest', description: 'bytes allocated per request, garbage included (under load, with allocations sampled)', unit: 'bytes' },
-  'alloc.bytesPerSecond': { id: 'alloc.bytesPerSecond', description: 'bytes allocated per second, garbage included (with allocations sampled)', unit: 'bytes' },
-  'load.rps': { id: 'load.rps', description: 'requests per second the load generator measured (a fall is the regression: use -N%)', unit: 'req/s' },
-  'load.p99Ms': { id: 'load.p99Ms', description: 'p99 latency, ms (whole ms, as autocannon measures it)', unit: 'ms' },
+  'cpu.self': { id: 'cpu.self', description: 'self time of each of the top 20 functions by self time in either run (ms; per 1k requests when both runs ran under load)', unit: 'ms', needs: 'a CPU profile (a preset with cpu)' },
+  'cpu.busy': { id: 'cpu.busy', description: 'CPU time of the whole profile without (idle) (ms; per 1k requests under load)', unit: 'ms', needs: 'a CPU profile (a preset with cpu)' },
+  'gc.share': { id: 'gc.share', description: 'GC pause as a share of wall time (under load: of the measured window)', unit: 'share', needs: 'the GC trace (a preset with gc)' },
+  'gc.pauseMs': { id: 'gc.pauseMs', description: 'total GC pause, ms (under load: in the measured window)', unit: 'ms', needs: 'the GC trace (a preset with gc)' },
+  'gc.msPer1k': { id: 'gc.msPer1k', description: 'GC pause per 1,000 requests in the measured window (under load only)', unit: 'ms', needs: 'a run under load (--url) with the GC trace' },
+  'gc.scavengesPer1k': { id: 'gc.scavengesPer1k', description: 'scavenges per 1,000 requests in the measured window (under load only)', unit: 'count', needs: 'a run under load (--url) with the GC trace' },
+  'alloc.bytesPerRequest': { id: 'alloc.bytesPerRequest', description: 'bytes allocated per request, garbage included (under load, with allocations sampled)', unit: 'bytes', needs: 'a run under load with allocations sampled (--preset cpu-gc-alloc --url)' },
+  'alloc.bytesPerSecond': { id: 'alloc.bytesPerSecond', description: 'bytes allocated per second, garbage included (with allocations sampled)', unit: 'bytes', needs: 'allocations sampled (--preset cpu-gc-alloc)' },
+  'load.rps': { id: 'load.rps', description: 'requests per second the load generator measured (a fall is the regression: use -N%)', unit: 'req/s', needs: 'a run under load (--url)' },
+  'load.p99Ms': { id: 'load.p99Ms', description: 'p99 latency, ms (whole ms, as autocannon measures it)', unit: 'ms', needs: 'a run under load (--url)' },
 };
 
 export function isGateMetric(id: string): id is GateMetricId {

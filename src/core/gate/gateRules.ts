@@ -5,6 +5,7 @@
  */
 import { UserError } from '../util/errors';
 import { EXIT } from '../util/exitCodes';
+import { clipText } from '../util/terminalText';
 import { GATE_METRIC_IDS, isGateMetric, type GateMetricId } from './gateMetrics';
 
 export interface GateRule {
@@ -18,21 +19,28 @@ export interface GateRule {
   text: string;
 }
 
-export function parseFailOn(spec: string): GateRule[] {
-  const parts = spec.split(',').map((p) => p.trim()).filter(Boolean);
+/**
+ * One or more `--fail-on` lists (the option may be repeated: the rules add up). A figure given twice,
+ * in one list or across them, is an error: which of its limits would hold?
+ */
+export function parseFailOn(specs: string | readonly string[]): GateRule[] {
+  const list = typeof specs === 'string' ? [specs] : specs;
+  const parts = list.flatMap((spec) => spec.split(',')).map((p) => p.trim()).filter(Boolean);
   if (parts.length === 0) throw new UserError('--fail-on needs at least one rule, e.g. --fail-on "cpu.self:+10%"', EXIT.usage);
   const rules = parts.map((part) => {
     const m = /^([a-zA-Z0-9.]+)\s*:\s*([+-])\s*(\d+(?:\.\d+)?)\s*(%?)$/.exec(part);
-    if (!m) throw new UserError(`--fail-on: '${part}' is not METRIC:+N% or METRIC:-N (e.g. cpu.self:+10%, load.rps:-5%)`, EXIT.usage);
+    if (!m) throw new UserError(`--fail-on: '${clipText(part, 80)}' is not METRIC:+N% or METRIC:-N (e.g. cpu.self:+10%, load.rps:-5%)`, EXIT.usage);
     const [, metric, sign, number, percent] = m as unknown as [string, string, string, string, string];
-    if (!isGateMetric(metric)) throw new UserError(`--fail-on: unknown figure '${metric}'; the figures are ${GATE_METRIC_IDS.join(', ')}`, EXIT.usage);
+    if (!isGateMetric(metric)) throw new UserError(`--fail-on: unknown figure '${clipText(metric, 80)}'; the figures are ${GATE_METRIC_IDS.join(', ')}`, EXIT.usage);
     const value = Number(number);
-    return { metric, direction: sign === '+' ? 'up' : 'down', limit: percent ? value / 100 : value, relative: percent === '%', text: `${metric}:${sign}${number}${percent}` } satisfies GateRule;
+    if (!Number.isFinite(value)) throw new UserError(`--fail-on: '${clipText(part, 80)}' has no usable limit`, EXIT.usage);
+    return { metric, direction: sign === '+' ? 'up' : 'down', limit: percent ? value / 100 : value, relative: percent === '%', text: `${metric}:${sign}${clipText(number, 20)}${percent}` } satisfies GateRule;
   });
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   for (const r of rules) {
-    if (seen.has(r.metric)) throw new UserError(`--fail-on: ${r.metric} is given twice`, EXIT.usage);
-    seen.add(r.metric);
+    const first = seen.get(r.metric);
+    if (first !== undefined) throw new UserError(`--fail-on: ${r.metric} is given twice (${first} and ${r.text}); give each figure once`, EXIT.usage);
+    seen.set(r.metric, r.text);
   }
   return rules;
 }

@@ -19,6 +19,8 @@ export interface Judgement {
   verdict: GateVerdict;
   why: string;
   p: number | null;
+  /** A relative rule on a baseline of 0, held as absolute growth: `change` is in the unit. */
+  heldAsAbsolute?: boolean;
 }
 
 export interface SamplingNoise {
@@ -28,6 +30,12 @@ export interface SamplingNoise {
 
 const present = (values: readonly (number | null)[]) => values.filter((v): v is number => v !== null && Number.isFinite(v));
 
+/**
+ * A change too large for a double (1e308 against 1e-308) is held as the largest one, never as
+ * Infinity (which JSON cannot carry and a table cannot print).
+ */
+const bounded = (x: number) => (Number.isNaN(x) ? 0 : Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, x)));
+
 export function judgeChange(rule: GateRule, baselineValues: readonly (number | null)[], candidateValues: readonly (number | null)[], sampling: SamplingNoise | null = null): Judgement {
   const a = present(baselineValues);
   const b = present(candidateValues);
@@ -35,26 +43,36 @@ export function judgeChange(rule: GateRule, baselineValues: readonly (number | n
   const candidateMedian = b.length > 0 ? median(b) : null;
   const base = { baselineMedian, candidateMedian, p: null };
   if (baselineMedian === null || candidateMedian === null) {
-    const side = baselineMedian === null && candidateMedian === null ? 'either run' : baselineMedian === null ? 'the baseline' : 'the candidate';
-    return { ...base, change: null, verdict: 'not-collected', why: `not collected in ${side}` };
+    const side = baselineMedian === null && candidateMedian === null ? 'either side' : baselineMedian === null ? 'the baseline' : 'the candidate';
+    return { ...base, change: null, verdict: 'not-measured', why: `not measured in ${side}` };
   }
   let change: number;
-  if (rule.relative) {
-    if (baselineMedian === 0) {
-      if (candidateMedian === 0) return { ...base, change: 0, verdict: 'pass', why: 'zero in both' };
-      return { ...base, change: null, verdict: 'new', why: 'zero in the baseline: no relative change to hold to the limit' };
-    }
-    change = candidateMedian / baselineMedian - 1;
+  let limit = rule.limit;
+  let absolute = false;
+  if (rule.relative && baselineMedian === 0) {
+    // No percentage of 0 is a limit: any change the bad way is beyond it, held as absolute growth.
+    if (candidateMedian === 0) return { ...base, change: 0, verdict: 'pass', why: 'zero in both' };
+    change = candidateMedian;
+    limit = 0;
+    absolute = true;
   } else {
-    change = candidateMedian - baselineMedian;
+    change = bounded(rule.relative ? candidateMedian / baselineMedian - 1 : candidateMedian - baselineMedian);
   }
+  const zeroNote = absolute ? 'the baseline is 0, so the relative limit is held as absolute growth; ' : '';
+  const judged = (j: Omit<Judgement, 'baselineMedian' | 'candidateMedian' | 'change'> & { p?: number | null }): Judgement => ({
+    ...base,
+    change,
+    ...j,
+    why: `${zeroNote}${j.why}`,
+    ...(absolute ? { heldAsAbsolute: true } : {}),
+  });
   const worse = rule.direction === 'up' ? change : -change;
-  if (!(worse > rule.limit)) return { ...base, change, verdict: 'pass', why: 'within the limit' };
+  if (!(worse > limit)) return judged({ verdict: 'pass', why: 'within the limit', p: null });
 
-  if (sampling) {
+  if (sampling && !absolute) {
     const relative = rule.relative ? Math.abs(change) : Math.abs(change) / Math.max(Math.abs(baselineMedian), 1e-12);
     if (relative < 2 * sampling.relativeSd) {
-      return { ...base, change, verdict: 'noise', why: `beyond the limit but inside V8's sampling noise (±${(200 * sampling.relativeSd).toFixed(0)}% at 2σ for this many samples)` };
+      return judged({ verdict: 'noise', why: `beyond the limit but inside V8's sampling noise (±${(200 * sampling.relativeSd).toFixed(0)}% at 2σ for this many samples)`, p: null });
     }
   }
   // Ranges that do not overlap are evidence from 3 runs a side (as in the lab); 2 vs 2 separate by chance one time in three.
@@ -65,11 +83,11 @@ export function judgeChange(rule: GateRule, baselineValues: readonly (number | n
     const separated = rule.direction === 'up' ? Math.min(...b) > Math.max(...a) : Math.max(...b) < Math.min(...a);
     if (reachable ? p < ALPHA : separated) {
       const evidence = reachable ? `Mann-Whitney U p = ${p.toFixed(3)} < ${ALPHA}` : `${a.length} vs ${b.length} runs cannot reach p < ${ALPHA} (p = ${p.toFixed(2)}), but the ranges do not overlap`;
-      return { ...base, p, change, verdict: 'broken', why: `beyond the limit: ${evidence}` };
+      return judged({ p, verdict: 'broken', why: `beyond the limit: ${evidence}` });
     }
     const evidence = reachable ? `p = ${p.toFixed(2)} ≥ ${ALPHA}` : 'the ranges overlap';
-    return { ...base, p, change, verdict: 'noise', why: `beyond the limit but inside the run-to-run noise (${evidence})` };
+    return judged({ p, verdict: 'noise', why: `beyond the limit but inside the run-to-run noise (${evidence})` });
   }
   const few = a.length === 1 && b.length === 1 ? 'one run per side' : `${a.length} vs ${b.length} runs (fewer than 3 a side)`;
-  return { ...base, change, verdict: 'broken', why: `beyond the limit; ${few}: no run-to-run noise estimate, so the limit is held against the measured change` };
+  return judged({ verdict: 'broken', why: `beyond the limit; ${few}: no run-to-run noise estimate, so the limit is held against the measured change`, p: null });
 }

@@ -31,9 +31,28 @@ describe('--fail-on rules', () => {
       ['cpu.self:10%', /is not METRIC:\+N%/],
       ['cpu.self:+10%,cpu.self:+5%', /given twice/],
       [' , ', /at least one rule/],
+      [`cpu.self:+${'9'.repeat(400)}%`, /has no usable limit/],
     ] as const) {
       assert.throws(() => parseFailOn(spec), (err: unknown) => err instanceof UserError && err.exitCode === EXIT.usage && reason.test(err.message), spec);
     }
+  });
+});
+
+describe('repeated --fail-on options', () => {
+  it('add up; a figure in two of them is an error naming both', () => {
+    assert.deepEqual(parseFailOn(['cpu.self:+10%', 'gc.pauseMs:+20%,load.rps:-5%']).map((r) => r.text), ['cpu.self:+10%', 'gc.pauseMs:+20%', 'load.rps:-5%']);
+    assert.throws(
+      () => parseFailOn(['cpu.self:+10%', 'gc.pauseMs:+20%,cpu.self:+5%']),
+      (err: unknown) => err instanceof UserError && err.exitCode === EXIT.usage && /cpu\.self is given twice \(cpu\.self:\+10% and cpu\.self:\+5%\)/.test(err.message),
+    );
+  });
+
+  it('a rule of 100 KB is not echoed whole', () => {
+    const huge = `${'x'.repeat(100_000)}:+10%`;
+    assert.throws(
+      () => parseFailOn(huge),
+      (err: unknown) => err instanceof UserError && err.message.length < 400 && /more characters/.test(err.message),
+    );
   });
 });
 
@@ -86,12 +105,31 @@ describe('one change against its limit and its noise', () => {
     assert.equal(judgeChange(rule('load.p99Ms:+3'), [10], [14]).verdict, 'broken');
   });
 
-  it('not collected on a side is said, never compared as 0; zero in the baseline is new', () => {
+  it('not measured on a side is said, never compared as 0', () => {
     const missing = judgeChange(rule('alloc.bytesPerRequest:+10%'), [null], [1200]);
-    assert.equal(missing.verdict, 'not-collected');
+    assert.equal(missing.verdict, 'not-measured');
     assert.equal(missing.change, null);
-    assert.match(missing.why, /not collected in the baseline/);
-    assert.equal(judgeChange(rule('cpu.self:+10%'), [0, 0], [5, 6]).verdict, 'new');
+    assert.match(missing.why, /not measured in the baseline/);
+  });
+
+  it('a relative rule on a baseline of 0 is held as absolute growth, and says so', () => {
+    const j = judgeChange(rule('gc.pauseMs:+10%'), [0], [19]);
+    assert.equal(j.verdict, 'broken');
+    assert.equal(j.heldAsAbsolute, true);
+    assert.equal(j.change, 19, 'in ms, not a fraction');
+    assert.match(j.why, /^the baseline is 0, so the relative limit is held as absolute growth; beyond the limit; one run per side/);
+    // With runs a side, the noise test still decides.
+    assert.equal(judgeChange(rule('gc.pauseMs:+10%'), [0, 0, 0, 0], [0, 3, 0, 4]).verdict, 'noise');
+    assert.equal(judgeChange(rule('gc.pauseMs:+10%'), [0, 0, 0, 0], [18, 19, 21, 20]).verdict, 'broken');
+    assert.equal(judgeChange(rule('gc.pauseMs:+10%'), [0], [0]).verdict, 'pass');
+    // A fall from 0 cannot be: a -N% rule on a zero baseline passes.
+    assert.equal(judgeChange(rule('load.rps:-5%'), [0], [10]).verdict, 'pass');
+  });
+
+  it('a change too large for a double is held as the largest one, never Infinity', () => {
+    const j = judgeChange(rule('gc.pauseMs:+10%'), [1e-300], [1e300]);
+    assert.equal(j.verdict, 'broken');
+    assert.ok(Number.isFinite(j.change), String(j.change));
   });
 });
 
@@ -118,6 +156,10 @@ describe('the Markdown', () => {
       noise: '2 vs 2 runs: …',
       rules: ['cpu.self:+10%'],
       broken: 1,
+      missing: 'fail',
+      unmeasured: [],
+      tooFewSamples: 0,
+      accepted: [],
       checks: [
         { metric: 'cpu.self', rule: 'cpu.self:+10%', function: { name: 'ok', url: '/app/a.js', line: 3 }, unit: 'ms per 1k requests', baseline: { values: [1, 1], median: 1 }, candidate: { values: [1, 1], median: 1 }, change: 0, verdict: 'pass', why: 'within the limit', p: 1 },
         { metric: 'cpu.self', rule: 'cpu.self:+10%', function: { name: 'a|b`<img>`', url: '/app/lib/x.js', line: 12 }, unit: 'ms per 1k requests', baseline: { values: [10, 11], median: 10.5 }, candidate: { values: [21, 22], median: 21.5 }, change: 21.5 / 10.5 - 1, verdict: 'broken', why: 'beyond the limit: the ranges do not overlap', p: 0.33 },
@@ -130,4 +172,54 @@ describe('the Markdown', () => {
     assert.match(rows[0]!, /a\\\|b\\`\\<img\\>\\` x\.js:12 \| 10\.5 ms per 1k requests \(median of 2\) \| 21\.5 ms per 1k requests \(median of 2\) \| \+104\.8% \| \+10% \| ❌ \*\*broken\*\*/);
     assert.equal(rows[0]!.split(/(?<!\\)\|/).length, 9, 'the name\'s pipe does not add a column');
   });
+
+  it('every number is finite and bounded in width: 1e308 is 1.00e+308, a change past a million percent is said so', () => {
+    const check = (baseline: number, candidate: number, change: number) => ({ metric: 'gc.pauseMs' as const, rule: 'gc.pauseMs:+10%', unit: 'ms', baseline: { values: [baseline], median: baseline }, candidate: { values: [candidate], median: candidate }, change, verdict: 'broken' as const, why: 'beyond', p: null });
+    const md = formatGateMarkdown({ ...blank(), checks: [check(1, 1e308, Number.MAX_VALUE), check(0.5, 2e9, 4e9 - 1)] });
+    assert.ok(!/Infinity|NaN/.test(md), md);
+    const rows = md.split('\n').filter((l) => l.startsWith('| `gc.pauseMs`'));
+    assert.match(rows[0]!, /\| 1 ms \| 1\.00e\+308 ms \| \+> 1,000,000% \|/);
+    assert.match(rows[1]!, /\| 0\.5 ms \| 2\.00e\+9 ms \| \+> 1,000,000% \|/);
+    for (const cell of rows.flatMap((r) => r.split(' | ').slice(1, 4))) assert.ok(cell.length <= 24, `bounded: ${cell}`);
+  });
+
+  it('a zero baseline shows its growth in the unit, "from 0"', () => {
+    const md = formatGateMarkdown({ ...blank(), checks: [{ metric: 'gc.pauseMs', rule: 'gc.pauseMs:+10%', unit: 'ms', baseline: { values: [0], median: 0 }, candidate: { values: [19], median: 19 }, change: 19, heldAsAbsolute: true, verdict: 'broken', why: 'the baseline is 0, so the relative limit is held as absolute growth', p: null }] });
+    assert.match(md, /\| 0 ms \| 19 ms \| \+19 ms \(from 0\) \| \+10% \| ❌ \*\*broken\*\* \|/);
+  });
+
+  it('a name with a right-to-left override, or of 100 KB, reaches the Markdown escaped and cut', () => {
+    const fn = (name: string) => ({ metric: 'cpu.self' as const, rule: 'cpu.self:+10%', function: { name, url: '/a.js', line: 1 }, unit: 'ms', baseline: { values: [1], median: 1 }, candidate: { values: [1], median: 1 }, change: 0, verdict: 'pass' as const, why: 'within the limit', p: null });
+    const md = formatGateMarkdown({ ...blank(), checks: [fn('isAdmin\u202e nimda'), fn('y'.repeat(100_000))] });
+    assert.ok(!md.includes('\u202e'), 'no raw override');
+    assert.ok(md.includes('isAdmin\\\\u202e nimda'), 'shown as the text \\u202e (its backslash escaped for Markdown)');
+    assert.ok(md.length < 5000, `${md.length} characters`);
+  });
+
+  it('says what was not measured and what the gate does with it, and how many functions were too small to hold', () => {
+    const md = formatGateMarkdown({ ...blank(), verdict: 'fail', broken: 0, unmeasured: ['cpu.self: not measured in the candidate: its run has a CPU profile (a preset with cpu)'], tooFewSamples: 7 });
+    assert.match(md, /^### V8 Lens regression gate: ❌ \*\*FAIL\*\*: 1 rule measured nothing on a side/);
+    assert.match(md, /Not measured: cpu\.self: not measured in the candidate: its run has a CPU profile \(a preset with cpu\)\. So a gate that measured nothing cannot pass/);
+    assert.match(md, /7 functions have too few samples on both sides to tell a change \(under 20 samples and 1% of on-CPU time\): shown, not held\./);
+    const ignored = formatGateMarkdown({ ...blank(), missing: 'ignore', unmeasured: ['gc.msPer1k: not measured in the baseline'] });
+    assert.match(ignored, /PASS/);
+    assert.match(ignored, /not held \(--missing ignore\)/);
+  });
 });
+
+function blank(): GateResult {
+  return {
+    verdict: 'pass',
+    baseline: { path: 'base', runs: ['base'], label: 'node app.js' },
+    candidate: { path: 'change', runs: ['change'], label: 'node app.js' },
+    perRequest: false,
+    noise: '1 vs 1 run',
+    rules: ['gc.pauseMs:+10%'],
+    broken: 0,
+    missing: 'fail',
+    unmeasured: [],
+    tooFewSamples: 0,
+    accepted: [],
+    checks: [],
+  };
+}

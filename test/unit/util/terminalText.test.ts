@@ -19,3 +19,17 @@ describe('jsonForTerminal', () => {
     assert.deepEqual(JSON.parse(text), value);
   });
 });
+
+describe('bidirectional controls and echoed text', () => {
+  it('a right-to-left override and its kin are visible escapes in the terminal, in JSON and in Markdown text', async () => {
+    const { clipText, escapeBidi } = await import('../../../src/core/util/terminalText');
+    const name = 'isAdmin\u202e \u2066nimda\u2069\u200f';
+    assert.equal(safeForTerminal(name), 'isAdmin\\u202e \\u2066nimda\\u2069\\u200f');
+    assert.equal(escapeBidi(name), 'isAdmin\\u202e \\u2066nimda\\u2069\\u200f');
+    assert.equal(JSON.parse(jsonForTerminal({ name })).name, name, 'the same JSON value');
+    assert.ok(!/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/.test(jsonForTerminal({ name })));
+    assert.equal(safeForTerminal('→ ünïcødé'), '→ ünïcødé', 'other non-ASCII text stays');
+    assert.equal(clipText('x'.repeat(100_000), 50), `${'x'.repeat(50)}… (99,950 more characters)`);
+    assert.equal(clipText('short'), 'short');
+  });
+});
