@@ -82,6 +82,10 @@ class CanvasFlame<T extends CanvasNode> implements FlameRenderer<T> {
   /** The scroll box's top when last painted, CSS px. */
   private top = 0;
   private paintQueued = false;
+  /** The scroll box's scrollTop as of its last scroll event. */
+  private scrolled = 0;
+  /** The labels' font and colours, read from the theme once per draw of new data or colours. */
+  private style: ReturnType<typeof labelStyle> | null = null;
   private root!: T;
   private totalOf!: (node: T) => number;
   private frames = new Map<T, Frame<T>>();
@@ -113,7 +117,11 @@ class CanvasFlame<T extends CanvasNode> implements FlameRenderer<T> {
     this.container = container;
     this.width = width;
     container.append(this.canvas, this.spacer, this.live);
-    container.addEventListener('scroll', () => this.queuePaint());
+    container.addEventListener('scroll', () => {
+      // Read here, where layout is fresh: reading it while painting would force a layout of the page.
+      this.scrolled = container.scrollTop;
+      this.queuePaint();
+    });
     // The frames as data, for the page's tests (see DrawnFrame); nothing reads it to draw.
     Object.defineProperty(container, 'flameFrames', { value: () => this.drawnFrames(), configurable: true });
     this.setData(data);
@@ -125,6 +133,7 @@ class CanvasFlame<T extends CanvasNode> implements FlameRenderer<T> {
   }
 
   update(data?: T): void {
+    this.style = null; // the theme may have changed
     if (data !== undefined && data !== this.root) this.setData(data);
     else this.draw();
   }
@@ -133,18 +142,41 @@ class CanvasFlame<T extends CanvasNode> implements FlameRenderer<T> {
     this.searched = true;
     const results: Frame<T>[] = [];
     let sum = 0;
-    // Every node, drawn or not (a match too narrow to draw still counts and gets a tick above the graph).
-    const stack: [Frame<T>, boolean][] = [[this.rootFrame, false]];
-    while (stack.length > 0) {
-      const [frame, inMatch] = stack.pop()!;
-      const hit = this.config.match(frame, term);
-      frame.highlight = hit;
+    // Every node, drawn or not (a match too narrow to draw still counts and gets a tick above the
+    // graph). Frames are made only for the matches and their ancestors: a search of a 20,000-node
+    // tree would otherwise allocate one per node.
+    const pathNodes: T[] = [];
+    const pathFrames: (Frame<T> | undefined)[] = [];
+    const pathIndex: number[] = [];
+    const stackNodes: T[] = [this.root];
+    const stackDepth: number[] = [0];
+    const stackIndex: number[] = [0];
+    const stackUnder: boolean[] = [false];
+    while (stackNodes.length > 0) {
+      const node = stackNodes.pop()!;
+      const depth = stackDepth.pop()!;
+      const index = stackIndex.pop()!;
+      const under = stackUnder.pop()!;
+      pathNodes[depth] = node;
+      pathIndex[depth] = index;
+      pathFrames[depth] = this.frames.get(node);
+      pathNodes.length = pathFrames.length = pathIndex.length = depth + 1;
+      const hit = this.config.match({ data: node }, term);
       if (hit) {
+        for (let k = 1; k <= depth; k++) pathFrames[k] ??= this.childFrame(pathFrames[k - 1]!, pathNodes[k - 1]!.children as T[], pathIndex[k]!);
+        const frame = pathFrames[depth]!;
         results.push(frame);
-        if (!inMatch) sum += frame.value;
+        if (!under) sum += frame.value;
       }
-      const children = frame.data.children as T[];
-      for (let i = children.length - 1; i >= 0; i--) stack.push([this.childFrame(frame, children, i), inMatch || hit]);
+      const existing = pathFrames[depth];
+      if (existing) existing.highlight = hit;
+      const children = node.children as T[];
+      for (let i = children.length - 1; i >= 0; i--) {
+        stackNodes.push(children[i]!);
+        stackDepth.push(depth + 1);
+        stackIndex.push(i);
+        stackUnder.push(under || hit);
+      }
     }
     this.config.onSearch(results, sum);
     this.draw();
@@ -305,7 +337,7 @@ class CanvasFlame<T extends CanvasNode> implements FlameRenderer<T> {
     const width = this.width;
     const height = Math.min(this.fullHeight, Math.max(4 * cell, Math.floor(window.innerHeight * 0.7)));
     this.spacer.style.height = `${this.fullHeight - height}px`;
-    this.top = Math.max(0, Math.min(container.scrollTop, this.fullHeight - height));
+    this.top = Math.max(0, Math.min(this.scrolled, this.fullHeight - height));
     const top = this.top;
     const ratio = window.devicePixelRatio || 1;
     const canvas = this.canvas;
@@ -317,7 +349,7 @@ class CanvasFlame<T extends CanvasNode> implements FlameRenderer<T> {
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    const style = labelStyle();
+    const style = (this.style ??= labelStyle());
     ctx.font = style.font;
     ctx.textBaseline = 'middle';
     const charWidth = ctx.measureText('x').width || 7;
@@ -440,7 +472,7 @@ class CanvasFlame<T extends CanvasNode> implements FlameRenderer<T> {
   private drawnFrames(): DrawnFrame[] {
     const cell = this.config.cellHeight;
     const ctx = this.canvas.getContext('2d');
-    const charWidth = ctx ? (ctx.font = labelStyle().font, ctx.measureText('x').width || 7) : 7;
+    const charWidth = ctx ? ((ctx.font = (this.style ??= labelStyle()).font), ctx.measureText('x').width || 7) : 7;
     const out: DrawnFrame[] = [];
     for (const row of this.boxes) {
       for (const box of row ?? []) {

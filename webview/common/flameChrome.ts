@@ -120,10 +120,15 @@ export function tooltipLocation(node: ChromeNode, loc: LocationContext): string 
   return formatLocation(node.url, node.line, node.column, loc).text;
 }
 
+/** Each node's name and file in lower case, made once: a search runs over every node of the tree. */
+const searchTexts = new WeakMap<ChromeNode, string>();
+
 /** Case-insensitive substring of the name or the file. */
 export function matchesSearch(node: ChromeNode, term: string): boolean {
-  const t = term.toLowerCase();
-  return node.name.toLowerCase().includes(t) || (node.url !== '' && node.url.toLowerCase().includes(t));
+  let text = searchTexts.get(node);
+  if (text === undefined) searchTexts.set(node, (text = node.url === '' ? node.name.toLowerCase() : `${node.name}\u0000${node.url}`.toLowerCase()));
+  // The separator keeps a term from matching across the name and the file.
+  return text.includes(term.toLowerCase());
 }
 
 /**
@@ -212,17 +217,26 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
    * where the matches are, at a glance. A tick zooms to its match.
    */
   function drawMarks(): void {
-    const width = container.clientWidth;
-    marks.replaceChildren();
+    const width = graphWidth;
     marks.hidden = matches.length === 0;
+    // One tick per pixel column at most (thousands of matches would be thousands of elements): the first match there.
+    const ticks = document.createDocumentFragment();
+    let lastLeft = -1;
+    let lastRight = -1;
     matches.forEach((m, i) => {
       if (!(m.x1 > m.x0)) return;
+      const left = Math.floor(m.x0 * width);
+      const w = Math.max(2, Math.round((m.x1 - m.x0) * width));
+      if (left === lastLeft || left + w <= lastRight) return;
+      lastLeft = left;
+      lastRight = Math.max(lastRight, left + w);
       const tick = el('span', { className: 'search-mark', title: m.data.name });
-      tick.style.left = `${Math.floor(m.x0 * width)}px`;
-      tick.style.width = `${Math.max(2, Math.round((m.x1 - m.x0) * width))}px`;
+      tick.style.left = `${left}px`;
+      tick.style.width = `${w}px`;
       tick.addEventListener('click', () => goTo(i));
-      marks.append(tick);
+      ticks.append(tick);
     });
+    marks.replaceChildren(ticks);
   }
 
   function showZoom(): void {
@@ -240,8 +254,11 @@ export function flameChrome<T extends ChromeNode>(opts: FlameChromeOptions<T>): 
     container.setAttribute('data-frame-count', String(chart.frameCount()));
   }
 
+  /** The graph's width as last laid out: reading the container's would force a layout after each DOM change. */
+  let graphWidth = 0;
   function width(): number {
-    return Math.max(200, Math.floor(container.clientWidth));
+    graphWidth = Math.max(200, Math.floor(container.clientWidth));
+    return graphWidth;
   }
 
   function searchTerm(): string {

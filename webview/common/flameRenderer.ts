@@ -27,7 +27,8 @@ export interface FlameRendererConfig<T> {
   minFrameSize: number;
   /** A frame's fill, as CSS. */
   color(d: FlameFrame<T>): string;
-  match(d: FlameFrame<T>, term: string): boolean;
+  /** Whether a frame matches a search; reads `d.data` only (a renderer may ask before it makes the frame). */
+  match(d: Pick<FlameFrame<T>, 'data'>, term: string): boolean;
   /** After a search: every matching frame, and the total of those not inside another match. */
   onSearch(results: FlameFrame<T>[], sum: number): void;
   /** A zoom happened (a click, zoomTo or resetZoom); the root frame for a reset. */
