@@ -1,36 +1,33 @@
 /// <reference lib="dom" />
 /**
- * The report page with a real `tsc` profile, in headless Chromium (Debian's), the same
- * page the webview shows, exported with `report --html`:
- *  - first paint of the page (flame graph, GC section, tables), against a bare page that embeds the
- *    same model and only parses it; and the CPU-over-time flame chart's own build and draw;
- *  - a zoom click and a search, each until the frame after;
- *  - the exported HTML's size against the profile's;
- *  - `report --html` in process against a bare JSON.parse of the profile;
- *  - `report --json` of a 47 MB profile as whole processes against a process that only parses it.
- * Targets (issue 14): ≤ 1.3 × the bare page, flame chart ≤ 0.5 s, zoom and search ≤ 50 ms, HTML ≤ 25 %
- * of the profile, --html ≤ 2 × JSON.parse, --json ≤ 1.2 × a parsing process. `performance` is the
- * global one (not imported): the same name runs inside the page's evaluate callbacks.
+ * The report page in headless Chromium (Debian's), the same page the webview shows, exported with
+ * `report --html`, for two profiles: a real `tsc` profile (this repository's type check) and a
+ * 47 MB generated one. For each, interleaved in rotated order:
+ *  - first paint of the flame graph, against a bare page that embeds the same packed model and only
+ *    parses it (both mark the first task after the frame that painted);
+ *  - a zoom click and a search (after its debounce), each until the updated frame is painted;
+ * and for the tsc profile the exported HTML's size and `report --html` in process against
+ * `JSON.parse`; `report --json` of the 47 MB profile as whole processes against a process that only
+ * parses it. `performance` is the global one (not imported): the same name runs inside the page's
+ * evaluate callbacks.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { buildReportModel } from '../src/core/report/reportModel';
 import { jsonForScript, readReportAssets, standaloneReportHtml } from '../src/core/report/reportPage';
 import { modelForPage } from '../src/core/report/reportModel';
 import { median } from '../src/core/util/stats';
 import { generateCpuProfile } from './generateCpuProfile';
+import { fmtSpread, report, rotated } from './measure';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-const ok = (good: boolean) => (good ? 'OK' : 'MISSED');
-const ms = (values: number[]) => `median ${median(values).toFixed(0)} ms [${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}]`;
-
 /**
  * A real profile of `tsc` (this repository's own type check, TypeScript from its devDependencies),
- * sampled every 250 µs: the kind of profile the issue measured (about 10 MB, tens of thousands of
- * nodes, few of them wide enough to draw).
+ * sampled every 250 µs: tens of thousands of nodes, few of them wide enough to draw.
  */
 function profileTsc(dir: string): string {
   const out = join(dir, 'tsc');
@@ -40,91 +37,139 @@ function profileTsc(dir: string): string {
   return join(out, readdirSync(out).find((f) => f.endsWith('.cpuprofile'))!);
 }
 
+/** The 47 MB generated profile the --json bench reads too (same seed, same text). */
+export function writeBigProfile(dir: string): string {
+  const path = join(dir, 'big.cpuprofile');
+  writeFileSync(path, generateCpuProfile(47 * 2 ** 20, 11));
+  return path;
+}
+
+/** The report page and the bare page for a profile, written to `dir`. */
+async function writePages(dir: string, name: string, profilePath: string): Promise<{ page: string; bare: string; html: string }> {
+  const assets = await readReportAssets(join(__dirname, '..', 'dist', 'webview'));
+  const model = await buildReportModel(profilePath);
+  const html = standaloneReportHtml(model, assets);
+  const page = join(dir, `${name}.html`);
+  writeFileSync(page, html);
+  const bare = join(dir, `${name}-bare.html`);
+  writeFileSync(
+    bare,
+    `<!doctype html><html><head><meta charset="utf-8"></head><body><script type="application/json" id="m">${jsonForScript(modelForPage(model))}</script>` +
+      `<script>const m = JSON.parse(document.getElementById('m').textContent); document.body.append(String(Object.keys(m).length));` +
+      // The same mark as the report's: the first task after the frame that painted.
+      `requestAnimationFrame(() => setTimeout(() => document.documentElement.setAttribute('data-first-paint-at', String(Math.round(performance.now()))), 0));</script></body></html>`,
+  );
+  return { page, bare, html };
+}
+
+async function paintAt(page: Page, path: string): Promise<number> {
+  await page.goto(`file://${path}`);
+  await page.waitForSelector('html[data-first-paint-at]', { timeout: 60_000 });
+  return Number(await page.getAttribute('html', 'data-first-paint-at'));
+}
+
+/** A click on a wide frame a few rows down, until the first task after the frame that shows the zoom. */
+function zoomClick(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const box = document.getElementById('flame-graph') as HTMLElement & { flameFrames(): { depth: number; x: number; y: number; width: number }[] };
+    const frames = box.flameFrames().filter((f) => f.width > 40 && f.depth > 0);
+    const target = frames.find((f) => f.depth === 3) ?? frames[frames.length - 1]!;
+    const canvas = box.querySelector('canvas')!;
+    const r = canvas.getBoundingClientRect();
+    const start = performance.now();
+    canvas.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: r.left + target.x + 5, clientY: r.top + target.y + 5 }));
+    await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+    return performance.now() - start;
+  });
+}
+
+/** A search typed into the box: from the search's start (after the debounce) to the first task after the frame that shows it. */
+function searchFor(page: Page, term: string): Promise<number> {
+  return page.evaluate(async (text) => {
+    performance.clearMeasures('v8-lens:search');
+    const field = document.getElementById('flame-search') as HTMLElement & { value: string };
+    field.value = text;
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    while (performance.getEntriesByName('v8-lens:search').length === 0) await new Promise((done) => setTimeout(done, 2));
+    const measure = performance.getEntriesByName('v8-lens:search')[0]!;
+    await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+    return performance.now() - measure.startTime;
+  }, term);
+}
+
 export async function benchReportPage(rounds: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'v8-lens-page-'));
-  const profilePath = profileTsc(dir);
-  const text = readFileSync(profilePath, 'utf8');
+  const tscPath = profileTsc(dir);
+  const text = readFileSync(tscPath, 'utf8');
   const parsed = JSON.parse(text) as { nodes: unknown[]; samples: unknown[] };
-  console.log(`report page: a real tsc profile, ${(text.length / 2 ** 20).toFixed(1)} MB, ${parsed.nodes.length.toLocaleString('en-US')} nodes, ${parsed.samples.length.toLocaleString('en-US')} samples`);
+  const tscWhat = `a real \`tsc\` profile (${(text.length / 2 ** 20).toFixed(1)} MB, ${parsed.nodes.length.toLocaleString('en-US')} nodes)`;
+  console.log(`report page: ${tscWhat}`);
 
-  // report --html in process, against JSON.parse of the same text.
+  // report --html in process, against JSON.parse of the same text, in rotated order.
   const assets = await readReportAssets(join(__dirname, '..', 'dist', 'webview'));
   let html = '';
   const parse: number[] = [];
-  const report: number[] = [];
+  const reportMs: number[] = [];
+  let before = loadavg()[0]!;
   for (let i = 0; i < rounds; i++) {
-    let t = performance.now();
-    JSON.parse(text);
-    parse.push(performance.now() - t);
-    t = performance.now();
-    html = standaloneReportHtml(await buildReportModel(profilePath), assets);
-    report.push(performance.now() - t);
+    for (const arm of rotated(['parse', 'report'] as const, i)) {
+      const t = performance.now();
+      if (arm === 'parse') {
+        JSON.parse(text);
+        parse.push(performance.now() - t);
+      } else {
+        html = standaloneReportHtml(await buildReportModel(tscPath), assets);
+        reportMs.push(performance.now() - t);
+      }
+    }
   }
-  const htmlRatio = median(report) / median(parse);
-  console.log(`  JSON.parse of the profile       ${ms(parse)}`);
-  console.log(`  report --html (model + page)    ${ms(report)} = ${htmlRatio.toFixed(2)} × JSON.parse (target ≤ 2)  ${ok(htmlRatio <= 2)}`);
-  const sizeShare = html.length / text.length;
-  console.log(`  exported HTML                   ${(html.length / 2 ** 20).toFixed(2)} MB = ${(sizeShare * 100).toFixed(1)} % of the profile (target ≤ 25 %)  ${ok(sizeShare <= 0.25)}`);
+  const htmlRatios = reportMs.map((v, i) => v / parse[i]!);
+  report({ what: `\`report --html\` in process (model, page) of ${tscWhat}`, baseline: `\`JSON.parse\` ${fmtSpread(parse)}`, result: `${fmtSpread(reportMs)} = ${fmtSpread(htmlRatios, '×', 2)}`, target: '≤ 2 ×', met: median(htmlRatios) <= 2, load: [before, loadavg()[0]!] });
+  const share = html.length / text.length;
+  report({ what: 'the exported HTML (`report --html`) of that profile', baseline: `the profile: ${(text.length / 2 ** 20).toFixed(1)} MB`, result: `**${(html.length / 2 ** 20).toFixed(2)} MB = ${(share * 100).toFixed(1)} %**`, target: '≤ 25 %', met: share <= 0.25, load: [0, 0] });
 
-  const pagePath = join(dir, 'report.html');
-  writeFileSync(pagePath, html);
-  const barePath = join(dir, 'bare.html');
-  const model = modelForPage(await buildReportModel(profilePath));
-  writeFileSync(
-    barePath,
-    `<!doctype html><html><head><meta charset="utf-8"></head><body><script type="application/json" id="m">${jsonForScript(model)}</script>` +
-      `<script>const m = JSON.parse(document.getElementById('m').textContent); document.body.append(String(Object.keys(m).length));` +
-      `requestAnimationFrame(() => requestAnimationFrame(() => document.documentElement.setAttribute('data-first-paint-at', String(Math.round(performance.now())))));</script></body></html>`,
-  );
   if (!existsSync(CHROMIUM)) {
     console.log(`  (no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM; the page figures are skipped)`);
     return;
   }
+  const bigPath = writeBigProfile(dir);
+  const profiles = [
+    { name: 'tsc', what: tscWhat, path: tscPath },
+    { name: 'big', what: 'a 47 MB generated profile', path: bigPath },
+  ];
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const paintAt = async (path: string) => {
-      await page.goto(`file://${path}`);
-      await page.waitForSelector('html[data-first-paint-at]', { timeout: 60_000 });
-      return Number(await page.getAttribute('html', 'data-first-paint-at'));
-    };
-    const bare: number[] = [];
-    const full: number[] = [];
-    const chart: number[] = [];
-    const zoom: number[] = [];
-    const search: number[] = [];
-    for (let i = 0; i < rounds; i++) {
-      bare.push(await paintAt(barePath));
-      full.push(await paintAt(pagePath));
-      chart.push(await page.evaluate(() => ['v8-lens:flame-chart', 'v8-lens:flame-chart-draw'].reduce((sum, name) => sum + (performance.getEntriesByName(name)[0]?.duration ?? NaN), 0)));
-      // A zoom click on a frame of the second row, until the frame after.
-      zoom.push(
-        await page.evaluate(async () => {
-          const frames = Array.from(document.querySelectorAll<SVGGElement>('#flame-graph svg g')).filter((g) => (g.getBoundingClientRect().width > 40));
-          const target = frames[Math.min(3, frames.length - 1)]!;
-          const start = performance.now();
-          target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
-          await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-          return performance.now() - start;
-        }),
-      );
-      await page.fill('#flame-search input', 'fn1').catch(async () => {
-        await page.evaluate(() => {
-          const box = document.getElementById('flame-search') as HTMLElement & { value: string };
-          box.value = 'fn1';
-          box.dispatchEvent(new Event('input', { bubbles: true }));
-        });
-      });
-      await page.waitForFunction(() => performance.getEntriesByName('v8-lens:search').length > 0, undefined, { timeout: 10_000 });
-      search.push(await page.evaluate(() => performance.getEntriesByName('v8-lens:search')[0]!.duration));
+    for (const profile of profiles) {
+      const files = await writePages(dir, profile.name, profile.path);
+      const bare: number[] = [];
+      const full: number[] = [];
+      const zoom: number[] = [];
+      const search: number[] = [];
+      const chart: number[] = [];
+      await paintAt(page, files.page); // warm-up
+      before = loadavg()[0]!;
+      for (let i = 0; i < rounds; i++) {
+        for (const arm of rotated(['bare', 'page'] as const, i)) {
+          if (arm === 'bare') {
+            bare.push(await paintAt(page, files.bare));
+            continue;
+          }
+          full.push(await paintAt(page, files.page));
+          await page.waitForSelector('html[data-report-ready]', { timeout: 60_000 });
+          chart.push(await page.evaluate(() => ['v8-lens:flame-chart', 'v8-lens:flame-chart-draw'].reduce((sum, name) => sum + (performance.getEntriesByName(name)[0]?.duration ?? 0), 0)));
+          zoom.push(await zoomClick(page));
+          search.push(await searchFor(page, 'parse'));
+        }
+      }
+      const load: [number, number] = [before, loadavg()[0]!];
+      const ratios = full.map((v, i) => v / bare[i]!);
+      console.log(`  ${profile.name}: bare page ${fmtSpread(bare)}, report page ${fmtSpread(full)}, zoom ${fmtSpread(zoom)}, search ${fmtSpread(search)}`);
+      report({ what: `the report page of ${profile.what} in headless Chromium: first paint of the flame graph`, baseline: `a bare page that only parses the same model: ${fmtSpread(bare)}`, result: `**${fmtSpread(full)}** = ${fmtSpread(ratios, '×', 2)}`, target: '≤ 250 ms and ≤ 2 ×', met: median(full) <= 250 && median(ratios) <= 2, load });
+      report({ what: `the same page: a zoom click / a search (after its debounce), to the frame that shows it`, baseline: '', result: `**${fmtSpread(zoom)}** / **${fmtSpread(search)}**`, target: '≤ 50 ms', met: median(zoom) <= 50 && median(search) <= 50, load });
+      if (profile.name === 'tsc') report({ what: 'the same page: the CPU-over-time strip, its boxes and first draw (after the flame graph)', baseline: '', result: `**${fmtSpread(chart)}**`, target: '≤ 500 ms', met: median(chart) <= 500, load });
     }
-    const paintRatio = median(full) / median(bare);
-    console.log(`  bare page: parse the model      ${ms(bare)} to first paint`);
-    console.log(`  report page                     ${ms(full)} = ${paintRatio.toFixed(2)} × the bare page (target ≤ 1.3, ≤ 300 ms)  ${ok(paintRatio <= 1.3 && median(full) <= 300)}`);
-    console.log(`  flame chart: boxes + first draw ${ms(chart)} (target ≤ 500 ms)  ${ok(median(chart) <= 500)}`);
-    console.log(`  zoom click to the next frame    ${ms(zoom)} (target ≤ 50 ms)  ${ok(median(zoom) <= 50)}`);
-    console.log(`  search (after its debounce)     ${ms(search)} (target ≤ 50 ms)  ${ok(median(search) <= 50)}`);
   } finally {
     await browser.close();
   }
@@ -133,8 +178,7 @@ export async function benchReportPage(rounds: number): Promise<void> {
 /** `report --json` of a big profile as a whole process, against a process that only reads and parses it. */
 export function benchReportJsonProcess(rounds: number): void {
   const dir = mkdtempSync(join(tmpdir(), 'v8-lens-json-'));
-  const path = join(dir, 'big.cpuprofile');
-  writeFileSync(path, generateCpuProfile(47 * 2 ** 20, 11));
+  const path = writeBigProfile(dir);
   const cli = join(__dirname, '..', 'dist', 'cli.js');
   const run = (args: string[]) => {
     const t = performance.now();
@@ -144,12 +188,13 @@ export function benchReportJsonProcess(rounds: number): void {
   };
   const bare: number[] = [];
   const ours: number[] = [];
+  const before = loadavg()[0]!;
   for (let i = 0; i < rounds; i++) {
-    bare.push(run(['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(path)}, 'utf8'))`]));
-    ours.push(run([cli, 'report', path, '--json']));
+    for (const arm of rotated(['bare', 'ours'] as const, i)) {
+      if (arm === 'bare') bare.push(run(['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(path)}, 'utf8'))`]));
+      else ours.push(run([cli, 'report', path, '--json']));
+    }
   }
-  const ratio = median(ours) / median(bare);
-  console.log(`report --json of a 47 MB profile, whole processes`);
-  console.log(`  node: read + JSON.parse         ${ms(bare)}`);
-  console.log(`  v8-lens report --json           ${ms(ours)} = ${ratio.toFixed(2)} × (target ≤ 1.2)  ${ok(ratio <= 1.2)}`);
+  const ratios = ours.map((v, i) => v / bare[i]!);
+  report({ what: '`report --json` of a 47 MB generated profile, whole processes', baseline: `\`node\` reading and parsing it: ${fmtSpread(bare)}`, result: `${fmtSpread(ours)} = **${fmtSpread(ratios, '×', 2)}**`, target: '≤ 1.3 ×', met: median(ratios) <= 1.3, load: [before, loadavg()[0]!] });
 }

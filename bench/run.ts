@@ -1,22 +1,23 @@
 /**
- * `npm run bench`: measured side by side in one run, never as a timed test (this machine is shared
- * and noisy, so we report medians and ratios).
- *  1. A large generated .cpuprofile (~50 MB) → summary, against a bare JSON.parse of the same text.
- *     Target: summary ≤ 1.5 × JSON.parse.
- *  2. GC-trace lines classified and parsed per second, against a bare line split of the same text.
- *     Target: ≥ 1 million lines/s.
- *  3. The editor's annotation model for a run with 5,000 deopts in one file (and 20,000 sampled
- *     lines in 200 files), against a bare JSON.parse of its summary.json. Target: under 250 ms, so
- *     opening such a run never stalls the editor.
- *  4. What allocation sampling costs a service: req/s of the demo HTTP service under the same load,
- *     profiled with the CPU + GC preset, with CPU + GC + allocations, and with exact allocation sites
- *     (inlining off), interleaved runs, the
- *     median ratio. Target: ≤ 5% fewer req/s at the default sampling interval.
- *  5. Activating the extension: its bundle evaluated in a fresh Node, against that Node alone.
+ * `npm run bench`: each figure measured against its baseline in the same run, interleaved in
+ * rotated order, printed as a median with [min–max] and the load average (bench/measure.ts); never
+ * as a timed test. `npm run bench -- --markdown` also writes the README's table (bench/markdown.ts),
+ * refusing figures measured above the load threshold. BENCH_ONLY=name,… runs some of them:
+ *  profile     a ~50 MB generated .cpuprofile → summary, against a bare JSON.parse of the same text
+ *  gc          GC-trace lines parsed and collected per second, against an indexOf scan of the lines
+ *  annotations the editor's annotation model for 5,000 deopts in one file, against JSON.parse of its summary
+ *  page        the report page in headless Chromium (tsc profile and a 47 MB generated one) against a
+ *              bare page that parses the same data; zoom, search, the HTML's size, report --html in process
+ *  json        report --json of a 47 MB profile as whole processes, against a process that only parses it
+ *  cli         v8-lens profile of a no-op script, against node --cpu-prof of it, whole processes
+ *  alloc       what allocation sampling costs the demo HTTP service (req/s, paired)
+ *  activation  the production dist/extension.js evaluated in a fresh Node, against that Node alone
+ *  package     the .vsix's size (npm run package; dist/ is rebuilt for development after it); with
+ *              activation, one production build serves both
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseCpuProfile } from '../src/core/cpu/parseCpuProfile';
@@ -30,7 +31,10 @@ import { SourceMapResolver } from '../src/core/sourcemap/sourceMapResolver';
 import type { Summary } from '../src/shared/model/summary';
 import { generateCpuProfile } from './generateCpuProfile';
 import { benchReportJsonProcess, benchReportPage } from './pageBench';
-import { benchActivation } from './activationBench';
+import { benchCliTail } from './cliBench';
+import { benchPackage } from './packageBench';
+import { fmtSpread, loadLine, machineLine, MAX_LOAD, report, rotated, spread, underLoadWatch } from './measure';
+import { writeMarkdown } from './markdown';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const PROFILE_MB = Number(process.env.BENCH_PROFILE_MB ?? 50);
@@ -41,45 +45,48 @@ function time(fn: () => void): number {
   return performance.now() - start;
 }
 
-/** Alternates the two measurements so drift on a shared machine hits both alike. */
+/** The two measurements interleaved, the order alternating each round, so drift on a shared machine hits both alike. */
 function sideBySide(a: () => void, b: () => void): { a: number[]; b: number[] } {
   a();
   b(); // warm-up: JIT and first-touch page faults
   const result = { a: [] as number[], b: [] as number[] };
   for (let i = 0; i < ROUNDS; i++) {
-    if (i % 2 === 0) {
-      result.a.push(time(a));
-      result.b.push(time(b));
-    } else {
-      result.b.push(time(b));
-      result.a.push(time(a));
-    }
+    for (const arm of rotated(['a', 'b'] as const, i)) result[arm].push(time(arm === 'a' ? a : b));
   }
   return result;
 }
 
-function benchCpuProfile(): void {
+async function benchCpuProfile(): Promise<void> {
   const text = generateCpuProfile(PROFILE_MB * 1024 * 1024, 42);
   const parsed = JSON.parse(text) as { nodes: unknown[]; samples: unknown[] };
   console.log(`.cpuprofile: ${(text.length / 2 ** 20).toFixed(1)} MB, ${parsed.nodes.length.toLocaleString('en-US')} nodes, ${parsed.samples.length.toLocaleString('en-US')} samples`);
   let sink = 0;
-  const t = sideBySide(
-    () => {
-      sink += (JSON.parse(text) as { samples: unknown[] }).samples.length;
-    },
-    () => {
-      sink += summarizeCpu(parseCpuProfile(text, 'bench.cpuprofile'), { profileFile: 'bench.cpuprofile' }).functions.length;
-    },
+  const { value: t, load } = await underLoadWatch(() =>
+    sideBySide(
+      () => {
+        sink += (JSON.parse(text) as { samples: unknown[] }).samples.length;
+      },
+      () => {
+        sink += summarizeCpu(parseCpuProfile(text, 'bench.cpuprofile'), { profileFile: 'bench.cpuprofile' }).functions.length;
+      },
+    ),
   );
-  const parse = median(t.a);
-  const summary = median(t.b);
-  console.log(`  JSON.parse         median ${parse.toFixed(0)} ms  [${Math.min(...t.a).toFixed(0)}–${Math.max(...t.a).toFixed(0)}]`);
-  console.log(`  profile → summary  median ${summary.toFixed(0)} ms  [${Math.min(...t.b).toFixed(0)}–${Math.max(...t.b).toFixed(0)}]`);
-  console.log(`  ratio              ${(summary / parse).toFixed(2)} × JSON.parse (target ≤ 1.5)  ${summary / parse <= 1.5 ? 'OK' : 'MISSED'}`);
+  const ratios = t.b.map((v, i) => v / t.a[i]!);
+  const ratio = spread(ratios).median;
+  console.log(`  JSON.parse         ${fmtSpread(t.a)}`);
+  console.log(`  profile → summary  ${fmtSpread(t.b)}`);
+  report({
+    what: `${(text.length / 2 ** 20).toFixed(1)} MB generated \`.cpuprofile\` (${parsed.nodes.length.toLocaleString('en-US')} nodes) → summary, in process`,
+    baseline: `\`JSON.parse\` ${fmtSpread(t.a)}`,
+    result: `${fmtSpread(t.b)} = **${fmtSpread(ratios, '×', 2)}** \`JSON.parse\``,
+    target: '≤ 1.5 ×',
+    met: ratio <= 1.5,
+    load,
+  });
   if (sink === -1) console.log(sink);
 }
 
-function benchGcTrace(): void {
+async function benchGcTrace(): Promise<void> {
   const dir = join(__dirname, '..', 'test', 'fixtures', 'gc');
   const sample = ['node20.txt', 'node22.txt', 'node24.txt']
     .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
@@ -89,6 +96,7 @@ function benchGcTrace(): void {
   lines.length = 2_000_000;
   console.log(`GC trace: ${lines.length.toLocaleString('en-US')} lines (recorded Node 20/22/24 lines, repeated)`);
   let sink = 0;
+  const before = loadavg()[0]!;
   const t = sideBySide(
     () => {
       for (const l of lines) sink += l.indexOf(' ms: ');
@@ -112,6 +120,10 @@ function benchGcTrace(): void {
   console.log(`  indexOf baseline            median ${baseline.toFixed(0)} ms`);
   console.log(`  parse (parseTraceGcLine)    median ${parse.toFixed(0)} ms = ${(rate(parse) / 1e6).toFixed(2)} million lines/s (target ≥ 1)  ${rate(parse) >= 1e6 ? 'OK' : 'MISSED'}`);
   console.log(`  collect (classify, parse, keep every event)  median ${collect.toFixed(0)} ms = ${(rate(collect) / 1e6).toFixed(2)} million lines/s`);
+  const load: [number, number] = [before, loadavg()[0]!];
+  const mlps = (values: number[]) => fmtSpread(values.map((ms) => rate(ms) / 1e6), 'M lines/s', 2);
+  report({ what: `${(lines.length / 1e6).toFixed(0)} million recorded GC lines, parsed (\`parseTraceGcLine\`)`, baseline: `\`indexOf\` scan ${fmtSpread(t.a)}`, result: `**${mlps(parseOnly.b)}**`, target: '≥ 2 M lines/s', met: rate(parse) >= 2e6, load });
+  report({ what: 'the same lines classified, parsed and every event kept (`GcTraceCollector`)', baseline: '', result: `**${mlps(t.b)}**`, target: '≥ 2 M lines/s', met: rate(collect) >= 2e6, load });
   if (sink === -1) console.log(sink);
 }
 
@@ -155,13 +167,24 @@ async function benchAnnotations(): Promise<void> {
   await build();
   const parse: number[] = [];
   const model: number[] = [];
+  const before = loadavg()[0]!;
   for (let i = 0; i < ROUNDS; i++) {
-    parse.push(await timeAsync(async () => (sink += (JSON.parse(text) as Summary).deopts.length)));
-    model.push(await timeAsync(async () => (sink += (await build()).files.size)));
+    for (const arm of rotated(['parse', 'model'] as const, i)) {
+      if (arm === 'parse') parse.push(await timeAsync(async () => (sink += (JSON.parse(text) as Summary).deopts.length)));
+      else model.push(await timeAsync(async () => (sink += (await build()).files.size)));
+    }
   }
   const m = median(model);
-  console.log(`  JSON.parse of summary.json   median ${median(parse).toFixed(1)} ms`);
-  console.log(`  summary → annotation model   median ${m.toFixed(1)} ms = ${(m / median(parse)).toFixed(1)} × JSON.parse (target < 250 ms)  ${m < 250 ? 'OK' : 'MISSED'}`);
+  console.log(`  JSON.parse of summary.json   ${fmtSpread(parse, 'ms', 1)}`);
+  console.log(`  summary → annotation model   ${fmtSpread(model, 'ms', 1)}`);
+  report({
+    what: `the editor's annotation model for 5,000 deopt sites in one file + ${summary.cpu!.lines.length.toLocaleString('en-US')} sampled lines in ${files.length} files`,
+    baseline: `\`JSON.parse\` of its summary ${fmtSpread(parse, 'ms', 1)}`,
+    result: `**${fmtSpread(model)}**`,
+    target: '< 250 ms',
+    met: m < 250,
+    load: [before, loadavg()[0]!],
+  });
   if (sink === -1) console.log(sink);
 }
 
@@ -185,6 +208,7 @@ const ALLOC_ARMS = [
 ] as const;
 
 function benchAllocationOverhead(): void {
+  const before = loadavg()[0]!;
   const rounds = Number(process.env.BENCH_SERVICE_ROUNDS ?? 5);
   const seconds = Number(process.env.BENCH_SERVICE_SECONDS ?? 5);
   console.log(`allocation sampling on the demo HTTP service: ${rounds} interleaved rounds of ${seconds} s measured (after 2 s warm-up), 10 connections`);
@@ -201,31 +225,48 @@ function benchAllocationOverhead(): void {
     const runs = rps[a]!;
     const range = `median ${median(runs).toFixed(0)} req/s  [${Math.min(...runs).toFixed(0)}–${Math.max(...runs).toFixed(0)}]`;
     if (a === 0) return console.log(`  ${arm.label.padEnd(18)}  ${range}`);
-    const ratio = median(runs.map((r, i) => r / base[i]!));
-    const verdict = a === 1 ? `, sampling every 32 KB (target ≤ 5%)  ${ratio >= 0.95 ? 'OK' : 'MISSED'}` : ', inlining off (opt-in: for finding sites only)';
-    console.log(`  ${arm.label.padEnd(18)}  ${range}  ratio (paired, median) ${ratio.toFixed(3)} = ${((1 - ratio) * 100).toFixed(1)}% fewer req/s${verdict}`);
+    const paired = runs.map((r, i) => r / base[i]!);
+    const ratio = median(paired);
+    console.log(`  ${arm.label.padEnd(18)}  ${range}  ratio (paired, median) ${ratio.toFixed(3)} = ${((1 - ratio) * 100).toFixed(1)}% fewer req/s`);
+    report({
+      what: a === 1 ? `req/s of the demo HTTP service under the same load with allocation sampling (every 32 KB) vs without (${rounds} rotated rounds of ${seconds} s)` : 'the same with exact allocation sites (inlining off)',
+      baseline: `CPU + GC: ${fmtSpread(base, 'req/s')}`,
+      result: `${fmtSpread(runs, 'req/s')}: paired ratio **${fmtSpread(paired, '', 3)}**`,
+      target: a === 1 ? '≥ 0.95 (≤ 5 % fewer)' : 'opt-in',
+      met: a === 1 ? ratio >= 0.95 : null,
+      load: [before, loadavg()[0]!],
+    });
   });
 }
 
-/** BENCH_ONLY=profile,gc,annotations,page,json,alloc,activation runs some of them. */
+/** BENCH_ONLY=profile,gc,annotations,page,json,cli,alloc,activation,package runs some of them. */
 const BENCHES: Record<string, () => void | Promise<void>> = {
   profile: benchCpuProfile,
   gc: benchGcTrace,
   annotations: benchAnnotations,
-  page: () => benchReportPage(Math.max(3, Math.min(ROUNDS, 5))),
-  json: () => benchReportJsonProcess(Math.max(3, Math.min(ROUNDS, 5))),
+  page: () => benchReportPage(Math.max(5, Math.min(ROUNDS, 7))),
+  json: () => benchReportJsonProcess(Math.max(5, Math.min(ROUNDS, 7))),
+  cli: () => benchCliTail(Math.max(7, ROUNDS)),
   alloc: benchAllocationOverhead,
-  activation: () => benchActivation(Math.max(5, ROUNDS)),
+  // Both on the production build npm run package makes (once per run).
+  activation: () => benchPackage(Math.max(7, ROUNDS)),
+  package: () => benchPackage(Math.max(7, ROUNDS)),
 };
 
 async function main(): Promise<void> {
-  console.log(`V8 Lens benchmarks · Node ${process.version} · ${ROUNDS} rounds, medians\n`);
+  const markdown = process.argv.includes('--markdown');
+  const startLoad = loadLine();
+  console.log(`V8 Lens benchmarks · Node ${process.version} · ${machineLine()} · ${ROUNDS} rounds, interleaved in rotated order, medians [min–max]`);
+  console.log(`load average (1/5/15 min) at the start: ${startLoad}; figures measured above ${MAX_LOAD} get no verdict (BENCH_MAX_LOAD)\n`);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   for (const [name, bench] of Object.entries(BENCHES)) {
     if (only && !only.includes(name)) continue;
+    console.log(`[${name}] load ${loadLine()}`);
     await bench();
     console.log('');
   }
+  console.log(`load average at the end: ${loadLine()}`);
+  if (markdown) process.exitCode = writeMarkdown({ startLoad, endLoad: loadLine(), rounds: ROUNDS, only: only ?? null });
 }
 
 void main();

@@ -1,0 +1,41 @@
+/**
+ * The extension as a user gets it: `npm run package` (a production build, then vsce) in a copy of
+ * the checkout (so the checkout's dist/, which tests may be using, is left alone), the .vsix's size
+ * and the bundles' sizes, and activation measured on that production dist/extension.js. Run once
+ * per bench run (BENCH_ONLY=activation or package, or both).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchActivation } from './activationBench';
+import { report } from './measure';
+
+const REPO = join(__dirname, '..');
+/** What `npm run package` reads. */
+const SOURCES = ['package.json', '.vscodeignore', 'scripts', 'src', 'webview', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE', 'tsconfig.json'];
+const BUNDLES = ['dist/extension.js', 'dist/webview/report.js', 'dist/load-runner.js', 'dist/webview/lab.js', 'dist/webview/compare.js', 'dist/preload.js'];
+
+let done = false;
+
+export function benchPackage(activationRounds: number): void {
+  if (done) return;
+  done = true;
+  const copy = mkdtempSync(join(tmpdir(), 'v8-lens-package-'));
+  try {
+    for (const path of SOURCES) cpSync(join(REPO, path), join(copy, path), { recursive: true });
+    symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));
+    const out = join(copy, 'v8-lens.vsix');
+    const r = spawnSync('npm', ['run', 'package', '--', '--out', out], { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm run package failed: ${r.stderr.slice(-1000)}`);
+    const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+    const sizes = BUNDLES.map((f) => `${f.replace(/^dist\/(webview\/)?/, '')} ${kb(statSync(join(copy, f)).size)}`);
+    const size = statSync(out).size;
+    console.log(`  the .vsix: ${kb(size)}; the bundles in it (uncompressed): ${sizes.join(', ')}`);
+    // A size: the machine's load does not change it.
+    report({ what: 'the .vsix (`npm run package`)', baseline: '', result: `**${kb(size)}** (uncompressed: ${sizes.slice(0, 3).join(', ')})`, target: '≤ 600 KB', met: size <= 600 * 1024, load: [0, 0] });
+    benchActivation(activationRounds, join(copy, 'dist', 'extension.js'));
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
