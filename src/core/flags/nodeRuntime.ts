@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { UserError, isErrno } from '../util/errors';
 import { parseNodeHelp, parseV8Options, type V8FlagInfo } from './optionLists';
 import { EXIT } from '../util/exitCodes';
+import { probeCachePath, readProbeCache, writeProbeCache } from './probeCache';
 
 /** What we know about the Node binary that will run the target (never the editor's own Node). */
 export interface NodeRuntime {
@@ -22,7 +23,10 @@ const PROBE = 'process.stdout.write(JSON.stringify({execPath:process.execPath,ve
 
 const cache = new Map<string, Promise<NodeRuntime>>();
 
-/** Asks the binary about itself once per command per process (three quick child processes). */
+/**
+ * Asks the binary about itself once per command per process (three quick child processes), or
+ * reads what the same binary answered before (probeCache.ts).
+ */
 export function probeNodeRuntime(command: string, env: NodeJS.ProcessEnv = process.env): Promise<NodeRuntime> {
   let pending = cache.get(command);
   if (!pending) {
@@ -37,17 +41,15 @@ async function probe(command: string, env: NodeJS.ProcessEnv): Promise<NodeRunti
   // NODE_OPTIONS from the user's shell would change what the probe reports (or make it fail).
   const cleanEnv = { ...env };
   delete cleanEnv.NODE_OPTIONS;
-  const [info, v8Text, helpText] = await Promise.all([
-    run(command, ['-e', PROBE], cleanEnv),
-    run(command, ['--v8-options'], cleanEnv),
-    run(command, ['--help'], cleanEnv),
-  ]);
-  let parsed: { execPath: string; version: string; v8: string; allowed: string[] };
-  try {
-    parsed = JSON.parse(info);
-  } catch {
-    throw new UserError(`'${command}' did not answer like Node.js (is it a Node binary?)`);
-  }
+  const cachePath = probeCachePath(command, env);
+  let cached = readProbeCache(cachePath);
+  if (cached && infoOf(cached.info) === null) cached = null; // a damaged entry: ask the binary again
+  const [info, v8Text, helpText] = cached
+    ? [cached.info, cached.v8Options, cached.help]
+    : await Promise.all([run(command, ['-e', PROBE], cleanEnv), run(command, ['--v8-options'], cleanEnv), run(command, ['--help'], cleanEnv)]);
+  const parsed = infoOf(info);
+  if (parsed === null) throw new UserError(`'${command}' did not answer like Node.js (is it a Node binary?)`);
+  if (!cached) writeProbeCache(cachePath, { info, v8Options: v8Text, help: helpText });
   const major = Number(/^v(\d+)/.exec(parsed.version)?.[1] ?? NaN);
   return {
     command,
@@ -59,6 +61,16 @@ async function probe(command: string, env: NodeJS.ProcessEnv): Promise<NodeRunti
     nodeFlags: parseNodeHelp(helpText),
     allowedInNodeOptions: new Set(parsed.allowed.map((f) => f.replace(/^-+/, ''))),
   };
+}
+
+function infoOf(text: string): { execPath: string; version: string; v8: string; allowed: string[] } | null {
+  try {
+    const value = JSON.parse(text) as { execPath?: unknown; version?: unknown; v8?: unknown; allowed?: unknown };
+    if (typeof value.execPath !== 'string' || typeof value.version !== 'string' || typeof value.v8 !== 'string' || !Array.isArray(value.allowed)) return null;
+    return value as { execPath: string; version: string; v8: string; allowed: string[] };
+  } catch {
+    return null;
+  }
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
