@@ -41,10 +41,17 @@ describe('allocations, held against V8\'s own account', () => {
       assert.ok(!alloc.functions.some((x) => x.url.endsWith('preload.js')), 'V8 Lens\'s own preload is not among the app\'s allocators');
       assert.equal(summary.processes?.[0]?.alloc?.totalBytes, alloc.totalBytes, 'one process: its own figures are the run\'s');
 
-      // V8's own account of the same run: the bytes allocated since the previous GC, at every GC.
+      // V8's own account of the same run: the bytes allocated since the previous GC, at every GC. Node 26
+      // prints --trace-gc-nvp as JSON (`GC: {…"allocated":N…}`), Node 20–24 as name=value pairs.
       const nvp = readFileSync(join(out, 'gc-trace.log'), 'utf8');
-      const allocated = [...nvp.matchAll(/ allocated=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
-      assert.ok(allocated > 0, 'the nvp trace has allocated= figures');
+      const allocatedPattern = node.major >= 26 ? /"allocated":(\d+)/g : / allocated=(\d+)/g;
+      const allocatedLines = [...nvp.matchAll(allocatedPattern)];
+      const allocated = allocatedLines.reduce((sum, m) => sum + Number(m[1]), 0);
+      assert.ok(allocated > 0, 'the nvp trace has allocated figures');
+      // Every one of those lines was read: the self-check says so, and the GC count is the trace's.
+      assert.deepEqual(summary.selfCheck?.nvpAllocated, { seen: allocatedLines.length, read: allocatedLines.length });
+      assert.deepEqual(summary.selfCheck?.gcLines, { seen: allocatedLines.length, read: allocatedLines.length });
+      assert.equal(summary.gc?.eventCount, allocatedLines.length, 'one process: every GC line is its event');
       const factor = alloc.totalBytes / allocated;
       assert.ok(factor > 1 / 3 && factor < 3, `V8 Lens ${alloc.totalBytes} bytes vs --trace-gc-nvp ${allocated} (× ${factor.toFixed(2)})`);
       assert.ok(alloc.bytesPerSecond !== null && alloc.bytesPerSecond > 0);
@@ -56,7 +63,7 @@ describe('allocations, held against V8\'s own account', () => {
       assert.ok(link, 'a traced run links its allocations to its GC');
       assert.equal(link.disagreement, null, link.disagreement ?? '');
       assert.ok(link.ratio !== null && link.ratio > 0.67 && link.ratio < 1.5, `sampled / traced = ${link.ratio}`);
-      const youngLines = [...nvp.matchAll(/ gc=s /g)].length;
+      const youngLines = [...nvp.matchAll(node.major >= 26 ? /"gc":"s"/g : / gc=s /g)].length;
       assert.ok(link.youngGcs > 0 && link.youngGcs <= youngLines, `${link.youngGcs} young GCs while sampling, the trace has ${youngLines}`);
       const estimates = alloc.functions.reduce((sum, x) => sum + (x.youngGcPauseMsEstimate ?? 0), 0);
       const shares = alloc.functions.reduce((sum, x) => sum + x.share, 0);

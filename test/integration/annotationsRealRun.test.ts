@@ -14,6 +14,7 @@ import { pathKey } from '../../src/core/annotations/sourcePaths';
 import { loadReport } from '../../src/core/report/loadReport';
 import { SourceMapResolver } from '../../src/core/sourcemap/sourceMapResolver';
 import { NODES, PROGRAMS, REPO, runCli, tempDir } from './cliHarness';
+import { assertReadWhole } from './v8Account';
 
 const APP = join(REPO, 'test', 'fixtures', 'sourcemap', 'ts-app');
 const TS = join(APP, 'src', 'app.ts');
@@ -28,6 +29,8 @@ for (const node of NODES) {
       const r = await runCli(['profile', '--out', out, '--node', node.path, '--stable-deopts', '--', JS], { timeoutMs: 90_000 });
       assert.equal(r.code, 0, r.stderr);
       const summary = await loadReport(out);
+      // The run's code trace holds the program's wrong-map deopt at least, and V8 Lens read all of it.
+      assertReadWhole(summary, 'deopts', 1);
       const run = await buildAnnotations(summary, { source: out, capturedAt: null, roots: [REPO], resolver: new SourceMapResolver(), thresholds: DEFAULT_THRESHOLDS });
 
       const ts = run.files.get(pathKey(TS));

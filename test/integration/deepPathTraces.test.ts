@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { AgentRecord } from '../../src/core/preload/agentRecord';
 import { NODES, PROGRAMS, readSession, readSummary, runCli, startCli, tempDir, waitForOutput, waitUntilGone } from './cliHarness';
+import { assertReadWhole } from './v8Account';
 
 describe('a project with a long path: every process still writes its own code trace', () => {
   for (const node of NODES) {
@@ -30,6 +31,8 @@ describe('a project with a long path: every process still writes its own code tr
       const lengthOf = summary.deopts.find((d) => d.function === 'lengthOf' && d.reason === 'wrong map');
       assert.deepEqual(add?.processes?.map(roleOf), ['main'], JSON.stringify(summary.deopts));
       assert.deepEqual(lengthOf?.processes?.map(roleOf), ['child'], JSON.stringify(summary.deopts));
+      // Both processes' traces together hold at least those two bailouts, and all of it was read.
+      assertReadWhole(summary, 'deopts', 2);
     });
   }
 });

@@ -1,12 +1,13 @@
 /**
- * `v8-lens profile` on real Node with real V8 flags, under the machine's Node and Node 22/24: the
- * fixtures' known behaviour must come back in summary.json.
+ * `v8-lens profile` on real Node with real V8 flags, under every Node in NODES: the fixtures' known
+ * behaviour must come back in summary.json, and its GC equal V8's own lines of the same run.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { NODES, PROGRAMS, readSummary, runCli, tempDir } from './cliHarness';
+import { assertGcIsV8s, assertReadWhole } from './v8Account';
 
 interface ExpectedDeopt {
   line: number;
@@ -30,7 +31,7 @@ async function profile(node: string, args: string[], script: string, scriptArgs:
 for (const node of NODES) {
   describe(`profile on ${node.label}`, () => {
     it('finds the known deopt sites at their 1-based lines with V8\'s reasons', async () => {
-      const { summary } = await profile(node.path, ['--stable-deopts'], 'deopts.js');
+      const { summary, out } = await profile(node.path, ['--stable-deopts'], 'deopts.js');
       for (const expected of expectedDeopts) {
         const reason = expected.reasons?.[String(node.major)] ?? expected.reason;
         const found = summary.deopts.find((d) => d.url.endsWith('deopts.js') && d.line === expected.line && d.column === expected.column && d.reason === reason);
@@ -39,8 +40,11 @@ for (const node of NODES) {
         assert.equal(found.function, expected.function);
         assert.deepEqual(found.inlinedAt.map((p) => [p.line, p.column]), expected.inlinedAt.map((p) => [p.line, p.column]));
       }
+      // V8's trace of this run holds at least the known deopts, and all of it was read.
+      assertReadWhole(summary, 'deopts', expectedDeopts.length);
       assert.ok(summary.cpu && summary.cpu.functions.length > 0, 'cpu.functions is empty');
       assert.ok((summary.gc?.byType.Scavenge?.count ?? 0) > 0, 'no scavenges in gc.byType');
+      assertGcIsV8s(join(out, 'gc-trace.log'), summary);
     });
 
     it('sees fewer scavenges with --max-semi-space-size=64 than with 16, and measures the semi-space', async () => {
@@ -54,6 +58,7 @@ for (const node of NODES) {
       assert.ok(small.summary.gc!.semiSpaceMB! <= 16 && small.summary.gc!.semiSpaceMB! > 0);
       assert.ok(large.summary.gc!.semiSpaceMB! > small.summary.gc!.semiSpaceMB!);
       assert.equal(small.summary.cpu, null, 'the gc preset takes no CPU profile');
+      for (const run of [small, large]) assertGcIsV8s(join(run.out, 'gc-trace.log'), run.summary);
     });
 
     it('names the function that really burns the CPU as the hottest', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
@@ -9,34 +9,45 @@ import { DEFAULT_ALLOC_SAMPLING_BYTES, DEFAULT_PRESET, PRESETS } from '../../src
 import { summarizeDeopts } from '../../src/core/v8log/deoptSummary';
 import { findV8LogFiles, readV8LogFiles } from '../../src/core/v8log/v8LogReader';
 import { DEOPTS_PROGRAM, describeSite, loadExpectedSites, siteFound } from '../unit/v8log/expectedSites';
+import { NODES } from './cliHarness';
 
 const dir = mkdtempSync(join(tmpdir(), 'v8lens-deopts-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-it('real Node: deopts.js produces every expected deopt site (--no-concurrent-recompilation)', { timeout: 20_000 }, async () => {
-  const flags = [
-    '--no-concurrent-recompilation',
-    '--log-deopt',
-    '--log-code',
-    `--logfile=${join(dir, 'v8.log')}`,
-    '--redirect-code-traces',
-    `--redirect-code-traces-to=${join(dir, 'code.asm')}`,
-  ];
-  const run = spawnSync(process.execPath, [...flags, DEOPTS_PROGRAM], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  // The redirect flags keep V8's bailout traces out of the program's stdout.
-  assert.equal(run.stdout, 'done a9b 1498500\n');
-  assert.match(readFileSync(join(dir, 'code.asm'), 'utf8'), /bailout/);
+for (const node of NODES) {
+  it(`real Node (${node.label}): deopts.js produces every expected deopt site (--no-concurrent-recompilation)`, { timeout: 20_000 }, async () => {
+    const logDir = join(dir, `log-${node.major}`);
+    const flags = [
+      '--no-concurrent-recompilation',
+      '--log-deopt',
+      '--log-code',
+      `--logfile=${join(logDir, 'v8.log')}`,
+      '--redirect-code-traces',
+      `--redirect-code-traces-to=${join(logDir, 'code.asm')}`,
+    ];
+    mkdirSync(logDir);
+    const run = spawnSync(node.path, [...flags, DEOPTS_PROGRAM], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    // The redirect flags keep V8's bailout traces out of the program's stdout.
+    assert.equal(run.stdout, 'done a9b 1498500\n');
 
-  const files = await findV8LogFiles(dir);
-  assert.equal(files.length, 1, 'one isolate, one per-isolate log file');
-  const analysis = await readV8LogFiles(files);
-  assert.equal(analysis.counters.malformedLines, 0);
-  assert.equal(analysis.counters.truncatedLines, 0);
-  const major = Number(process.versions.node.split('.')[0]);
-  const missing = loadExpectedSites().filter((site) => !siteFound(site, analysis.deopts, DEOPTS_PROGRAM, major));
-  assert.deepEqual(missing.map(describeSite), [], `seen: ${JSON.stringify(summarizeDeopts(analysis), null, 1)}`);
-});
+    const files = await findV8LogFiles(logDir);
+    assert.equal(files.length, 1, 'one isolate, one per-isolate log file');
+    const analysis = await readV8LogFiles(files);
+    assert.equal(analysis.counters.malformedLines, 0);
+    assert.equal(analysis.counters.truncatedLines, 0);
+    // Every code-deopt line the log holds was read (the run's self-check), and there are some.
+    assert.ok(analysis.counters.deoptEvents >= loadExpectedSites().length, `${analysis.counters.deoptEvents} code-deopt lines`);
+    assert.equal(analysis.deopts.length, analysis.counters.deoptEvents);
+    // Up to Node 24 --log-deopt also writes each bailout to the code trace: V8's second account of
+    // the same deopts. V8 14.6 (Node 26) writes bailouts there only with --trace-deopt.
+    const codeTrace = join(logDir, 'code.asm');
+    const bailouts = existsSync(codeTrace) ? readFileSync(codeTrace, 'utf8').split('[bailout (').length - 1 : 0;
+    assert.equal(bailouts, node.major >= 26 ? 0 : analysis.counters.deoptEvents, `${bailouts} bailouts in the code trace`);
+    const missing = loadExpectedSites().filter((site) => !siteFound(site, analysis.deopts, DEOPTS_PROGRAM, node.major));
+    assert.deepEqual(missing.map(describeSite), [], `seen: ${JSON.stringify(summarizeDeopts(analysis), null, 1)}`);
+  });
+}
 
 // The default preset, as the editor and the CLI launch it: with a CPU profile running, deopts and
 // optimizations come from the code trace (--trace-deopt-verbose --trace-opt), ordered but untimed.
@@ -44,14 +55,7 @@ it('real Node: deopts.js produces every expected deopt site (--no-concurrent-rec
 // concurrent recompilation, and on Node 20 even without): inlining is switched off, so area's own
 // code is optimized and deopts on every run, even on a loaded machine.
 const SHAPES_PROGRAM = join(__dirname, '..', 'fixtures', 'v8log', 'programs', 'shapes.js');
-const REPO = join(__dirname, '..', '..');
-const nodes = [
-  { label: `Node ${process.version}`, path: process.execPath },
-  { label: 'Node 22', path: join(REPO, 'test', 'node-versions', 'node_modules', 'node22', 'bin', 'node') },
-  { label: 'Node 24', path: join(REPO, 'test', 'node-versions', 'node_modules', 'node24', 'bin', 'node') },
-].filter((n) => existsSync(n.path));
-
-for (const node of nodes) {
+for (const node of NODES) {
   it(`real launch (${node.label}, default preset, stable deopts): summary.json has area's deopts per function, with reoptimized`, { timeout: 60_000 }, async () => {
     let stdout = '';
     let stderr = '';
@@ -89,6 +93,11 @@ for (const node of nodes) {
     assert.ok(area.reasons.some((r) => r.reason === 'wrong map'), seen);
     assert.equal(typeof area.reoptimized, 'boolean', seen);
     for (const d of areaSites) assert.deepEqual(d.functionStart, { url: SHAPES_PROGRAM, line: 4, column: 14 }, seen);
+    // Every bailout and optimization the run's own code traces hold was read (the self-check), and
+    // there were some: a trace that came out empty could not pass as "no deopts".
+    const check = summary.selfCheck;
+    assert.ok(check?.deopts && check.deopts.seen >= areaSites.length && check.deopts.read === check.deopts.seen, JSON.stringify(check));
+    assert.ok(check?.optimizations && check.optimizations.seen > 0 && check.optimizations.read === check.optimizations.seen, JSON.stringify(check));
     // Functions that deopted are never also "optimized, never deoptimized".
     const deopted = new Set(summary.deoptFunctions!.map((f) => `${f.url}:${f.line}:${f.column}`));
     assert.ok(summary.optimizedFunctions!.every((f) => !deopted.has(`${f.url}:${f.line}:${f.column}`)), JSON.stringify(summary.optimizedFunctions));
