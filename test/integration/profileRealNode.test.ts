@@ -19,6 +19,7 @@ interface ExpectedDeopt {
   inlinedAt: { line: number; column: number }[];
 }
 
+const GC_FIXTURES = join(PROGRAMS, '..', 'gc');
 const expectedDeopts = JSON.parse(readFileSync(join(PROGRAMS, 'deopts.expected.json'), 'utf8')) as ExpectedDeopt[];
 
 async function profile(node: string, args: string[], script: string, scriptArgs: string[] = []) {
@@ -59,6 +60,29 @@ for (const node of NODES) {
       assert.ok(large.summary.gc!.semiSpaceMB! > small.summary.gc!.semiSpaceMB!);
       assert.equal(small.summary.cpu, null, 'the gc preset takes no CPU profile');
       for (const run of [small, large]) assertGcIsV8s(join(run.out, 'gc-trace.log'), run.summary);
+    });
+
+    it("counts every GC kind this Node prints as V8 printed it, by type and pause (Node 26's new kinds included)", { timeout: 60_000 }, async () => {
+      // A 1 MB semi-space under a slowly growing old generation: many scavenges, several full GCs that
+      // incremental marking finishes, and on Node 26 scavenges while the last one's sweeping still runs.
+      const out = join(tempDir(), 'run');
+      const result = await runCli(['profile', '--node', node.path, '--preset', 'gc', '--semi-space', '1', '--out', out, '--', join(GC_FIXTURES, 'record-gc-churn.js'), '300']);
+      assert.equal(result.code, 0, result.stderr);
+      const summary = readSummary(out);
+      assertGcIsV8s(join(out, 'gc-trace.log'), summary);
+      const trace = readFileSync(join(out, 'gc-trace.log'), 'utf8');
+      const incremental = summary.gc!.byType['Incremental Mark-Compact']?.count ?? 0;
+      if (node.major >= 26) {
+        // V8 14.6 names a full GC that incremental marking finished "Incremental Mark-Compact" (8-9 per
+        // run here), and prints "Scavenge (during sweeping)" (5-26 per run in 8 runs): both read.
+        assert.ok(incremental > 0, JSON.stringify(summary.gc!.byType));
+        assert.ok(/ ms: Scavenge \(during sweeping\) /.test(trace), 'the trace has scavenges during sweeping');
+      } else {
+        // Up to Node 24 both are printed "Mark-Compact" and "Scavenge".
+        assert.equal(incremental, 0);
+        assert.doesNotMatch(trace, /Incremental Mark-Compact|during sweeping/);
+        assert.ok((summary.gc!.byType['Mark-Compact']?.count ?? 0) > 0, JSON.stringify(summary.gc!.byType));
+      }
     });
 
     it('names the function that really burns the CPU as the hottest', async () => {
