@@ -1,4 +1,4 @@
-import { createWriteStream, readdirSync, statSync, type WriteStream } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -10,12 +10,14 @@ import type { PresetId } from '../flags/presets';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
 import type { StrayProcess } from '../launcher/strayProcesses';
-import { createRunFolder, requireEmptyRunFolder, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
+import { createRunFolder, requireEmptyRunFolder, reserveRecordSpace, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { SessionRecord } from '../../shared/model/session';
 import type { Summary } from '../../shared/model/summary';
 import { RunLoad, type RunLoadOptions } from './runLoad';
 import { UserError } from '../util/errors';
+import { RunFileStream } from '../run/runFileStream';
+import { writeErrorText } from '../util/safeWrite';
 import { StdoutDemux } from '../gc/stdoutDemux';
 import { RunProcesses } from '../run/runProcesses';
 import { TOOL_VERSION } from '../util/version';
@@ -96,17 +98,22 @@ export class ProfileRun {
   private stderrPartial = '';
   private stdoutPaused = false;
   private readonly load: RunLoad | null;
+  private readonly gcTrace: RunFileStream;
+  /** The first file of the run folder that could not be written (a full disk), one line; null while all is well. */
+  private writeProblem: string | null = null;
+  /** Frees the room kept for the last records (see reserveRecordSpace). */
+  private releaseRecordSpace: () => Promise<void> = () => Promise.resolve();
 
   private constructor(
     private readonly target: TargetProcess,
     private readonly layout: RunLayout,
     private session: SessionRecord,
-    private readonly gcTrace: WriteStream,
     private readonly output: AppOutput,
     private readonly codeTrace: CodeTraceDir | null,
     timeoutS: number | null,
     load: RunLoadOptions | undefined,
   ) {
+    this.gcTrace = new RunFileStream(layout.gcTrace, 'gc-trace.log', (problem) => this.writeFailed(problem));
     this.load = load
       ? new RunLoad(load, {
           gcTally: () => this.collector.tallyByIsolate(),
@@ -183,13 +190,20 @@ export class ProfileRun {
         machine: { platform: process.platform, cpus: cpus().length, loadavg: loadavg(), totalMemMB: Math.round(totalmem() / 2 ** 20) },
       };
       await writeRunJson(layout.session, session);
+      const releaseRecordSpace = await reserveRecordSpace(layout);
 
       const target = await launchTarget({ command: plan.command, args: plan.args, cwd, env: { ...env, ...plan.env }, stopGraceMs: request.stopGraceMs });
       session.pid = target.pid;
       await writeRunJson(layout.session, session);
-      return new ProfileRun(target, layout, session, createWriteStream(layout.gcTrace), output, codeTrace, request.timeoutS, request.load);
+      const run = new ProfileRun(target, layout, session, output, codeTrace, request.timeoutS, request.load);
+      run.releaseRecordSpace = releaseRecordSpace;
+      return run;
     } catch (err) {
       await codeTrace?.collect(); // a staged trace folder must not outlive a run that never started
+      // A full disk before the target started: one line, not an internal error.
+      if (!(err instanceof UserError) && typeof (err as NodeJS.ErrnoException | null)?.code === 'string') {
+        throw new UserError(`cannot write the run folder ${layout.dir}: ${writeErrorText(err)}; nothing was started`, EXIT.failed);
+      }
       throw err;
     }
   }
@@ -209,6 +223,16 @@ export class ProfileRun {
 
   /** At once: the process group is killed; what was already written (GC trace, logs) is kept. */
   cancel(): void {
+    void this.target.kill();
+  }
+
+  /**
+   * A file of the run folder could not be written (ENOSPC, EIO): the target is stopped as on Cancel,
+   * so nothing more is produced that cannot be kept; the run ends 'failed' and says why.
+   */
+  private writeFailed(problem: string): void {
+    if (this.writeProblem !== null) return;
+    this.writeProblem = problem;
     void this.target.kill();
   }
 
@@ -282,29 +306,38 @@ export class ProfileRun {
   }
 
   private async finish(exit: TargetExit): Promise<RunResult> {
-    await new Promise<void>((done) => this.gcTrace.end(done));
+    await this.gcTrace.end();
+    await this.releaseRecordSpace();
+    // Each record is written whole or not at all; one that cannot be (a full disk) is said, and the rest still tried.
+    const unwritten: string[] = [];
+    const save = async (path: string, name: string, value: unknown) => {
+      await writeRunJson(path, value).catch((err: unknown) => unwritten.push(`${name} could not be written (${writeErrorText(err)})`));
+    };
     if (this.load) {
       const why = exit.requested === 'kill' ? 'the run was cancelled before the load finished' : exit.requested === 'stop' ? 'the run was stopped before the load finished' : 'the target exited before the load finished';
-      await writeRunJson(this.layout.load, await this.load.end(why));
+      await save(this.layout.load, 'load.json', await this.load.end(why));
     }
     if (this.stderrPartial.trim() !== '') this.stderrTail.push(this.stderrPartial.slice(0, 500));
     const outcome = outcomeOf(exit);
+    const stoppedForWrite = this.writeProblem !== null ? `${this.writeProblem}: the target was stopped as on Cancel; what was collected until then is kept` : null;
     this.session = {
       ...this.session,
-      status: outcome,
+      status: stoppedForWrite ? 'failed' : outcome,
+      launch: stoppedForWrite ? { ...this.session.launch, limitations: [...this.session.launch.limitations, stoppedForWrite] } : this.session.launch,
       endedAt: new Date().toISOString(),
       durationMs: exit.durationMs,
       exit: { code: exit.code, signal: exit.signal, requested: exit.requested, hardKilled: exit.hardKilled },
       stderrTail: this.stderrTail.slice(-STDERR_TAIL_LINES),
     };
-    await writeRunJson(this.layout.session, this.session);
+    await save(this.layout.session, 'session.json', this.session);
     const moveProblem = (await this.codeTrace?.collect()) ?? null;
     const summary = await summarizeRunFolder(this.layout, this.session, { events: this.collector.events, unparsedLines: this.collector.unparsedLines, raw: this.collector.rawCounts() });
     if (moveProblem) summary.warnings.push(moveProblem);
     if (exit.hardKilled) summary.warnings.unshift(`the target did not stop within the grace time and was killed; its CPU profile may be missing`);
     for (const stray of exit.strays) summary.warnings.push(strayWarning(stray));
-    await writeRunJson(this.layout.summary, summary);
-    return { layout: this.layout, session: this.session, summary, outcome, problem: problemOf(exit) };
+    await save(this.layout.summary, 'summary.json', summary);
+    const problem = [stoppedForWrite ?? problemOf(exit), ...unwritten].filter((p) => p !== null).join('; ');
+    return { layout: this.layout, session: this.session, summary, outcome, problem: problem === '' ? null : problem };
   }
 }
 
