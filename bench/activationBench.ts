@@ -11,8 +11,17 @@ import { join } from 'node:path';
 import { median } from '../src/core/util/stats';
 import { fmtSpread, report, rotated } from './measure';
 
+/**
+ * Node modules VS Code's extension host has loaded before any extension runs (its IPC socket and
+ * its proxy support patch net, tls, http and https): loaded before the clock starts, as a bare
+ * Node would otherwise charge them to the bundle. Any other module the bundle needs (zlib,
+ * child_process, readline, …) counts.
+ */
+const HOST_MODULES = ['fs', 'path', 'os', 'url', 'util', 'events', 'stream', 'crypto', 'net', 'tls', 'http', 'https'];
+
 const PROBE = `
 const Module = require('module');
+for (const m of ${JSON.stringify(HOST_MODULES)}) require(m);
 const stub = new Proxy(function () {}, { get: (t, k) => (k === 'then' ? undefined : stub), construct: () => stub, apply: () => stub });
 const load = Module._load;
 Module._load = function (req, ...rest) { return req === 'vscode' ? stub : load.call(this, req, ...rest); };

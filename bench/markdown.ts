@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { figures, machineLine, MAX_LOAD } from './measure';
+import { figures, machineLine, MAX_LOAD, type Figure } from './measure';
 
 const README = join(__dirname, '..', 'README.md');
 const START = '<!-- bench:table:start (npm run bench -- --markdown writes this part) -->';
@@ -16,6 +16,12 @@ const END = '<!-- bench:table:end -->';
 function chromiumVersion(): string {
   const r = spawnSync(process.env.CHROMIUM ?? '/usr/bin/chromium', ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : 'no Chromium';
+}
+
+function verdict(f: Figure): string {
+  if (f.met === null) return '';
+  if (Math.max(...f.load) > MAX_LOAD) return ' (load too high: no verdict)';
+  return f.met ? ' (met)' : ' (missed)';
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -29,7 +35,7 @@ export function writeMarkdown(run: { startLoad: string; endLoad: string; rounds:
     '',
     '| what | baseline | V8 Lens | target | load |',
     '| --- | --- | --- | --- | --- |',
-    ...figures.map((f) => `| ${cell(f.what)} | ${cell(f.baseline)} | ${cell(f.result)} | ${cell(f.target)}${f.met === null ? '' : f.met ? ' (met)' : ' (missed)'} | ${f.load[0] === 0 && f.load[1] === 0 ? '' : `${f.load[0].toFixed(2)}–${f.load[1].toFixed(2)}`} |`),
+    ...figures.map((f) => `| ${cell(f.what)} | ${cell(f.baseline)} | ${cell(f.result)} | ${cell(f.target)}${verdict(f)} | ${f.load[0] === 0 && f.load[1] === 0 ? '' : `${f.load[0].toFixed(2)}–${f.load[1].toFixed(2)}`} |`),
     END,
   ];
   const table = lines.join('\n');
