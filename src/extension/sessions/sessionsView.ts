@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { SessionRecord } from '../../shared/model/session';
 import { withSummaryDefaults, type Summary } from '../../shared/model/summary';
 import { deoptCountText } from '../../shared/deoptText';
+import { selfCheckGaps } from '../../shared/selfCheckText';
 import { runClock } from '../../shared/runTime';
 import { runTargetTitle } from '../../shared/runTitle';
 import { Commands, TreeItemContexts, asCommand, type SessionItemArg } from '../contract';
@@ -145,6 +146,8 @@ function describe(session: SessionRecord | null, summary: Summary | null): strin
   if (summary?.gc) parts.push(`GC ${(summary.gc.wallShare * 100).toFixed(1)}%`);
   // "deopts: not collected" for runs that did not look (npm scripts, attached, presets without them), never "0 deopts".
   if (summary) parts.push(deoptCountText(withSummaryDefaults(summary)));
+  // V8 wrote what V8 Lens could not read: the figures beside it are short (the tooltip says by how much).
+  if (selfCheckGaps(summary?.selfCheck).length > 0) parts.push('⚠ not all read');
   if (session.status !== 'finished' && session.status !== 'stopped') parts.push(session.status.replace('-', ' '));
   return parts.join(' · ');
 }
@@ -160,6 +163,7 @@ function tooltip({ runDir, session, summary }: RunEntry): vscode.MarkdownString 
   const top = summary?.cpu?.functions.find((f) => f.url !== '');
   if (top) md.appendText(`Hottest: ${top.name} (${top.selfMs.toFixed(1)} ms self)\n`);
   if (summary?.gc) md.appendText(`GC: ${summary.gc.eventCount} events, ${summary.gc.totalPauseMs.toFixed(1)} ms paused\n`);
+  for (const gap of selfCheckGaps(summary?.selfCheck)) md.appendText(`⚠ ${gap.text}\n`);
   md.appendText(runDir);
   return md;
 }
