@@ -39,6 +39,27 @@ function total(root: FlameNode | null): number {
 /** µs: the page's figures are ms from integer-µs spans; the model's are unrounded. */
 const closeMs = (a: number, b: number, what: string, tol = 0.002) => assert.ok(Math.abs(a - b) <= tol + 1e-6 * Math.abs(b), `${what}: ${a} vs ${b}`);
 
+describe('ProfileIndex: the outermost call of each function on its stack', () => {
+  for (const file of FILES) {
+    const name = file.split('/').pop()!;
+    it(`${name}: the one-pass count agrees with a walk up every node's ancestors`, () => {
+      const { tp, index } = load(readFileSync(file, 'utf8'), name);
+      for (let i = 0; i < index.nodeCount; i++) {
+        let outer = 1;
+        for (let a = tp.nodeParent[i]!; a >= 0; a = tp.nodeParent[a]!) if (tp.nodeFn[a] === tp.nodeFn[i]) outer = 0;
+        assert.equal(index.outermost[i], outer, `node ${i}`);
+      }
+    });
+  }
+
+  it('nodes out of pre-order: the same answer the slow way', () => {
+    // 0 → 1 → 3 and 0 → 2, listed 0, 1, 2, 3: 3 comes after its parent's subtree was left.
+    const { tp } = load(readFileSync(FILES[0]!, 'utf8'));
+    const shuffled = { ...tp, nodeParent: [-1, 0, 0, 1], nodeFn: [0, 1, 2, 1], spanNode: [3], spanDeltaUs: [0] };
+    assert.deepEqual([...new ProfileIndex(shuffled).outermost], [1, 1, 1, 0]);
+  });
+});
+
 describe('time profile: the whole range is the CPU model', () => {
   for (const file of FILES) {
     const name = file.split('/').pop()!;
