@@ -639,7 +639,7 @@ async function attachCommand(args: string[]): Promise<number> {
     () => process.exit(EXIT.cancelled),
   );
   try {
-    const resolved = await resolveInspector(address, { allowRemote: values['allow-remote'] ?? false, openWithSignal: values['open-inspector'] ?? false });
+    const resolved = await resolveInspector(address, { allowRemote: values['allow-remote'] ?? false, openWithSignal: values['open-inspector'] ?? false, signal: abort.signal });
     const inspector = resolved.listening;
     if (resolved.openedBySignal) note(`opened the inspector of pid ${resolved.pid} with SIGUSR1 (on ${inspector}); it stays open until the process ends`);
     const cwd = process.cwd();

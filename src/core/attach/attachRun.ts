@@ -5,11 +5,12 @@
  * installed in the target is removed again; the target keeps running.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRunFolder, requireEmptyRunFolder, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
+import { createRunFolder, requireEmptyRunFolder, reserveRecordSpace, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
+import { RunFileStream } from '../run/runFileStream';
+import { writeErrorText } from '../util/safeWrite';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { AttachInfo, SessionRecord } from '../../shared/model/session';
 import { isLoopbackHost } from '../load/loopback';
@@ -105,24 +106,34 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
   const layout = runLayout(resolve(options.outDir));
   const folderExisted = await requireEmptyRunFolder(layout);
 
-  const cdp = await CdpSession.connect(webSocketUrl, { timeoutMs: 5000 });
+  const cdp = await CdpSession.connect(webSocketUrl, { timeoutMs: 5000, signal: options.signal });
   const viaProxy = options.viaDebugProxy ?? false;
   const names = observerNames(randomBytes(6).toString('hex'));
   let createdFolder = false;
-  let gcStream: WriteStream | null = null;
+  let gcStream: RunFileStream | null = null;
   let profiling = false;
   let sampling = false;
+  // Ctrl-C or SIGTERM while attaching: drop the connection, which ends whatever command is waiting.
+  let cancelled = false;
+  const onSetupAbort = () => {
+    cancelled = true;
+    void cdp.close();
+  };
+  if (options.signal?.aborted) onSetupAbort();
+  else options.signal?.addEventListener('abort', onSetupAbort, { once: true });
+  let run: AttachRun | null = null;
   try {
     const info = await readTargetInfo(cdp, webSocketUrl);
     await createRunFolder(layout, [layout.cpuDir]);
     createdFolder = true;
-    gcStream = createWriteStream(layout.gcEvents);
+    const releaseRecordSpace = await reserveRecordSpace(layout);
+    gcStream = new RunFileStream(layout.gcEvents, 'gc-events.jsonl', (problem) => run?.writeFailed(problem));
 
     if (viaProxy) {
       // js-debug's proxy forwards events only after a subscription.
       await cdp.send('JsDebug.subscribe', { events: ['Runtime.bindingCalled'] }).catch(() => {});
     }
-    const run = new AttachRun(cdp, layout, options, names, info, gcStream, inspectorHost(webSocketUrl));
+    run = new AttachRun(cdp, layout, options, names, info, gcStream, inspectorHost(webSocketUrl), releaseRecordSpace);
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: options.samplingIntervalUs });
     await cdp.send('Runtime.addBinding', { name: names.binding });
@@ -147,9 +158,11 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
       await cdp.send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true }).catch(() => {});
     }
     await run.writeSession();
+    options.signal?.removeEventListener('abort', onSetupAbort);
     run.begin();
     return run;
   } catch (err) {
+    options.signal?.removeEventListener('abort', onSetupAbort);
     if (cdp.isOpen) {
       await cdp.send('Runtime.evaluate', { expression: uninstallObserverExpression(names), returnByValue: true, silent: true }, 3000).catch(() => {});
       await cdp.send('Runtime.removeBinding', { name: names.binding }, 3000).catch(() => {});
@@ -157,14 +170,21 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
       if (sampling) await stopAllocationSampler(cdp, viaProxy);
     }
     await cdp.close();
-    if (gcStream) await new Promise<void>((done) => gcStream!.end(done));
+    if (gcStream) await gcStream.end();
     if (createdFolder) {
       // Leave no half-made run behind: the folder if we made it, else only what we put in it.
-      const made = !folderExisted ? [layout.dir] : [layout.cpuDir, layout.gcEvents, layout.heapDir];
+      const made = !folderExisted ? [layout.dir] : [layout.cpuDir, layout.gcEvents, layout.heapDir, layout.session];
       for (const path of made) await rm(path, { recursive: true, force: true }).catch(() => {});
     }
+    if (cancelled) throw new UserError('cancelled while attaching; nothing was collected, and nothing is left in the target', EXIT.cancelled);
     if (err instanceof UserError) throw err;
-    if (err instanceof CdpClosedError) throw new UserError(`the target closed the connection while V8 Lens was attaching (${err.message})`, EXIT.failed);
+    if (err instanceof CdpClosedError) {
+      const host = inspectorHost(webSocketUrl);
+      if (err.kind === 'garbage') throw new UserError(`${host} is not a Node inspector: ${err.message}`, EXIT.failed);
+      if (err.kind === 'timeout') throw new UserError(`the target did not answer while V8 Lens was attaching (${err.message}): is it paused at a breakpoint, or stuck?`, EXIT.failed);
+      throw new UserError(`the target closed the connection while V8 Lens was attaching (${err.message})`, EXIT.failed);
+    }
+    if (typeof (err as NodeJS.ErrnoException | null)?.code === 'string') throw new UserError(`cannot write the run folder ${layout.dir}: ${writeErrorText(err)}; nothing was collected`, EXIT.failed);
     if (err instanceof CdpError) throw new UserError(`the target refused ${err.message}`, EXIT.failed);
     throw err;
   }
@@ -212,6 +232,9 @@ function inspectorHost(url: string): string {
 
 type FinishTrigger = 'stop' | 'target-exiting' | 'closed';
 
+/** Profiler.stop after Ctrl-C or SIGTERM: a stop must end within seconds, not wait two minutes on a stuck target. */
+const INTERRUPTED_STOP_MS = 10_000;
+
 class AttachRun implements AttachHandle {
   readonly done: Promise<AttachResult>;
   private resolveDone!: (r: AttachResult) => void;
@@ -234,6 +257,10 @@ class AttachRun implements AttachHandle {
   private samplingSinceMs: number | null = null;
   /** What the run folder records about allocations: undefined when not asked for. */
   private allocations: AttachInfo['allocations'] = undefined;
+  /** Stopped by Ctrl-C or SIGTERM: shorter waits on the target. */
+  private interrupted = false;
+  /** The first file of the run folder that could not be written (a full disk), one line. */
+  private writeProblem: string | null = null;
 
   constructor(
     private readonly cdp: CdpSession,
@@ -241,8 +268,9 @@ class AttachRun implements AttachHandle {
     private readonly options: AttachOptions,
     private readonly names: ObserverNames,
     private readonly info: TargetInfo,
-    private readonly gcStream: WriteStream,
+    private readonly gcStream: RunFileStream,
     private readonly inspector: string,
+    private readonly releaseRecordSpace: () => Promise<void>,
   ) {
     this.done = new Promise((res, rej) => {
       this.resolveDone = res;
@@ -257,6 +285,12 @@ class AttachRun implements AttachHandle {
   }
 
   stop(): void {
+    this.trigger('stop');
+  }
+
+  /** A file of the run folder could not be written: stop profiling as on Cancel, and say why in the result. */
+  writeFailed(problem: string): void {
+    this.writeProblem ??= problem;
     this.trigger('stop');
   }
 
@@ -295,7 +329,7 @@ class AttachRun implements AttachHandle {
     const viaProxy = this.options.viaDebugProxy ?? false;
     try {
       const endMs = Date.now();
-      const answer = await this.cdp.send<{ profile?: unknown }>('HeapProfiler.stopSampling', {}, why === 'target-exiting' ? 10_000 : 120_000);
+      const answer = await this.cdp.send<{ profile?: unknown }>('HeapProfiler.stopSampling', {}, why === 'target-exiting' ? 10_000 : this.interrupted ? INTERRUPTED_STOP_MS : 120_000);
       const usage = await this.cdp.send<{ usedSize?: number }>('Runtime.getHeapUsage', {}, 3000).catch(() => null);
       if (!viaProxy) await this.cdp.send('HeapProfiler.disable', {}, 5000).catch(() => {});
       if (!answer.profile) return null;
@@ -337,7 +371,10 @@ class AttachRun implements AttachHandle {
     if (signal) {
       if (signal.aborted) this.trigger('stop');
       else {
-        const onAbort = () => this.trigger('stop');
+        const onAbort = () => {
+          this.interrupted = true;
+          this.trigger('stop');
+        };
         signal.addEventListener('abort', onAbort, { once: true });
         this.unsubscribe.push(() => signal.removeEventListener('abort', onAbort));
       }
@@ -394,7 +431,7 @@ class AttachRun implements AttachHandle {
 
     if (why !== 'closed') {
       try {
-        const answer = await this.cdp.send<{ profile?: unknown }>('Profiler.stop', {}, why === 'target-exiting' ? 10_000 : 120_000);
+        const answer = await this.cdp.send<{ profile?: unknown }>('Profiler.stop', {}, why === 'target-exiting' ? 10_000 : this.interrupted ? INTERRUPTED_STOP_MS : 120_000);
         profile = answer.profile ?? null;
       } catch (err) {
         if (err instanceof CdpClosedError && !this.cdp.isOpen) {
@@ -443,21 +480,51 @@ class AttachRun implements AttachHandle {
     clearInterval(this.heartbeat);
     for (const off of this.unsubscribe.splice(0)) off();
     await this.cdp.close();
-    await new Promise<void>((done) => this.gcStream.end(done));
+    await this.gcStream.end();
+    await this.releaseRecordSpace();
 
+    // A full disk: each file that cannot be written is left out whole (never cut short) and said;
+    // the run's records are still tried, then the result says what is missing.
+    const unwritten: string[] = [];
+    const save = async (name: string, write: () => Promise<void>, partial: string | null): Promise<boolean> => {
+      try {
+        await write();
+        return true;
+      } catch (err) {
+        if (partial !== null) await unlink(partial).catch(() => undefined);
+        unwritten.push(`${name} could not be written (${writeErrorText(err)})`);
+        return false;
+      }
+    };
     let profilePath: string | null = null;
     if (profile !== null) {
-      profilePath = join(this.layout.cpuDir, profileFileName(this.startedAt, this.info.pid));
-      await writeFile(profilePath, JSON.stringify(profile));
+      const path = join(this.layout.cpuDir, profileFileName(this.startedAt, this.info.pid));
+      if (await save('the CPU profile', () => writeFile(path, JSON.stringify(profile)), path)) profilePath = path;
     }
     if (heapProfile !== null && this.allocations) {
-      await mkdir(this.layout.heapDir, { recursive: true });
-      await writeFile(join(this.layout.heapDir, this.allocations.file), JSON.stringify(heapProfile));
+      const path = join(this.layout.heapDir, this.allocations.file);
+      const write = async () => {
+        await mkdir(this.layout.heapDir, { recursive: true });
+        await writeFile(path, JSON.stringify(heapProfile));
+      };
+      if (!(await save('the heap profile', write, path))) this.allocations = null;
+    }
+    if (this.writeProblem !== null || unwritten.length > 0) {
+      status = 'failed';
+      const what = [this.writeProblem, ...unwritten].filter((p) => p !== null).join('; ');
+      reason = `${what}${this.writeProblem !== null ? ': profiling was stopped as on Cancel' : ''}; what could be written is kept`;
+      this.limitations.push(reason);
     }
     const session = this.sessionRecord(status, reason, endedAtMs);
-    await writeRunJson(this.layout.session, session);
+    const before = unwritten.length;
+    await save('session.json', () => writeRunJson(this.layout.session, session), null);
     const summary = await summarizeRunFolder(this.layout, session);
-    await writeRunJson(this.layout.summary, summary);
+    await save('summary.json', () => writeRunJson(this.layout.summary, summary), null);
+    if (unwritten.length > before) {
+      // The records themselves: only the result (and so the CLI's stderr) can say it.
+      status = 'failed';
+      reason = [reason, ...unwritten.slice(before)].filter((r) => r !== null).join('; ');
+    }
     const inWindow = this.reported.filter((e) => inAttachWindow(e, this.attachWindow)).length;
     return { runDir: this.layout.dir, status, reason, gcEvents: inWindow, profile: profilePath, openedInspector: this.options.openedInspector ?? false };
   }

@@ -5,7 +5,7 @@
 // Only a type here: `ws` (and with it http, https, net, tls, zlib) loads when a session connects,
 // not when the extension activates.
 import type WebSocket from 'ws';
-import { UserError, errorMessage } from '../util/errors';
+import { UserError, errorMessage, oneLine } from '../util/errors';
 import { EXIT } from '../util/exitCodes';
 
 /** The target answered a command with a protocol error. */
@@ -20,9 +20,15 @@ export class CdpError extends Error {
   }
 }
 
-/** The connection ended (or timed out) before the answer came. */
+/**
+ * The answer did not come: the connection closed ('closed'), the command timed out ('timeout'), or
+ * the other end sent something that is not the DevTools protocol and was dropped ('garbage').
+ */
 export class CdpClosedError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly kind: 'closed' | 'timeout' | 'garbage' = 'closed',
+  ) {
     super(message);
     this.name = 'CdpClosedError';
   }
@@ -52,6 +58,8 @@ export class CdpSession {
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Map<string, Set<(params: Record<string, unknown>) => void>>();
   private closeInfo: CdpClose | null = null;
+  /** Why we dropped the connection: data that is not the protocol (one line); null otherwise. */
+  private garbage: string | null = null;
 
   private constructor(private readonly socket: WebSocket) {
     this.closed = new Promise((resolve) => {
@@ -60,43 +68,69 @@ export class CdpSession {
         for (const [id, p] of this.pending) {
           clearTimeout(p.timer);
           this.pending.delete(id);
-          p.reject(new CdpClosedError(`the connection closed before ${p.method} was answered`));
+          p.reject(
+            this.garbage !== null
+              ? new CdpClosedError(`${this.garbage} (before ${p.method} was answered)`, 'garbage')
+              : new CdpClosedError(`the connection closed before ${p.method} was answered`),
+          );
         }
         resolve(this.closeInfo);
       });
     });
     socket.on('message', (data) => this.receive(data));
-    // After the handshake, errors are followed by 'close', which settles everything.
-    socket.on('error', () => {});
+    // After the handshake, an error is a broken frame (not a WebSocket stream) or a broken
+    // connection; 'close' follows and settles everything.
+    socket.on('error', (err: Error) => {
+      if (/invalid|unexpected|must be|too big|exceeds/i.test(err.message)) this.dropGarbage(`it sent data that is not a WebSocket stream (${oneLine(err.message).slice(0, 120)})`);
+    });
+  }
+
+  /** Why the connection was dropped, when it was for data that is not the protocol; null otherwise. */
+  get garbageReason(): string | null {
+    return this.garbage;
+  }
+
+  /** Data that is not the DevTools protocol: a real inspector never sends it, so the connection is dropped at once, saying why. */
+  private dropGarbage(why: string): void {
+    if (this.garbage !== null) return;
+    this.garbage = why;
+    this.socket.terminate();
   }
 
   /**
    * Opens the WebSocket. A refused connection, a handshake that is not a WebSocket upgrade (an HTTP
    * server that is not an inspector, a stale target id) or no answer become a one-line UserError.
    */
-  static async connect(url: string, options: { timeoutMs?: number } = {}): Promise<CdpSession> {
+  static async connect(url: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CdpSession> {
     const timeoutMs = options.timeoutMs ?? 5000;
+    const { signal } = options;
+    if (signal?.aborted) throw new UserError('cancelled before connecting to the inspector', EXIT.cancelled);
     const { default: WebSocketClient } = await import('ws');
     return new Promise((resolve, reject) => {
       let socket: WebSocket;
       try {
+        // handshakeTimeout is a total deadline for the upgrade, not a per-byte one.
         socket = new WebSocketClient(url, { perMessageDeflate: false, maxPayload: MAX_MESSAGE_BYTES, handshakeTimeout: timeoutMs, followRedirects: false });
       } catch (err) {
-        reject(new UserError(`'${url}' is not a WebSocket URL: ${errorMessage(err)}`, EXIT.usage));
+        reject(new UserError(`'${url.slice(0, 200)}' is not a WebSocket URL: ${errorMessage(err)}`, EXIT.usage));
         return;
       }
+      const onAbort = () => fail(new Error('cancelled'));
       const fail = (err: Error) => {
+        signal?.removeEventListener('abort', onAbort);
         socket.removeAllListeners();
         socket.on('error', () => {});
         socket.terminate();
-        reject(connectError(url, err, timeoutMs));
+        reject(err.message === 'cancelled' ? new UserError('cancelled while connecting to the inspector; nothing was collected', EXIT.cancelled) : connectError(url, err, timeoutMs));
       };
+      signal?.addEventListener('abort', onAbort, { once: true });
       socket.once('error', fail);
       socket.once('unexpected-response', (_req, res) => {
         res.resume();
         fail(new Error(`Unexpected server response: ${res.statusCode}`));
       });
       socket.once('open', () => {
+        signal?.removeEventListener('abort', onAbort);
         socket.off('error', fail);
         socket.removeAllListeners('unexpected-response');
         resolve(new CdpSession(socket));
@@ -115,7 +149,7 @@ export class CdpSession {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new CdpClosedError(`${method} was not answered within ${Math.round(timeoutMs / 1000)} s`));
+        reject(new CdpClosedError(`${method} was not answered within ${Math.round(timeoutMs / 1000)} s`, 'timeout'));
       }, timeoutMs);
       this.pending.set(id, { method, resolve: resolve as (r: unknown) => void, reject, timer });
       this.socket.send(JSON.stringify({ id, method, params }), (err) => {
@@ -147,11 +181,15 @@ export class CdpSession {
   }
 
   private receive(data: WebSocket.RawData): void {
-    let message: { id?: number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code?: number; message?: string } };
+    let message: { id?: number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code?: number; message?: string } } | null = null;
     try {
       message = JSON.parse(data.toString());
     } catch {
-      return; // not CDP: ignore rather than fail the session
+      // not JSON: handled below
+    }
+    if (typeof message !== 'object' || message === null || (typeof message.id !== 'number' && typeof message.method !== 'string')) {
+      this.dropGarbage(`it sent a message that is not the DevTools protocol (${describeGarbage(data)})`);
+      return;
     }
     if (typeof message.id === 'number') {
       const p = this.pending.get(message.id);
@@ -166,6 +204,13 @@ export class CdpSession {
       for (const listener of this.listeners.get(message.method) ?? []) listener(message.params ?? {});
     }
   }
+}
+
+/** "37 bytes: \"hello\\u0000…\"": what a message that is not CDP started with, safe for one line. */
+function describeGarbage(data: WebSocket.RawData): string {
+  const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+  const head = JSON.stringify(bytes.subarray(0, 24).toString('latin1')).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `${bytes.length} bytes: ${head}${bytes.length > 24 ? '…' : ''}`;
 }
 
 function connectError(url: string, err: Error, timeoutMs: number): UserError {

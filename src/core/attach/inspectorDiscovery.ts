@@ -25,9 +25,12 @@ export interface InspectorTarget {
 /** How long SIGUSR1 may take to open the inspector. */
 export const SIGNAL_WAIT_MS = 5000;
 
+/** The whole /json/list answer of a host:port must come within this (a total deadline: one that drips a byte at a time does not extend it). */
+export const PROBE_DEADLINE_MS = 3000;
+
 export class InspectorProbeError extends Error {
   constructor(
-    readonly kind: 'refused' | 'timeout' | 'not-inspector' | 'unreachable',
+    readonly kind: 'refused' | 'timeout' | 'not-inspector' | 'unreachable' | 'cancelled',
     message: string,
   ) {
     super(message);
@@ -58,8 +61,9 @@ export class NoInspectorError extends UserError {
  */
 export async function resolveInspector(
   address: InspectorAddress,
-  options: { allowRemote: boolean; openWithSignal: boolean },
+  options: { allowRemote: boolean; openWithSignal: boolean; signal?: AbortSignal },
 ): Promise<ResolvedInspector> {
+  const { signal } = options;
   switch (address.kind) {
     case 'ws': {
       const url = new URL(address.url);
@@ -73,7 +77,7 @@ export async function resolveInspector(
       const shown = formatHostPort(address.host, address.port);
       let targets: InspectorTarget[];
       try {
-        targets = await fetchInspectorTargets(address.host, address.port, 3000);
+        targets = await fetchInspectorTargets(address.host, address.port, PROBE_DEADLINE_MS, signal);
       } catch (err) {
         throw probeUserError(err, shown);
       }
@@ -81,7 +85,7 @@ export async function resolveInspector(
       return { webSocketUrl: pickTarget(targets, address.host, address.port, shown), pid: null, openedBySignal: false, listening };
     }
     case 'pid':
-      return resolvePid(address.pid, options.openWithSignal, options.allowRemote);
+      return resolvePid(address.pid, options.openWithSignal, options.allowRemote, signal);
   }
 }
 
@@ -113,7 +117,11 @@ function refuseRemote(host: string, shown: string): void {
   );
 }
 
-async function resolvePid(pid: number, openWithSignal: boolean, allowRemote: boolean): Promise<ResolvedInspector & { pid: number }> {
+function cancelled(): UserError {
+  return new UserError('cancelled before the inspector was found; nothing was collected', EXIT.cancelled);
+}
+
+async function resolvePid(pid: number, openWithSignal: boolean, allowRemote: boolean, signal?: AbortSignal): Promise<ResolvedInspector & { pid: number }> {
   if (pid === process.pid) throw new UserError(`pid ${pid} is V8 Lens itself`, EXIT.usage);
   if (process.platform !== 'linux') {
     throw new UserError(
@@ -129,7 +137,8 @@ async function resolvePid(pid: number, openWithSignal: boolean, allowRemote: boo
     throw new UserError(`pid ${pid} is not a Node process (it runs ${info.exe ? basename(info.exe) : 'an unknown program'})`, EXIT.usage);
   }
 
-  const open = await findInspector(pid, 1000);
+  const open = await findInspector(pid, 1000, signal);
+  if (signal?.aborted) throw cancelled();
   if (open) {
     if (!allowRemote && !open.socket.loopback) throw new ExposedInspectorError(pid, open.listening, 'open');
     return { webSocketUrl: open.webSocketUrl, pid, openedBySignal: false, listening: open.listening };
@@ -148,7 +157,8 @@ async function resolvePid(pid: number, openWithSignal: boolean, allowRemote: boo
   const deadline = Date.now() + SIGNAL_WAIT_MS;
   for (;;) {
     await new Promise((r) => setTimeout(r, 100));
-    const found = await findInspector(pid, 500).catch(() => null);
+    if (signal?.aborted) throw cancelled();
+    const found = await findInspector(pid, 500, signal).catch(() => null);
     if (found) {
       if (!allowRemote && !found.socket.loopback) {
         // Bound to every interface by something the command line did not show: close it again at once.
@@ -171,12 +181,13 @@ async function resolvePid(pid: number, openWithSignal: boolean, allowRemote: boo
  * The open inspector of a local process (Linux): the first of its loopback-reachable listening
  * sockets that answers /json/list like a Node inspector. Null when none does.
  */
-export async function findInspector(pid: number, timeoutMs: number): Promise<{ port: number; webSocketUrl: string; socket: ListeningSocket; listening: string } | null> {
+export async function findInspector(pid: number, timeoutMs: number, signal?: AbortSignal): Promise<{ port: number; webSocketUrl: string; socket: ListeningSocket; listening: string } | null> {
   const listeners = await loopbackListeners(pid);
   for (const socket of listeners) {
+    if (signal?.aborted) return null;
     const host = socket.loopback ? socket.address.replace(/^::ffff:/, '') : socket.address === '::' ? '::1' : '127.0.0.1';
     try {
-      const targets = await fetchInspectorTargets(host, socket.port, timeoutMs);
+      const targets = await fetchInspectorTargets(host, socket.port, timeoutMs, signal);
       const shown = formatHostPort(host, socket.port);
       return { port: socket.port, webSocketUrl: pickTarget(targets, host, socket.port, shown), socket, listening: formatHostPort(socket.address, socket.port) };
     } catch {
@@ -186,41 +197,68 @@ export async function findInspector(pid: number, timeoutMs: number): Promise<{ p
   return null;
 }
 
-/** GET http://host:port/json/list. Throws InspectorProbeError. */
-export function fetchInspectorTargets(host: string, port: number, timeoutMs: number): Promise<InspectorTarget[]> {
+/**
+ * GET http://host:port/json/list, the whole answer within `timeoutMs` (a total deadline, not an idle
+ * timeout: an answer that drips a byte every 500 ms ends when the time is up), or until `signal`
+ * aborts. Throws InspectorProbeError.
+ */
+export function fetchInspectorTargets(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<InspectorTarget[]> {
   return new Promise((resolve, reject) => {
-    const req = request({ host, port, path: '/json/list', method: 'GET', timeout: timeoutMs, headers: { accept: 'application/json' } }, (res) => {
+    let received = -1; // -1: no response yet
+    const settle = (done: () => void) => {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
+      done();
+    };
+    const req = request({ host, port, path: '/json/list', method: 'GET', headers: { accept: 'application/json' } }, (res) => {
+      received = 0;
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         body += chunk;
+        received += chunk.length;
         if (body.length > 1_000_000) req.destroy(new InspectorProbeError('not-inspector', 'the answer is too long for an inspector target list'));
       });
-      res.on('end', () => {
-        if (res.statusCode !== 200) return reject(new InspectorProbeError('not-inspector', `it answered /json/list with HTTP ${res.statusCode}`));
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(body);
-        } catch {
-          return reject(new InspectorProbeError('not-inspector', 'its /json/list answer is not JSON'));
+      res.on('end', () =>
+        settle(() => {
+          if (res.statusCode !== 200) return reject(new InspectorProbeError('not-inspector', `it answered /json/list with HTTP ${res.statusCode}`));
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(body);
+          } catch {
+            return reject(new InspectorProbeError('not-inspector', 'its /json/list answer is not JSON'));
+          }
+          if (!Array.isArray(parsed)) return reject(new InspectorProbeError('not-inspector', 'its /json/list answer is not a target list'));
+          const targets = parsed.filter(
+            (t): t is InspectorTarget => typeof t === 'object' && t !== null && typeof (t as InspectorTarget).webSocketDebuggerUrl === 'string',
+          );
+          resolve(targets);
+        }),
+      );
+      res.on('error', (err) => settle(() => reject(err instanceof InspectorProbeError ? err : new InspectorProbeError('unreachable', errorMessage(err)))));
+    });
+    const seconds = `${timeoutMs / 1000} s`;
+    const deadline = setTimeout(() => {
+      req.destroy(
+        new InspectorProbeError(
+          'timeout',
+          received < 0 ? `did not answer within ${seconds}` : `sent only ${received} bytes of its /json/list answer within ${seconds} (a deadline for the whole answer)`,
+        ),
+      );
+    }, timeoutMs);
+    const onAbort = () => req.destroy(new InspectorProbeError('cancelled', 'cancelled'));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (err) =>
+      settle(() => {
+        if (err instanceof InspectorProbeError) return reject(err);
+        if (isErrno(err, 'ECONNREFUSED')) return reject(new InspectorProbeError('refused', 'connection refused'));
+        if (isErrno(err, 'HPE_INVALID_CONSTANT') || /parse error/i.test(err.message)) {
+          return reject(new InspectorProbeError('not-inspector', 'it does not speak HTTP'));
         }
-        if (!Array.isArray(parsed)) return reject(new InspectorProbeError('not-inspector', 'its /json/list answer is not a target list'));
-        const targets = parsed.filter(
-          (t): t is InspectorTarget => typeof t === 'object' && t !== null && typeof (t as InspectorTarget).webSocketDebuggerUrl === 'string',
-        );
-        resolve(targets);
-      });
-      res.on('error', (err) => reject(new InspectorProbeError('unreachable', errorMessage(err))));
-    });
-    req.on('timeout', () => req.destroy(new InspectorProbeError('timeout', `no answer within ${timeoutMs / 1000} s`)));
-    req.on('error', (err) => {
-      if (err instanceof InspectorProbeError) return reject(err);
-      if (isErrno(err, 'ECONNREFUSED')) return reject(new InspectorProbeError('refused', 'connection refused'));
-      if (isErrno(err, 'HPE_INVALID_CONSTANT') || /parse error/i.test(err.message)) {
-        return reject(new InspectorProbeError('not-inspector', 'it does not speak HTTP'));
-      }
-      reject(new InspectorProbeError('unreachable', errorMessage(err)));
-    });
+        reject(new InspectorProbeError('unreachable', errorMessage(err)));
+      }),
+    );
     req.end();
   });
 }
@@ -240,7 +278,9 @@ function probeUserError(err: unknown, shown: string): UserError {
     case 'refused':
       return new UserError(`nothing is listening on ${shown}: is the process running with its inspector open (--inspect, or attach by pid with --open-inspector)?`, EXIT.usage);
     case 'timeout':
-      return new UserError(`${shown} did not answer within 3 s: is it a Node inspector, and is the process paused or stuck?`, EXIT.usage);
+      return new UserError(`${shown} ${err.message}: is it a Node inspector, and is the process paused or stuck?`, EXIT.usage);
+    case 'cancelled':
+      return cancelled();
     case 'not-inspector':
       return new UserError(`${shown} is not a Node inspector: ${err.message}`, EXIT.usage);
     case 'unreachable':
