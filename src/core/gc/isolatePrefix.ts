@@ -1,7 +1,7 @@
 import { StringInterner } from './stringInterner';
 
 /**
- * The prefix V8 puts on its trace lines: `[pid:isolate]`, or `[pid:isolate:N]` (Node 24's NVP and
+ * The prefix V8 puts on its trace lines: `[pid:isolate]`, or `[pid:isolate:N]` (Node 24 and 26: NVP and
  * heap-controller lines). The isolate is printed with C's `%p`: `0x2ee1fc00` on Linux and macOS,
  * `000001BB84659390` (upper-case, zero-padded, no `0x`) on Windows. Everything else is app output,
  * so this pattern decides what is passed through to the user untouched: it is strict, and rejects

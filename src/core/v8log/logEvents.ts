@@ -1,5 +1,5 @@
 /**
- * Field layouts of the V8 log events we read (V8 log.cc; the same in Node 18–24):
+ * Field layouts of the V8 log events we read (V8 log.cc; the same in Node 18–26):
  *   v8-version,<major>,<minor>,<build>,<patch>,<embedder>,<candidate>
  *   code-creation,<type>,<kind int>,<µs>,<start>,<size>,<name>[,<sfi>,<state marker>]
  *   code-source-info,<code start>,<script id>,<start offset>,<end offset>,…
