@@ -64,9 +64,12 @@ export interface CpuViewInput {
   loc: LocationContext;
 }
 
-/** The flame graph's tree; children under `minShare` of the whole merged into "(N smaller frames)". */
-export function topDown(input: CpuViewInput, minShare = 0): FlameNode | null {
-  return topDownTree(input.index, input.selfUs, input.state.collapse, minShare);
+/**
+ * The flame graph's tree; children under `minShare` of the whole merged into "(N smaller frames)".
+ * With `totals`, each node's inclusive time as the tree was built (no second pass over it).
+ */
+export function topDown(input: CpuViewInput, minShare = 0, totals?: Map<FlameNode, number>): FlameNode | null {
+  return topDownTree(input.index, input.selfUs, input.state.collapse, minShare, totals);
 }
 
 /** The bottom-up table, or the sandwich of the chosen function, into `container`. */

@@ -6,6 +6,7 @@
  */
 import { FRAME_CATEGORIES, FRAME_CATEGORY_LABELS, type FrameCategory } from '../../src/shared/frameCategory';
 import { flameTotals } from '../../src/shared/flameTotals';
+import { preOrder } from '../../src/shared/treeTotals';
 import { fmtBytes } from '../../src/shared/formatBytes';
 import type { FlameNode, FromReportWebview } from '../../src/shared/reportProtocol';
 import { el } from '../common/dom';
@@ -44,9 +45,9 @@ interface TreeStats {
   byCategory: Record<FrameCategory, number>;
 }
 
-/** Inclusive totals once, independent of the zoom state. */
-function treeStats(root: FlameNode): TreeStats {
-  const { order, totals } = flameTotals(root);
+/** Inclusive totals once, independent of the zoom state (`known` when the tree's builder has them). */
+function treeStats(root: FlameNode, known?: Map<FlameNode, number>): TreeStats {
+  const { order, totals } = known?.has(root) ? { order: preOrder(root), totals: known } : flameTotals(root);
   const byCategory = Object.fromEntries(FRAME_CATEGORIES.map((c) => [c, 0])) as Record<FrameCategory, number>;
   for (const node of order) byCategory[node.category] += node.value;
   return { totals, nodeCount: order.length, rootTotal: totals.get(root) ?? 0, byCategory };
@@ -84,6 +85,7 @@ export function renderFlameSection(
   loc: LocationContext,
   palette: Palette,
   unit: FlameUnit = CPU_TIME,
+  totals?: Map<FlameNode, number>,
 ): FlameView | null {
   section.append(el('h2', { text: unit.title }));
   if (!flame) {
@@ -91,7 +93,7 @@ export function renderFlameSection(
     return null;
   }
 
-  const stats = treeStats(flame);
+  const stats = treeStats(flame, totals);
   let current = palette;
 
   // A server's profile is mostly (idle): the event loop waiting. Shown on demand, hidden by default

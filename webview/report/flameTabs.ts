@@ -13,6 +13,8 @@ export type FlameTab = 'cpu' | 'alloc';
 
 export interface FlameTabsInput {
   cpu: FlameNode | null;
+  /** The CPU tree's inclusive totals, when its builder has them already. */
+  cpuTotals?: Map<FlameNode, number>;
   cpuMissing: string;
   alloc: FlameNode | null;
   /** What the allocation graph's widths are (live objects only); ALLOCATED_BYTES when absent. */
@@ -49,9 +51,9 @@ export function renderFlameTabs(
 
 function renderCpu(section: HTMLElement, input: FlameTabsInput, host: Host<FromReportWebview>, loc: LocationContext, palette: Palette): FlameView | null {
   const views = input.cpuViews;
-  if (!views) return renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, input.cpuUnit ?? CPU_TIME);
+  if (!views) return renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, input.cpuUnit ?? CPU_TIME, input.cpuTotals);
   if (!views.table) {
-    const view = renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, input.cpuUnit ?? CPU_TIME);
+    const view = renderFlameSection(section, input.cpu, input.cpuMissing, host, loc, palette, input.cpuUnit ?? CPU_TIME, input.cpuTotals);
     section.querySelector('h2')?.after(views.bar);
     return view;
   }

@@ -7,7 +7,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import { parseToReportWebview, type FromReportWebview, type LiveAttachStatus, type ReportModel, type ToReportWebview } from '../../src/shared/reportProtocol';
+import { parseToReportWebview, type FlameNode, type FromReportWebview, type LiveAttachStatus, type ReportModel, type ToReportWebview } from '../../src/shared/reportProtocol';
 import { clear, el, emptyNote } from '../common/dom';
 import type { LocationContext } from '../common/format';
 import { connectHost } from '../common/host';
@@ -216,8 +216,9 @@ function processOf(label: string): HTMLElement {
 /** The flame section with its tabs; picking a tab redraws this section alone. */
 function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>, picked: string | null, cpu: CpuInput | null, redraw: () => void): FlameView | null {
   // Frames too narrow to draw even zoomed in are merged as the tree is built (the tables and views keep them all).
-  const tree = cpu ? topDown(cpu, DRAW_MIN_SHARE) : model.flame;
-  const input: FlameTabsInput = { cpu: tree, cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}), ...(model.summary.alloc?.liveOnly ? { allocUnit: LIVE_BYTES } : {}) };
+  const totals = new Map<FlameNode, number>();
+  const tree = cpu ? topDown(cpu, DRAW_MIN_SHARE, totals) : model.flame;
+  const input: FlameTabsInput = { cpu: tree, ...(cpu ? { cpuTotals: totals } : {}), cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}), ...(model.summary.alloc?.liveOnly ? { allocUnit: LIVE_BYTES } : {}) };
   if (cpu) {
     const bar = renderCpuViewBar(cpuState, range ? cpu.scopeText : null, (next) => {
       cpuState = next;

@@ -9,6 +9,7 @@ import type { FlameNode } from '../model/reportModel';
 import { displayMap, keyInfo, NO_COLLAPSE, type CollapseOptions, type DisplayMap } from './collapse';
 import type { ProfileIndex } from './profileIndex';
 import { pruneForDrawing } from './pruneForDrawing';
+import { flameTotals } from '../flameTotals';
 
 interface Trie {
   key: number;
@@ -35,9 +36,9 @@ function childOf(parent: Trie, key: number): Trie {
  * ("(12 smaller frames)"); the unfolded tree never builds them, which on a 90,000-node profile is
  * most of its nodes.
  */
-export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse: CollapseOptions = NO_COLLAPSE, minShare = 0): FlameNode | null {
+export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse: CollapseOptions = NO_COLLAPSE, minShare = 0, totals?: Map<FlameNode, number>): FlameNode | null {
   if (index.nodeCount === 0) return null;
-  if (!collapse.dependencies && !collapse.nodeInternals) return callTree(index, selfUs, minShare);
+  if (!collapse.dependencies && !collapse.nodeInternals) return callTree(index, selfUs, minShare, totals);
   const map = displayMap(index, collapse);
   const parents = index.profile.nodeParent;
   const root = trie(ROOT_KEY);
@@ -49,7 +50,9 @@ export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse:
   }
   for (let i = 0; i < index.nodeCount; i++) at[i]!.weightUs += selfUs[i]!;
   const tree = toFlame(root, index, map, 'all');
-  return minShare > 0 ? pruneForDrawing(tree, minShare).root : tree;
+  if (minShare > 0) return pruneForDrawing(tree, minShare, totals).root;
+  if (totals) for (const [node, total] of flameTotals(tree).totals) totals.set(node, total);
+  return tree;
 }
 
 /**
@@ -57,7 +60,8 @@ export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse:
  * no tries, and a 70,000-node `tsc` profile takes a third of the time. Subtrees without time in the
  * range are left out; children heaviest first.
  */
-function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number): FlameNode {
+/** With `out`: every built node's inclusive time, ms (what the flame graph sizes frames by). */
+function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number, out?: Map<FlameNode, number>): FlameNode {
   const totals = index.totalUs(selfUs);
   const minUs = totals[0]! * minShare;
   /** Per parent: how many children were too small to build, and their time, µs. */
@@ -97,8 +101,11 @@ function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number): 
   }
   for (const [parent, { count, us }] of small) {
     const node = built[parent]!;
-    node.children.push({ name: `(${count} smaller frame${count === 1 ? '' : 's'})`, value: us / 1000, children: [], category: node.category, url: '', line: 0, column: 0 });
+    const merged: FlameNode = { name: `(${count} smaller frame${count === 1 ? '' : 's'})`, value: us / 1000, children: [], category: node.category, url: '', line: 0, column: 0 };
+    node.children.push(merged);
+    out?.set(merged, merged.value);
   }
+  if (out) for (let i = 0; i < index.nodeCount; i++) if (built[i] !== undefined) out.set(built[i]!, totals[i]! / 1000);
   return root;
 }
 

@@ -14,11 +14,16 @@ import type { FlameNode } from '../model/reportModel';
  */
 export const DRAW_MIN_SHARE = 1 / 5_000;
 
-export function pruneForDrawing(root: FlameNode, minShare = DRAW_MIN_SHARE): { root: FlameNode; merged: number } {
+/** With `totalsOut`: the pruned tree's inclusive totals (the same as the kept nodes' were). */
+export function pruneForDrawing(root: FlameNode, minShare = DRAW_MIN_SHARE, totalsOut?: Map<FlameNode, number>): { root: FlameNode; merged: number } {
   const { totals } = flameTotals(root);
   const min = (totals.get(root) ?? 0) * minShare;
   let merged = 0;
-  const copy = (node: FlameNode): FlameNode => ({ ...node, children: [] });
+  const copy = (node: FlameNode): FlameNode => {
+    const made = { ...node, children: [] };
+    totalsOut?.set(made, totals.get(node) ?? node.value);
+    return made;
+  };
   const out = copy(root);
   const stack: [FlameNode, FlameNode][] = [[root, out]];
   while (stack.length > 0) {
@@ -38,7 +43,9 @@ export function pruneForDrawing(root: FlameNode, minShare = DRAW_MIN_SHARE): { r
     }
     if (small > 0) {
       merged += small;
-      to.children.push({ name: `(${small} smaller frame${small === 1 ? '' : 's'})`, value: smallTime, children: [], category: from.category, url: '', line: 0, column: 0 });
+      const mergedNode: FlameNode = { name: `(${small} smaller frame${small === 1 ? '' : 's'})`, value: smallTime, children: [], category: from.category, url: '', line: 0, column: 0 };
+      to.children.push(mergedNode);
+      totalsOut?.set(mergedNode, smallTime);
     }
   }
   return { root: out, merged };

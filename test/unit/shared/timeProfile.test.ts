@@ -233,6 +233,20 @@ describe('the flame graph drawn: frames too narrow to draw merged', () => {
     }
   });
 
+  it('topDownTree hands back each built node\'s inclusive time, the same as a pass over the tree', () => {
+    const { index } = load(readFileSync(join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), 'utf8'));
+    const self = index.selfUs(null);
+    for (const collapse of [undefined, { dependencies: true, nodeInternals: false }]) {
+      for (const share of [0, 1 / 200]) {
+        const known = new Map<FlameNode, number>();
+        const tree = topDownTree(index, self, collapse, share, known)!;
+        const { order, totals } = flameTotals(tree);
+        assert.equal(known.size, order.length);
+        for (const n of order) closeMs(known.get(n)!, totals.get(n)!, `${n.name} (share ${share})`);
+      }
+    }
+  });
+
   it('topDownTree with a share merges the same frames while it builds the tree', () => {
     const { index } = load(readFileSync(join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), 'utf8'));
     const self = index.selfUs(null);
