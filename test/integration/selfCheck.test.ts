@@ -39,6 +39,7 @@ describe('a real run with V8 output in a shape no Node printed', () => {
       assert.deepEqual(summary.selfCheck?.deopts, { seen: bailouts, read: bailouts - 1 });
       assert.equal(summary.gc?.eventCount, gcShaped, 'the figures are what was read');
       assert.equal(summary.deoptCoverage, 'partial', 'some deopts read, one not: the list is incomplete');
+      assert.equal(summary.processes?.[0]?.deoptCount, null, 'its own count would be short: not collected, never a smaller number');
       assert.ok(summary.deopts.some((d) => d.function === 'add' && d.reason === 'not a Smi'), JSON.stringify(summary.deopts));
 
       const lines = r.stdout.split('\n');

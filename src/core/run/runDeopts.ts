@@ -65,6 +65,8 @@ export async function readRunDeopts(input: RunDeoptInput): Promise<RunDeopts> {
   const rawDeopts: SelfCheckCount = { seen: 0, read: 0 };
   const rawOptimizations: SelfCheckCount = { seen: 0, read: 0 };
   let checked = false;
+  /** Processes whose log or trace held records that could not be read: their own count is unknown. */
+  const short = new Set<string>();
   for (const log of input.logs) {
     try {
       const analysis = await readV8LogFile(log.path);
@@ -72,6 +74,7 @@ export async function readRunDeopts(input: RunDeoptInput): Promise<RunDeopts> {
       rawDeopts.seen += analysis.counters.deoptEvents;
       rawDeopts.read += analysis.deopts.length;
       const owner = processOfLog(log);
+      if (analysis.counters.deoptEvents > analysis.deopts.length && owner) short.add(owner.id);
       for (const d of analysis.deopts) {
         d.process = owner?.id;
         d.sources = ['v8-log'];
@@ -111,6 +114,7 @@ export async function readRunDeopts(input: RunDeoptInput): Promise<RunDeopts> {
         });
         analyses.push({ v8Version: null, isolates: [], functions: part.functions, deopts: [], counters: emptyCounters() });
         read.add(owner);
+        if (text.raw.bailouts > text.raw.bailoutsRead) short.add(owner);
       } catch (err) {
         warnings.push(`code trace ${trace.file}: ${errorMessage(err)}`);
       }
@@ -132,6 +136,8 @@ export async function readRunDeopts(input: RunDeoptInput): Promise<RunDeopts> {
   const counted = input.processes.filter((p) => p.role !== 'npm');
   for (const p of counted) if (covered(p)) countByProcess.set(p.id, 0);
   for (const d of deopts) if (d.process !== undefined) countByProcess.set(d.process, (countByProcess.get(d.process) ?? 0) + 1);
+  // A count short of what V8 wrote is no count: "not collected" for that process, never a smaller number.
+  for (const id of short) countByProcess.delete(id);
   const coveredCount = counted.filter(covered).length;
   const coverage: DeoptCoverage = counted.length === 0 ? (deopts.length > 0 ? 'collected' : 'not-collected') : coveredCount === counted.length ? 'collected' : coveredCount === 0 ? 'not-collected' : 'partial';
   if (coverage === 'partial') {
