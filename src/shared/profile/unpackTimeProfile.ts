@@ -9,7 +9,9 @@ export async function unpackTimeProfile(profile: TimeProfile): Promise<TimeProfi
   const packed = profile.packed;
   if (!packed) return profile;
   if (packed.encoding !== 'leb128+deflate-raw+base64' || typeof packed.data !== 'string') throw new Error(`the CPU timeline is packed as ${String(packed.encoding)}, which this page cannot read`);
-  const raw = bytesOf(atob(packed.data));
+  // The platform's own base64 decoder where it has one (Chromium 140+), else atob and a loop.
+  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array<ArrayBuffer> }).fromBase64;
+  const raw = fromBase64 ? fromBase64.call(Uint8Array, packed.data) : bytesOf(atob(packed.data));
   const stream = new Blob([raw]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   const end = bytes.length;
