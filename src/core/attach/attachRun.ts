@@ -10,6 +10,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRunFolder, requireEmptyRunFolder, reserveRecordSpace, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { RunFileStream } from '../run/runFileStream';
+import { runOwner } from '../run/runOwner';
 import { writeErrorText } from '../util/safeWrite';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { AttachInfo, SessionRecord } from '../../shared/model/session';
@@ -565,6 +566,7 @@ class AttachRun implements AttachHandle {
       schemaVersion: 1,
       tool: { name: 'v8-lens', version: options.toolVersion },
       status,
+      owner: runOwner(),
       mode: 'attach',
       node: { command: info.execPath, execPath: info.execPath, version: info.version, v8Version: info.v8 },
       target: script

@@ -17,6 +17,7 @@ import type { Summary } from '../../shared/model/summary';
 import { RunLoad, type RunLoadOptions } from './runLoad';
 import { UserError } from '../util/errors';
 import { RunFileStream } from '../run/runFileStream';
+import { runOwner } from '../run/runOwner';
 import { writeErrorText } from '../util/safeWrite';
 import { StdoutDemux } from '../gc/stdoutDemux';
 import { RunProcesses } from '../run/runProcesses';
@@ -162,6 +163,7 @@ export class ProfileRun {
         schemaVersion: 1,
         tool: { name: 'v8-lens', version: TOOL_VERSION },
         status: 'running',
+        owner: runOwner(),
         node: { command: runtime.command, execPath: runtime.execPath, version: runtime.version, v8Version: runtime.v8Version },
         target:
           request.target.kind === 'script'

@@ -11,6 +11,7 @@ import { recognizeProfileShape } from './recognizeProfileShape';
 import { scanV8Nodes } from './scanV8Nodes';
 import { cutTrailingNumberArrays } from './trailingNumberArrays';
 import { jsonBudgetProblem, type JsonLimits } from '../util/jsonBudget';
+import { samplingGapWarning, samplingGaps } from './samplingGaps';
 
 /**
  * A `.cpuprofile` is parsed from one string, and V8 holds at most this many characters in one
@@ -55,7 +56,7 @@ export function parseCpuProfile(text: string, sourceName: string): CpuProfile {
   const timeline = readSamples(shape.value, flat.ids, sourceName, warnings);
   if (timeline.samples.length === 0) warnings.push(`it has no samples: the profile recorded no time.`);
 
-  return {
+  const profile: CpuProfile = {
     sourceName,
     format: shape.kind,
     nodes: tree.nodes,
@@ -68,6 +69,10 @@ export function parseCpuProfile(text: string, sourceName: string): CpuProfile {
     endTimeUs: timeline.endTimeUs,
     warnings,
   };
+  // Time with no sample at all (a saturated machine) is said, since every time here counts samples.
+  const gaps = samplingGapWarning(samplingGaps(profile));
+  if (gaps) warnings.push(gaps);
+  return profile;
 }
 
 /**

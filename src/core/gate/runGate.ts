@@ -161,6 +161,8 @@ function statusText(status: SessionRecord['status']): string {
   switch (status) {
     case 'running':
       return 'never finished (still running, or V8 Lens was killed)';
+    case 'interrupted':
+      return 'was interrupted (V8 Lens ended before it did)';
     case 'target-exited':
       return 'ended early (the attached process exited)';
     default:

@@ -9,6 +9,7 @@ import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
 import { analyzeRun, readGcTraceFile, v8LensScriptsOf } from '../run/analyzeRun';
 import { v8LensScriptsBeside, withoutV8LensFunctions } from './v8LensLeftOut';
 import { runLayout } from '../run/runLayout';
+import { interruptedWarning, markInterrupted, ownerGone } from '../run/runOwner';
 import { readSessionRecord, readSummaryRecord } from '../run/runRecords';
 import { emptySummary, type Summary } from '../../shared/model/summary';
 import { UserError, errorMessage, isErrno } from '../util/errors';
@@ -91,8 +92,12 @@ async function loadRunFolder(path: string, shown: string): Promise<Summary> {
     if (problem) throw new UserError(`${shown}: ${problem}, and the folder has no artifacts to rebuild the report from`);
     throw new UserError(`${shown} is not a V8 Lens run folder (no session.json, summary.json or artifacts in it)`);
   }
-  const summary = await analyzeRun(layout, session.value);
+  // 'running' with its V8 Lens gone: the capture was interrupted; the folder says so from now on.
+  let sessionValue = session.value;
+  if (sessionValue && ownerGone(sessionValue)) sessionValue = await markInterrupted(layout, sessionValue);
+  const summary = await analyzeRun(layout, sessionValue);
   const problems = [
+    ...(sessionValue?.status === 'interrupted' ? [interruptedWarning(sessionValue)] : []),
     ...(saved.problem ? [`${saved.problem}; the report is rebuilt from the run's files`] : []),
     ...(session.problem ? [`${session.problem}; the run is read without it (how it was launched is unknown)`] : []),
   ];

@@ -23,6 +23,7 @@ import {
 import { windowTotals } from '../gc/gcWindow';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { recoverStagedCodeTraces } from './stagedCodeTraces';
+import { pauseAboveWallWarnings } from './impossibleFigures';
 import { readHeapProfileFile, readRunAllocations } from './runAllocations';
 import { inliningCaveat, summarizeAllocations } from '../heap/allocSummary';
 import { withGcLink } from './allocGcLink';
@@ -171,6 +172,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     }
     if (allocations.alloc) allocations.alloc = marked(allocations.alloc);
   }
+  warnings.push(...pauseAboveWallWarnings(gc, processSummaries));
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     source: { kind: 'run', path: layout.dir },
@@ -282,7 +284,7 @@ async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liv
   const profiles = await readableArtifacts(layout.dir, await listCpuProfiles(layout), warnings);
   const parts = await readCpuParts(layout, profiles, warnings);
   const cpu = parts.length > 0 ? mergeCpuSummaries(parts, parts[0]!, parts.map(profileFile)) : null;
-  if (!cpu && session.flags.capture.cpu) warnings.push(session.status === 'running' ? ATTACH_NOTES.interrupted : ATTACH_NOTES.noProfile);
+  if (!cpu && session.flags.capture.cpu) warnings.push(session.status === 'running' || session.status === 'interrupted' ? ATTACH_NOTES.interrupted : ATTACH_NOTES.noProfile);
   if (cpu) warnings.push(ATTACH_NOTES.inlining);
 
   let gc: GcSummary | null = null;
@@ -311,6 +313,7 @@ async function analyzeAttachedRun(layout: RunLayout, session: SessionRecord, liv
     warnings.push(ATTACH_NOTES.gcSource);
   }
   warnings.push(ATTACH_NOTES.deopts);
+  warnings.push(...pauseAboveWallWarnings(gc, []));
   const alloc = session.flags.capture.alloc === true ? await attachedAllocations(layout, session, parts, warnings) : null;
   // null: not collected (or nothing usable was taken: the warnings say why), never 0.
   return emptySummary({ kind: 'run', path: layout.dir }, { cpu, gc, warnings, alloc });

@@ -5,8 +5,20 @@
 export interface SessionRecord {
   schemaVersion: 1;
   tool: { name: 'v8-lens'; version: string };
-  /** 'target-exited': an attached process ended while V8 Lens was profiling it (`attach.reason` says how). */
-  status: 'running' | 'finished' | 'stopped' | 'cancelled' | 'crashed' | 'failed' | 'target-exited';
+  /**
+   * 'target-exited': an attached process ended while V8 Lens was profiling it (`attach.reason` says how).
+   * 'interrupted': the V8 Lens that ran it ended before the run did (killed, the machine restarted);
+   * set by a later report that found it 'running' with its `owner` gone (`interrupted` says what is known).
+   */
+  status: 'running' | 'finished' | 'stopped' | 'cancelled' | 'crashed' | 'failed' | 'target-exited' | 'interrupted';
+  /**
+   * The V8 Lens process that runs it (the CLI, or the editor's extension host), so that a later
+   * reader can tell a run still being captured from one whose V8 Lens was killed. `startTicks`
+   * (Linux: its start time since boot) tells a reused pid apart. Absent in older runs.
+   */
+  owner?: { pid: number; host: string; startTicks: number | null };
+  /** What a later reader knew when it found the run interrupted (status 'interrupted'). */
+  interrupted?: { detectedAt: string; lastWrittenAt: string | null };
   /**
    * 'launch': V8 Lens started the target; 'attach': it attached to a running process over the
    * inspector. Absent in files written before attaching existed: read it with `sessionMode`.

@@ -19,7 +19,9 @@ const attachInfo = shape<AttachInfo>({
 export const checkSession: Check = shape<SessionRecord>({
   schemaVersion: oneOf(1),
   tool: shape<SessionRecord['tool']>({ name: oneOf('v8-lens'), version: str }),
-  status: oneOf('running', 'finished', 'stopped', 'cancelled', 'crashed', 'failed', 'target-exited'),
+  status: oneOf('running', 'finished', 'stopped', 'cancelled', 'crashed', 'failed', 'target-exited', 'interrupted'),
+  owner: optional(shape<NonNullable<SessionRecord['owner']>>({ pid: num, host: str, startTicks: nullable(num) })),
+  interrupted: optional(shape<NonNullable<SessionRecord['interrupted']>>({ detectedAt: str, lastWrittenAt: nullable(str) })),
   mode: optional(oneOf('launch', 'attach')),
   attach: optional(attachInfo),
   node: shape<SessionRecord['node']>({ command: str, execPath: str, version: str, v8Version: str }),

@@ -24,7 +24,9 @@ describe('generateCpuProfile', () => {
       timeDeltas: number[];
     };
     const profile = parseCpuProfile(text, 'generated.cpuprofile');
-    assert.deepEqual(profile.warnings, []);
+    // Its deliberate long gaps (a blocked sampler thread, 0.2% of the deltas, 5–65 ms) are said; nothing else is.
+    assert.deepEqual(profile.warnings.filter((w) => !/ had no CPU sample \(/.test(w)), []);
+    assert.ok(profile.warnings.some((w) => / had no CPU sample \(\d+ gaps/.test(w)), profile.warnings.join('\n'));
     assert.ok(profile.nodes.length > 5000, `${profile.nodes.length} nodes`);
     assert.ok(profile.samples.length > 100_000, `${profile.samples.length} samples`);
     assert.ok(raw.timeDeltas.some((d) => d < 0), 'negative deltas');
