@@ -24,6 +24,15 @@ const nodeDefaults = {
   logLevel: 'warning',
 };
 
+/** autocannon's form uploads (form-data → mime-types → mime-db) are never used: an empty MIME table. */
+/** @type {import('esbuild').Plugin} */
+const emptyMimeDb = {
+  name: 'empty-mime-db',
+  setup(b) {
+    b.onResolve({ filter: /^mime-db$/ }, () => ({ path: new URL('./stubs/mime-db.json', import.meta.url).pathname }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const browserDefaults = {
   bundle: true,
@@ -44,8 +53,9 @@ await Promise.all([
   build({ ...nodeDefaults, entryPoints: ['src/core/preload/agent.ts'], outfile: 'dist/preload.js', sourcemap: false }),
   // The semi-space sweep's load generator, forked (never run in the CLI's or the extension host's
   // process). autocannon and its dependencies bundle as they are: hdr-histogram-js carries its
-  // WebAssembly inline (base64), and the file-based parts (workers, HAR, forms) are not used.
-  build({ ...nodeDefaults, entryPoints: ['src/core/load/loadRunner.ts'], outfile: 'dist/load-runner.js', sourcemap: false }),
+  // WebAssembly inline (base64), and the file-based parts (workers, HAR, forms) are not used, so
+  // mime-db (the MIME types of form uploads, a quarter of the bundle) is an empty table.
+  build({ ...nodeDefaults, entryPoints: ['src/core/load/loadRunner.ts'], outfile: 'dist/load-runner.js', sourcemap: false, plugins: [emptyMimeDb] }),
   // The webviews: one browser IIFE each plus its CSS (d3-flame-graph's ES build imports its CSS,
   // which esbuild writes beside the bundle: nothing injects a <style>, so a strict CSP holds).
   // Always minified: the report's files are inlined into the standalone HTML export.
