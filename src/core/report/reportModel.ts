@@ -25,6 +25,7 @@ import type { GcPoint, ProcessView, ReportModel } from '../../shared/model/repor
 
 export type { GcPoint, ProcessView, ReportModel };
 import { errorMessage } from '../util/errors';
+import { boundForPage } from './pageBounds';
 import { loadReportAndProfile, sniffArtifact } from './loadReport';
 
 
@@ -209,7 +210,9 @@ function toPoint(e: GcEvent): GcPoint {
  * is left out (it would be the same call tree twice, and the page narrows it to a time range anyway),
  * and the time-ordered profiles are packed (a quarter of their JSON; the page unpacks them).
  */
-export function modelForPage(model: ReportModel): ReportModel {
+export function modelForPage(full: ReportModel): ReportModel {
+  // A page draws a bounded number of processes and warnings (see pageBounds.ts).
+  const model = boundForPage(full);
   const has = (tp: ReportModel['timeProfile']) => tp !== undefined && tp !== null && (tp.spanNode.length > 0 || tp.packed !== undefined);
   const pack = (tp: ReportModel['timeProfile']) => (tp ? packTimeProfile(tp) : tp);
   // The page makes its function table from the time-ordered profile, and never shows per-line times.

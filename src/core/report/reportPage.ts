@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { UserError } from '../util/errors';
 import { modelForPage, type ReportModel } from './reportModel';
 
 export interface WebviewPageOptions {
@@ -102,7 +103,7 @@ ${assets.styles.map((css) => `<style nonce="${n}">\n${inlineStyle(css)}\n</style
 </head>
 <body>
 <div id="app"></div>
-<script type="application/json" id="report-model">${jsonForScript(modelForPage(model))}</script>
+<script type="application/json" id="report-model">${pageModelJson(model)}</script>
 <script nonce="${n}">${STANDALONE_SHIM}</script>
 <script nonce="${n}">
 ${inlineScript(assets.script)}
@@ -110,6 +111,19 @@ ${inlineScript(assets.script)}
 </body>
 </html>
 `;
+}
+
+/**
+ * The page's model as JSON. It is bounded (pageBounds.ts), so only something else enormous (a
+ * flame tree of millions of frames) can pass V8's longest string: that is one line, not a crash.
+ */
+function pageModelJson(model: ReportModel): string {
+  try {
+    return jsonForScript(modelForPage(model));
+  } catch (err) {
+    if (err instanceof RangeError) throw new UserError(`the report is too large for one HTML page (${err.message}); v8-lens report --json gives its figures`);
+    throw err;
+  }
 }
 
 /** Where the built webview assets are: beside the bundle (dist/cli.js, dist/extension.js) or the build's dist/ when run from source. */
