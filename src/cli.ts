@@ -234,7 +234,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return command === undefined ? EXIT.usage : EXIT.ok;
     default:
-      throw new UserError(`unknown command '${command}' (try: v8-lens --help)`, EXIT.usage);
+      throw new UserError(`unknown command '${clipText(command, 80)}' (try: v8-lens --help)`, EXIT.usage);
   }
 }
 
@@ -780,7 +780,8 @@ function isExecutable(path: string): boolean {
 }
 
 function defaultRunDir(cwd: string, target: ProfileTarget): string {
-  const name = basename(target.kind === 'script' ? target.script : target.command).replace(/\.[^.]+$/, '').replace(/[^\w.-]+/g, '_');
+  // Short: the folder's name must fit the file system's 255 bytes after the stamp (a 245-character script name gave ENAMETOOLONG).
+  const name = basename(target.kind === 'script' ? target.script : target.command).replace(/\.[^.]+$/, '').replace(/[^\w.-]+/g, '_').slice(0, 40) || 'run';
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-');
   return join(cwd, '.v8-lens', 'runs', `${stamp}-${name}`);
 }
@@ -823,11 +824,12 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
+    // Messages may echo what they were given (a rule, an option, a name from a file): cut to a sane length.
     if (err instanceof UserError) {
-      note(err.message);
+      note(clipText(err.message, 1000));
       process.exitCode = err.exitCode;
     } else {
-      note(`internal error: ${errorMessage(err)}${process.env.V8_LENS_DEBUG ? '' : ' (set V8_LENS_DEBUG=1 for the stack trace)'}`);
+      note(`internal error: ${clipText(errorMessage(err), 1000)}${process.env.V8_LENS_DEBUG ? '' : ' (set V8_LENS_DEBUG=1 for the stack trace)'}`);
       if (process.env.V8_LENS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
       process.exitCode = EXIT.internal;
     }
