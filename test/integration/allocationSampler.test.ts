@@ -14,7 +14,7 @@ import { parseHeapProfile } from '../../src/core/heap/parseHeapProfile';
 import type { AgentRecord } from '../../src/core/preload/agentRecord';
 import { NODES, PROGRAMS, REPO, tempDir } from './cliHarness';
 
-const PRELOAD = join(REPO, 'dist', 'preload.js');
+const PRELOAD = join(REPO, 'dist', 'agent', 'preload.js');
 
 describe('the allocation sampler in the preload', () => {
   for (const node of NODES) {

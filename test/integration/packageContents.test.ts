@@ -13,7 +13,7 @@ describe('npm run package', () => {
   it('packages the bundles the extension runs, media (the 128×128 icon too), manifest, README, changelog and license, and nothing else', () => {
     const vsce = join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce');
     const files = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: REPO, encoding: 'utf8' }).trim().split('\n');
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'media/icon.png', 'dist/extension.js', 'dist/preload.js', 'dist/load-runner.js', 'dist/webview/report.js', 'dist/webview/report.css', 'dist/webview/standalone.css']) {
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'media/icon.png', 'dist/extension.js', 'dist/agent/preload.js', 'dist/agent/lab-preload.js', 'dist/agent/package.json', 'dist/load-runner.js', 'dist/webview/report.js', 'dist/webview/report.css', 'dist/webview/standalone.css']) {
       assert.ok(files.includes(needed), `${needed} is missing from the package`);
     }
     const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|media\/.+|dist\/(extension|preload|lab-preload|load-runner)\.js|dist\/webview\/[^/]+\.(js|css))$/.test(f));

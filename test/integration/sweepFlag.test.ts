@@ -14,7 +14,7 @@ import { UserError } from '../../src/core/util/errors';
 import { freePort, REPO, tempDir } from './cliHarness';
 
 const ALLOC_SERVICE = join(REPO, 'examples', 'alloc-service', 'server.js');
-const PRELOAD = join(REPO, 'dist', 'preload.js');
+const PRELOAD = join(REPO, 'dist', 'agent', 'preload.js');
 const LOAD_RUNNER = join(REPO, 'dist', 'load-runner.js');
 
 function oldSpaceConfig(port: number, over: Partial<SweepConfig> = {}): SweepConfig {

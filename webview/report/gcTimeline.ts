@@ -19,6 +19,7 @@ import zoomPlugin from 'chartjs-plugin-zoom';
 import type { GcPoint } from '../../src/shared/reportProtocol';
 import type { GcSummary } from '../../src/shared/model/summary';
 import { requestedSemiSpaceText, youngGenerationParts } from '../../src/shared/youngGenerationText';
+import { pretenuringText } from '../../src/shared/pretenuringText';
 import { el, emptyNote } from '../common/dom';
 import { fmtDuration, fmtMB, fmtMs, fmtNum, fmtPct, plural } from '../common/format';
 import { toCss, type Palette } from '../common/theme';
@@ -321,6 +322,11 @@ function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette:
     card('Pause mean / p95 / max', `${fmtMs(mean)}`, `p95 ${fmtMs(p95)} · max ${fmtMs(max)}`, { 'data-card': 'pauses' }),
     youngCard(gc, card),
   );
+  // Only when V8 tenured something: then the run is in another GC regime than one where it did not.
+  if (gc.pretenuring && gc.pretenuring.sitesTenured > 0) {
+    const p = gc.pretenuring;
+    root.append(card('Pretenuring', `${plural(p.sitesTenured, 'site')} tenured`, pretenuringText(p), { 'data-card': 'pretenuring' }));
+  }
   const swatches: [HTMLElement, string, number][] = [];
   types.forEach((type, i) => {
     const s = gc.byType[type];

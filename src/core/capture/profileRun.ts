@@ -153,10 +153,10 @@ export class ProfileRun {
           ? planDirectLaunch(runtime, request.options, layout, preload, resolve(cwd, spec.script), spec.args, codeTrace ? { dir: codeTrace.writeDir, startupPath: codeTrace.startupPath } : undefined)
           : planNodeOptionsLaunch(runtime, request.options, layout, preload, spec.command, spec.args, env.NODE_OPTIONS);
       if (codeTrace?.problem) plan.limitations.push(codeTrace.problem);
-      await prepareRunFolder(layout);
-      // V8 creates a trace only when it first has something to say; an empty start-up file tells a
       // Under load only the measured window's allocations count: the sampler starts when it opens.
       if (request.load && plan.capture.alloc) plan.env[AGENT_ENV.allocFromWindow] = '1';
+      await prepareRunFolder(layout);
+      // V8 creates a trace only when it first has something to say; an empty start-up file tells a
       // run that wrote no trace at all from one whose traces were lost (see analyzeRun).
       if (codeTrace) await writeFile(codeTrace.startupPath, '', { flag: 'a' });
       const session: SessionRecord = {
@@ -333,7 +333,7 @@ export class ProfileRun {
     };
     await save(this.layout.session, 'session.json', this.session);
     const moveProblem = (await this.codeTrace?.collect()) ?? null;
-    const summary = await summarizeRunFolder(this.layout, this.session, { events: this.collector.events, unparsedLines: this.collector.unparsedLines, raw: this.collector.rawCounts() });
+    const summary = await summarizeRunFolder(this.layout, this.session, { events: this.collector.events, unparsedLines: this.collector.unparsedLines, raw: this.collector.rawCounts(), pretenuring: this.collector.pretenuring.summary() });
     if (moveProblem) summary.warnings.push(moveProblem);
     if (exit.hardKilled) summary.warnings.unshift(`the target did not stop within the grace time and was killed; its CPU profile may be missing`);
     for (const stray of exit.strays) summary.warnings.push(strayWarning(stray));

@@ -1,5 +1,6 @@
 import { classifyStdoutLine, type StdoutLineClass } from './classifyStdoutLine';
 import type { GcEvent } from './gcEvent';
+import { PretenuringCollector } from './pretenuring';
 import { parseTraceGcLine } from './traceGcLine';
 
 /** An isolate seen in the trace, in order of its first GC event. */
@@ -64,6 +65,9 @@ export class GcTraceCollector {
     return { gcLines: this.collected.length + this.unparsed, nvpAllocatedLines: this.nvpAllocatedSeen, nvpAllocatedRead: this.nvpAllocatedRead };
   }
 
+  /** V8's pretenuring decisions (`--trace-pretenuring-statistics` lines), dated by the GC lines after them. */
+  readonly pretenuring = new PretenuringCollector();
+
   /** Classifies one stdout line (without its newline) and keeps it if it is a GC event. */
   addLine(line: string): 'gc' | 'v8' | 'app' {
     // The common cases first, without classifyStdoutLine's result object: called for every line.
@@ -73,6 +77,7 @@ export class GcTraceCollector {
       this.addEvent(event);
       return 'gc';
     }
+    if (this.pretenuring.addLine(line)) return 'v8';
     // Counted by the text alone, apart from the parser (an NVP line is never a --trace-gc one).
     if (NVP_ALLOCATED.test(line)) this.nvpAllocatedSeen++;
     return this.addClassified(classifyStdoutLine(line));
@@ -118,6 +123,7 @@ export class GcTraceCollector {
       if (this.lastTally === null) this.tallies.push((this.lastTally = { pid: event.pid, isolate: event.isolate, counts: new Map(), pauseMs: 0 }));
     }
     if (event.source === 'nvp' && typeof event.nvp?.allocated === 'number') this.nvpAllocatedRead++;
+    this.pretenuring.noteGc(event.pid, event.isolate, event.timeMs);
     this.typeCounts.set(event.type, (this.typeCounts.get(event.type) ?? 0) + 1);
     this.pauseTotal += event.pauseMs;
     const tally = this.lastTally!;

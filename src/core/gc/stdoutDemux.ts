@@ -49,9 +49,13 @@ export interface StdoutDemuxOptions {
  * prefix the GC parser also uses (Windows prints the address without `0x`), then `   N ms: `.
  * Captures: [1] pid.
  */
-const V8_LINE_START = new RegExp(`${ISOLATE_PREFIX_SOURCE.replace(/^\^/, '')} +\\d+ ms: `, 'y');
+// A timed line (`--trace-gc`, `--trace-gc-nvp`), or V8's pretenuring decisions
+// (`--trace-pretenuring-statistics`: `[pid:isolate] pretenuring: …`, untimed).
+const V8_LINE_START = new RegExp(`${ISOLATE_PREFIX_SOURCE.replace(/^\^/, '')}(?: +\\d+ ms: | pretenuring: )`, 'y');
 /** What a V8 line start cut at the end of a chunk can look like so far; held until the next chunk. */
 const PARTIAL_START = /^\[[\d:xXa-fA-F\] ms]{0,48}$/;
+const PARTIAL_PRETENURING = /^\[[\d:xXa-fA-F]{1,40}\]( .{0,13})$/;
+const PRETENURING_BODY = ' pretenuring: ';
 const DEOPT_TAIL_START = /\) \(opt id \d+\) for deoptimization, reason: /y;
 const DEOPT_TAIL_TEMPLATE = ') (opt id 0) for deoptimization, reason: ';
 /** The first line of a two-line V8 message, and how its second line starts. */
@@ -190,6 +194,10 @@ export class StdoutDemux {
 }
 
 function couldStartV8Line(tail: string): boolean {
-  if (tail[0] === '[') return PARTIAL_START.test(tail);
+  if (tail[0] === '[') {
+    if (PARTIAL_START.test(tail)) return true;
+    const body = PARTIAL_PRETENURING.exec(tail)?.[1];
+    return body !== undefined && PRETENURING_BODY.startsWith(body);
+  }
   return tail.length < DEOPT_TAIL_TEMPLATE.length && DEOPT_TAIL_TEMPLATE.startsWith(tail.replace(/\d+/, '0'));
 }

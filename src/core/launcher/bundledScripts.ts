@@ -19,10 +19,19 @@ function bundledScript(name: string, what: string): string {
  */
 export const PRELOAD_BUNDLE_FILE = 'preload.js';
 
-/** dist/preload.js: the agent `--require`d into every target process. */
+/**
+ * The agents' folder beside the bundles: dist/agent/, with a one-line package.json of its own (see
+ * scripts/build.mjs), so that Node does not parse V8 Lens's manifest in the target's heap.
+ */
+export const AGENT_BUNDLE_DIR = 'agent';
+
+/** dist/agent/preload.js: the agent `--require`d into every target process. */
 export function preloadAgentPath(): string {
-  return bundledScript(PRELOAD_BUNDLE_FILE, 'the preload agent');
+  return bundledScript(join(AGENT_BUNDLE_DIR, PRELOAD_BUNDLE_FILE), 'the preload agent');
 }
+
+/** The lab's measured runs' agent, beside the preload (see preload/labAgent.ts). */
+export const LAB_PRELOAD_BUNDLE_FILE = 'lab-preload.js';
 
 /** dist/load-runner.js: the load generator, forked. */
 export function loadRunnerPath(): string {

@@ -3,6 +3,7 @@ import { fmtBytes } from '../../shared/formatBytes';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeYoungGeneration, requestedSemiSpaceText } from '../../shared/youngGenerationText';
+import { pretenuringText } from '../../shared/pretenuringText';
 import { deoptEventCount } from '../../shared/deoptText';
 import { hasGap, selfCheckGaps } from '../../shared/selfCheckText';
 import { tierClockText, tierNowText, tierSummaryText } from '../../shared/tierText';
@@ -77,6 +78,7 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     if (gc.incrementalMarkingMs > 0) out.push(`Incremental marking before Mark-Compacts: ${fmtNum(gc.incrementalMarkingMs, 1)} ms more on the main thread`);
     const young = describeYoungGeneration(gc.youngGeneration, gc.semiSpaceMB, processes.filter((p) => p.gc?.youngGeneration?.collector).length);
     out.push(`Young generation: ${young}; asked: ${requestedSemiSpaceText(gc.semiSpaceRequestedMB)}`);
+    if (gc.pretenuring !== undefined && gc.pretenuring !== null) out.push(`Pretenuring: ${pretenuringText(gc.pretenuring)}`);
     out.push('');
   }
 

@@ -16,12 +16,13 @@ import {
   type CpuSummary,
   type DeoptCoverage,
   type GcSummary,
+  type PretenuringSummary,
   type LoadSummary,
   type ProcessSummary,
   type Summary,
 } from '../../shared/model/summary';
 import { windowTotals } from '../gc/gcWindow';
-import { AGENT_ENV } from '../preload/agentEnv';
+import { AGENT_ENV, TRACE_PRETENURING_FLAG } from '../preload/agentEnv';
 import { recoverStagedCodeTraces } from './stagedCodeTraces';
 import { pauseAboveWallWarnings } from './impossibleFigures';
 import { readHeapProfileFile, readRunAllocations } from './runAllocations';
@@ -56,6 +57,8 @@ export interface LiveGcData {
   unparsedLines: number;
   /** What the trace held by its raw shape (the self-check); absent: its GC lines were `events` and `unparsedLines`. */
   raw?: GcRawCounts;
+  /** V8's pretenuring decisions read beside the events; absent from callers that did not read them. */
+  pretenuring?: PretenuringSummary;
 }
 
 /**
@@ -109,6 +112,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const gcLost = gcUnreadable(buildSelfCheck({ gc: gcRaw, deopts: null, optimizations: null }));
   if (gcLost) warnings.push(gcLost);
   const gc = gcData && !gcLost && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, isolates, app, gcData.unparsedLines, session) : null;
+  if (gc) gc.pretenuring = pretenuringOf(gcData!, session);
 
   // With a CPU profile, the deopts come from the code traces (--trace-deopt-verbose), not the V8 log:
   // the preload switches it on in each process (older runs had it on the command line).
@@ -448,6 +452,16 @@ function processSummary(
   };
 }
 
+/**
+ * V8's pretenuring decisions when the run asked V8 for them (on the command line, or through the
+ * preload for a NODE_OPTIONS launch); null for runs from before V8 Lens recorded them.
+ */
+function pretenuringOf(gcData: LiveGcData, session: SessionRecord | null): PretenuringSummary | null {
+  const asked = session !== null && (session.launch.argv.includes(TRACE_PRETENURING_FLAG) || session.launch.env[AGENT_ENV.traceGc] === '1');
+  if (!asked && (gcData.pretenuring?.linesSeen ?? 0) === 0) return null;
+  return gcData.pretenuring ?? null;
+}
+
 /** The run's gc-trace.log; null when there is none or it may not be read (a warning says why). */
 export async function readRunGcTrace(layout: RunLayout, warnings: string[]): Promise<LiveGcData | null> {
   let handle: FileHandle;
@@ -483,7 +497,7 @@ async function readGcTrace(handle: FileHandle, name: string, warnings: string[])
     input.destroy();
     await handle.close();
   }
-  return { events: collector.events, unparsedLines: collector.unparsedLines, raw: collector.rawCounts() };
+  return { events: collector.events, unparsedLines: collector.unparsedLines, raw: collector.rawCounts(), pretenuring: collector.pretenuring.summary() };
 }
 
 async function lastByteIsNewline(handle: FileHandle, size: number): Promise<boolean> {

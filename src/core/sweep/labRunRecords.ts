@@ -15,6 +15,7 @@ import type { AgentRecord } from '../preload/agentRecord';
 import { summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { runLayout } from '../run/runLayout';
 import { TOOL_VERSION } from '../util/version';
+import { DEFAULT_ALLOC_SAMPLING_BYTES, DEFAULT_SAMPLING_INTERVAL_US } from '../flags/presets';
 
 export interface LabRunFacts {
   dir: string;
@@ -22,8 +23,9 @@ export interface LabRunFacts {
   script: string;
   cwd: string;
   launch: LaunchCommand;
-  cpuSamplingUs: number;
-  allocSamplingBytes: number;
+  /** null for a measured run: it has the GC trace alone (see runLaunch). */
+  cpuSamplingUs: number | null;
+  allocSamplingBytes: number | null;
   run: SweepRun;
   pid: number | null;
   exit: TargetExit | null;
@@ -34,10 +36,11 @@ export interface LabRunFacts {
 }
 
 /** "server.js · max-semi-space-size=64 MB · round 1": what Sessions and the report call the run. */
-export function labRunName(config: SweepConfig, run: Pick<SweepRun, 'value' | 'round'>): string {
+export function labRunName(config: SweepConfig, run: Pick<SweepRun, 'value' | 'round' | 'purpose'>): string {
   const flag = sweepFlag(config);
   const unit = sweepFlagInfo(flag).unit;
-  return `${config.target.label} · ${flag}=${run.value}${unit ? ` ${unit}` : ''} · round ${run.round}`;
+  const which = run.purpose === 'profile' ? 'profiling run' : `round ${run.round}`;
+  return `${config.target.label} · ${flag}=${run.value}${unit ? ` ${unit}` : ''} · ${which}`;
 }
 
 export async function writeLabRunRecords(facts: LabRunFacts): Promise<void> {
@@ -54,12 +57,12 @@ export async function writeLabRunRecords(facts: LabRunFacts): Promise<void> {
     launch: { mode: 'direct', command: facts.launch.command, argv: facts.launch.args, env: facts.launch.env, limitations: run.reason ? [`lab run: ${run.reason}`] : [] },
     flags: {
       preset: 'lab',
-      capture: { cpu: true, gc: true, deopts: false, alloc: true },
-      samplingIntervalUs: facts.cpuSamplingUs,
+      capture: { cpu: facts.cpuSamplingUs !== null, gc: true, deopts: false, alloc: facts.allocSamplingBytes !== null },
+      samplingIntervalUs: facts.cpuSamplingUs ?? DEFAULT_SAMPLING_INTERVAL_US,
       semiSpaceMB: run.semiSpaceMB,
       stableDeopts: false,
       extra: [...config.target.nodeArgs, ...(run.semiSpaceMB === null ? [`--${run.flag}=${run.value}`] : [])],
-      allocSamplingBytes: facts.allocSamplingBytes,
+      allocSamplingBytes: facts.allocSamplingBytes ?? DEFAULT_ALLOC_SAMPLING_BYTES,
       exactAllocSites: false,
       inheritedNodeOptions: null,
       timeoutS: null,

@@ -1,8 +1,11 @@
 /**
  * Runs a sweep for real (gc.md sections 9 and 13): every value × round in the rotated,
  * interleaved order of sweepSchedule(), a fresh target process per run, launched directly as
- * `node <nodeArgs> --trace-gc --<flag>=V [--min-semi-space-size=V] --require <preload> <script>
- * <args>` (no shell, its own process group), and load from autocannon in a forked process. The
+ * `node <nodeArgs> --trace-gc --trace-pretenuring-statistics --<flag>=V [--min-semi-space-size=V]
+ * --require <preload> <script> <args>` (no shell, its own process group; the preload only stops
+ * the target gracefully and reads its young generation at the end), and load from autocannon in a
+ * forked process. Then, unless config.profileRounds is false, one profiling run per value with
+ * `--cpu-prof` and allocation sampling added, for the reports only (see labSchedule). The
  * flag is `--max-semi-space-size` unless config.flag names another numeric V8 or Node flag
  * (checked against the target's Node first); `--min-semi-space-size` only with pinMinSemiSpace,
  * which only a semi-space sweep accepts.
@@ -13,7 +16,7 @@
  * `tick.scavenges` counts the scavenges since the current phase (warm-up or measured window) began.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { probeNodeRuntime } from '../flags/nodeRuntime';
@@ -23,12 +26,14 @@ import { requireLoopbackUrl } from '../load/loopback';
 import { summarizeSweep } from './summarizeSweep';
 import { flagValueText, parseSweepFlagName, validateSweepFlag } from './sweepFlagCheck';
 import { formatSetting, sweepFlagInfo } from '../../shared/sweepFlags';
-import { executeRun, type RunContext } from './sweepRun';
-import { sweepSchedule } from './sweepSchedule';
+import { executeRun, labPreloadPath, type RunContext } from './sweepRun';
+import { labSchedule } from './sweepSchedule';
 import { EXIT } from '../util/exitCodes';
+import { writeErrorText, writeFileWhole } from '../util/safeWrite';
 import {
   SEMI_SPACE_FLAG,
   SWEEP_SCHEMA_VERSION,
+  hasProfileRounds,
   normalizeSweepConfig,
   sweepValues,
   type SweepConfig,
@@ -92,7 +97,7 @@ export async function runSweep(given: SweepConfig, options: RunSweepOptions): Pr
       // A progress consumer's bug must not break the measurement.
     }
   };
-  const schedule = sweepSchedule(sweepValues(config), config.rounds);
+  const schedule = labSchedule(sweepValues(config), config.rounds, hasProfileRounds(config));
   const sweepJson = join(prepared.outDir, 'sweep.json');
   const startedAt = new Date().toISOString();
   const runs: SweepRun[] = [];
@@ -113,10 +118,19 @@ export async function runSweep(given: SweepConfig, options: RunSweepOptions): Pr
       warnings: [...summary.warnings, ...extraWarnings],
     };
   };
+  // A full disk or an I/O error, anywhere in the sweep's folder, stops the sweep as Cancel would: the
+  // finished runs are kept, the sweep ends 'failed' and its first warning says why.
+  const disk: { problem: string | null } = { problem: null };
+  const stopForDisk = new AbortController();
+  const onWriteError = (what: string, err: unknown) => {
+    if (disk.problem !== null || typeof (err as NodeJS.ErrnoException | null)?.code !== 'string') return;
+    disk.problem = `${what} could not be written: ${writeErrorText(err)}; the sweep was stopped as on Cancel, and the finished runs are kept`;
+    stopForDisk.abort();
+  };
+  const signal = options.signal ? AbortSignal.any([options.signal, stopForDisk.signal]) : stopForDisk.signal;
   const save = async (result: SweepResult) => {
-    // Write then rename: the sidebar reads the file after every run and must never see half of it.
-    await writeFile(`${sweepJson}.tmp`, `${JSON.stringify(result, null, 2)}\n`);
-    await rename(`${sweepJson}.tmp`, sweepJson);
+    // Whole or not at all: the sidebar reads the file after every run and must never see half of it.
+    await writeFileWhole(sweepJson, `${JSON.stringify(result, null, 2)}\n`).catch((err: unknown) => onWriteError('sweep.json', err));
   };
 
   await mkdir(join(prepared.outDir, 'runs'), { recursive: true });
@@ -133,15 +147,16 @@ export async function runSweep(given: SweepConfig, options: RunSweepOptions): Pr
     loadRunnerPath: options.loadRunnerPath,
     sweepDir: prepared.outDir,
     totalRuns: schedule.length,
-    signal: options.signal,
+    signal,
     emit,
+    onWriteError,
   };
 
   let status: SweepResult['status'] = 'finished';
   try {
     for (const slot of schedule) {
-      if (options.signal?.aborted) {
-        status = 'cancelled';
+      if (signal.aborted) {
+        status = disk.problem ? 'failed' : 'cancelled';
         break;
       }
       const run = await executeRun(ctx, slot);
@@ -149,7 +164,7 @@ export async function runSweep(given: SweepConfig, options: RunSweepOptions): Pr
       await save(resultOf('cancelled', null));
       emit({ type: 'run-end', run });
       if (run.status === 'cancelled') {
-        status = 'cancelled';
+        status = disk.problem ? 'failed' : 'cancelled';
         break;
       }
       if (run.status === 'invalid' && config.onRunFailure === 'stop') {
@@ -159,11 +174,17 @@ export async function runSweep(given: SweepConfig, options: RunSweepOptions): Pr
     }
   } catch (err) {
     // A bug or the disk (not the target: runs report their own problems). Keep what was measured.
-    await save(resultOf('failed', new Date().toISOString())).catch(() => {});
-    throw err;
+    onWriteError('the run folder', err);
+    if (disk.problem === null) {
+      await save(resultOf('failed', new Date().toISOString()));
+      throw err;
+    }
+    status = 'failed';
   }
   if (status === 'finished' && options.signal?.aborted) status = 'cancelled';
+  if (disk.problem !== null) status = 'failed';
   const result = resultOf(status, new Date().toISOString());
+  if (disk.problem !== null) result.warnings.unshift(disk.problem);
   await save(result);
   return result;
 }
@@ -191,6 +212,7 @@ async function prepare(config: SweepConfig, options: RunSweepOptions): Promise<P
   const script = resolve(cwd, target.script);
   if (!(await isFile(script))) throw new UserError(`script not found: ${target.script}${isAbsolute(target.script) ? '' : ` (in ${cwd})`}`, EXIT.usage);
   if (!(await isFile(options.preloadPath))) throw new UserError(`the preload agent is missing: ${options.preloadPath} (run npm run build)`, EXIT.usage);
+  if (!(await isFile(labPreloadPath(options.preloadPath)))) throw new UserError(`the lab's agent is missing: ${labPreloadPath(options.preloadPath)} (run npm run build)`, EXIT.usage);
   if (!(await isFile(options.loadRunnerPath))) throw new UserError(`the load generator is missing: ${options.loadRunnerPath} (run npm run build)`, EXIT.usage);
 
   const outDir = resolve(options.outDir);

@@ -11,6 +11,7 @@ import { SWEEP_METRICS, compareSamples, isValidRun, lostRequests, settingMetricV
 import {
   SEMI_SPACE_FLAG,
   normalizeSweepConfig,
+  runPurpose,
   runValue,
   semiSpaceValue,
   sweepFlag,
@@ -79,26 +80,32 @@ function summarize(
   const byValue = new Map<number, SweepRun[]>(values.map((v) => [v, []]));
   for (const run of runs) byValue.get(runValue(run))?.push(run);
   for (const list of byValue.values()) list.sort((a, b) => a.index - b.index);
+  // The statistics come from the measured runs; the profiling runs give only what their profilers
+  // measure (the allocations), since those profilers change the rest.
+  const measuredOf = (v: number) => byValue.get(v)!.filter((r) => runPurpose(r) === 'measure');
+  const split = pretenuringSplit(runs);
 
-  const baselineValue = values.find((v) => validMetricValues(byValue.get(v)!, metric).length > 0) ?? values[0];
-  const baselineRuns = baselineValue === undefined ? [] : byValue.get(baselineValue)!;
+  const baselineValue = values.find((v) => !split.has(v) && validMetricValues(measuredOf(v), metric).length > 0) ?? values[0];
+  const baselineRuns = baselineValue === undefined ? [] : measuredOf(baselineValue);
 
   const results: SweepSettingResult[] = values.map((value) => {
     const settingRuns = byValue.get(value)!;
+    const measured = measuredOf(value);
     const medianOut = {} as SweepMedians;
     const spread: Partial<Record<keyof SweepMedians, Spread>> = {};
     const vsBaseline: Partial<Record<keyof SweepMedians, Comparison>> = {};
     for (const m of SWEEP_METRICS) {
-      const sample = settingMetricValues(settingRuns, m);
+      const sample = settingMetricValues(PROFILED_METRICS.has(m) ? settingRuns : measured, m);
       medianOut[m] = sample.length > 0 ? median(sample) : null;
       const s = spreadOf(sample);
       if (s) spread[m] = s;
-      if (value !== baselineValue && sample.length > 0) {
+      // Rounds in two GC regimes (V8 tenured a site in some, not in others) are not one sample.
+      if (value !== baselineValue && sample.length > 0 && !split.has(value) && !split.has(baselineValue ?? NaN)) {
         const base = settingMetricValues(baselineRuns, m);
         if (base.length > 0) vsBaseline[m] = compareSamples(sample, base);
       }
     }
-    const effective = settingRuns
+    const effective = measured
       .filter(isValidRun)
       .map((r) => r.effectiveSemiSpaceMB)
       .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
@@ -108,8 +115,8 @@ function summarize(
       semiSpaceMB: semiSpaceValue(flag, value),
       effectiveSemiSpaceMB: effective.length > 0 ? median(effective) : null,
       runs: settingRuns,
-      validRuns: settingRuns.filter(isValidRun).length,
-      failedRequests: settingRuns.filter((r) => r.status !== 'cancelled').reduce((sum, r) => sum + lostRequests(r), 0),
+      validRuns: measured.filter(isValidRun).length,
+      failedRequests: measured.filter((r) => r.status !== 'cancelled').reduce((sum, r) => sum + lostRequests(r), 0),
       baseline: value === baselineValue,
       median: medianOut,
       spread,
@@ -120,12 +127,18 @@ function summarize(
   const recommended: Recommendation =
     baselineValue === undefined
       ? { flag, value: null, semiSpaceMB: null, metric, reason: 'No recommendation: the sweep has no settings.' }
-      : recommend(results, baselineValue, { flag, metric });
+      : recommend(
+          // Measured runs only; a value split between two GC regimes is left out (its warning says why).
+          results.map((r) => ({ ...r, runs: split.has(r.value) ? [] : r.runs.filter((run) => runPurpose(run) === 'measure') })),
+          baselineValue,
+          { flag, metric },
+        );
   // The code-side alternative, whatever the flag's verdict: less garbage helps at any size.
   const alternative = allocationAlternative(results);
   const recommendation = alternative ? { ...recommended, reason: `${recommended.reason} ${alternative}` } : recommended;
 
   const warnings = warningsFor(results, runs, config, environment);
+  warnings.push(...pretenuringWarnings(split, flag));
   const invariance = allocationInvarianceWarning(results);
   if (invariance) warnings.push(invariance);
   if (baselineValue !== undefined && values[0] !== undefined && baselineValue !== values[0]) {
@@ -221,7 +234,7 @@ function warningsFor(
 
   // Invalid runs and runs that lost requests, per setting.
   for (const r of results) {
-    const counted = r.runs.filter((run) => run.status !== 'cancelled');
+    const counted = r.runs.filter((run) => run.status !== 'cancelled' && runPurpose(run) === 'measure');
     const invalid = counted.filter((run) => run.status === 'invalid');
     if (invalid.length > 0) {
       const first = invalid.find((run) => run.reason)?.reason;
@@ -239,6 +252,10 @@ function warningsFor(
     if (counted.length > 0 && r.validRuns === 0) {
       warnings.push(`${name(r.value)}: no valid run, no figures.`);
     }
+  }
+  const profiling = runs.filter((r) => runPurpose(r) === 'profile' && r.status === 'invalid');
+  for (const run of profiling) {
+    warnings.push(`The profiling run at ${name(runValue(run))} failed${run.reason ? ` (${run.reason})` : ''}: its report and allocation figures are missing; the measured figures stand.`);
   }
   const cancelled = runs.filter((r) => r.status === 'cancelled').length;
   if (cancelled > 0) warnings.push(`${cancelled} run${cancelled === 1 ? ' was' : 's were'} cancelled and left out.`);
@@ -263,4 +280,34 @@ function warningsFor(
 
 function round2(v: number): number {
   return Math.round(v * 100) / 100;
+}
+
+/** Metrics only a profiling run measures (measured runs have no allocation sampler). */
+const PROFILED_METRICS: ReadonlySet<string> = new Set(['allocBytesPerRequest']);
+
+/**
+ * Values whose valid measured runs disagree on pretenuring: V8 tenured an allocation site in some
+ * rounds and in none in others. V8 decides that on where the first scavenges fall, so it can flip
+ * between runs of the same program; the two groups are two GC regimes (design-notes.md: 109 vs 335
+ * scavenges per 1k requests), whose median would describe neither. Value → [tenured, not tenured] rounds.
+ */
+export function pretenuringSplit(runs: readonly SweepRun[]): Map<number, [number, number]> {
+  const byValue = new Map<number, [number, number]>();
+  for (const run of runs) {
+    if (runPurpose(run) !== 'measure' || !isValidRun(run) || !run.pretenuring) continue;
+    const counts = byValue.get(runValue(run)) ?? [0, 0];
+    counts[run.pretenuring.sitesTenured > 0 ? 0 : 1]++;
+    byValue.set(runValue(run), counts);
+  }
+  for (const [value, [tenured, not]] of byValue) if (tenured === 0 || not === 0) byValue.delete(value);
+  return byValue;
+}
+
+function pretenuringWarnings(split: ReadonlyMap<number, [number, number]>, flag: string): string[] {
+  return [...split].map(
+    ([value, [tenured, not]]) =>
+      `${formatSetting(flag, value)}: V8 tenured an allocation site in ${tenured} round${tenured === 1 ? '' : 's'} and in none in ${not}: ` +
+      'its rounds ran in two GC regimes (pretenuring moves objects straight to the old generation), so it is not compared with the others. ' +
+      'More rounds show which regime is usual; --no-allocation-site-pretenuring in the target\'s Node arguments takes the decision out.',
+  );
 }

@@ -7,11 +7,12 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { isFullGc as isFullGcType, isYoungGenerationGc, type GcEvent } from '../gc/gcEvent';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
+import { LAB_PRELOAD_BUNDLE_FILE } from '../launcher/bundledScripts';
 import type { AgentRecord } from '../preload/agentRecord';
 import { youngCollectorOf, youngGeneration } from '../gc/youngGeneration';
 import { isMainThreadRecord, readAgentRecords } from '../run/agentRecords';
@@ -32,13 +33,26 @@ import { processCpuMs, processGroupStats, processPeakRssMB } from '../launcher/p
 import { watchReadiness, type ReadinessWatch, type ReadyOutcome } from '../load/readiness';
 import { sweepFlagInfo } from '../../shared/sweepFlags';
 import type { LoadFigures } from '../../shared/model/load';
-import { SEMI_SPACE_FLAG, semiSpaceValue, sweepFlag, type SweepConfig, type SweepProgress, type SweepRun, type SweepRunProcess, type WindowGcFigures } from '../../shared/model/sweep';
+import {
+  SEMI_SPACE_FLAG,
+  semiSpaceValue,
+  sweepFlag,
+  type RunPretenuring,
+  type SweepConfig,
+  type SweepProgress,
+  type SweepRun,
+  type SweepRunProcess,
+  type SweepRunPurpose,
+  type WindowGcFigures,
+} from '../../shared/model/sweep';
 
 /** One slot of sweepSchedule(): the flag's value, the round, the position in the sweep. */
 export interface RunSlot {
   value: number;
   round: number;
   index: number;
+  /** Absent: a measured run (see labSchedule). */
+  purpose?: SweepRunPurpose;
 }
 
 /** What every run of a sweep shares, settled (and checked) before the first one starts. */
@@ -57,6 +71,8 @@ export interface RunContext {
   totalRuns: number;
   signal: AbortSignal | undefined;
   emit(progress: SweepProgress): void;
+  /** A file of the sweep could not be written (a full disk): the sweep stops as on Cancel and says why. */
+  onWriteError?(what: string, err: unknown): void;
 }
 
 /** SIGINT first; the whole group is killed if the target has not exited after this. */
@@ -78,25 +94,33 @@ export function runDirName(slot: RunSlot, totalRuns: number, flag: string = SEMI
 }
 
 /** The Node command line of one run (no shell), from the launch plans like every other launch. */
-export function runLaunch(ctx: Pick<RunContext, 'config' | 'node' | 'preloadPath' | 'script'>, value: number, runDir: string): LaunchCommand {
+export function runLaunch(ctx: Pick<RunContext, 'config' | 'node' | 'preloadPath' | 'script'>, value: number, runDir: string, purpose: SweepRunPurpose = 'measure'): LaunchCommand {
   const { config } = ctx;
-  // Every lab run samples its allocations (0.8–1.8% of req/s on the demo service): bytes per request
-  // are the code-side figure beside the GC's.
-  // And keeps its CPU profile: a lab run is a run folder, opened, listed and compared like a profile.
+  // A measured run has the GC trace alone: the allocation sampler forces a full GC whenever it is
+  // stopped, both profilers cost the app time, and any of it can move V8's pretenuring decisions.
+  // A profiling run adds both, for the reports (a lab run is a run folder, opened and compared like
+  // a profile) and the code-side figures: bytes allocated per request and who allocates them.
+  const profiled = purpose === 'profile';
   const run = {
     nodeArgs: config.target.nodeArgs,
     flag: sweepFlag(config),
     value,
     pinMinSemiSpace: config.pinMinSemiSpace,
-    allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES,
-    cpuSamplingUs: DEFAULT_SAMPLING_INTERVAL_US,
+    allocSamplingBytes: profiled ? DEFAULT_ALLOC_SAMPLING_BYTES : null,
+    cpuSamplingUs: profiled ? DEFAULT_SAMPLING_INTERVAL_US : null,
   };
-  return planSweepRunLaunch(ctx.node, run, runLayout(runDir), ctx.preloadPath, ctx.script, config.target.args, AGENT_EXIT_GRACE_MS);
+  const preload = profiled ? ctx.preloadPath : labPreloadPath(ctx.preloadPath);
+  return planSweepRunLaunch(ctx.node, run, runLayout(runDir), preload, ctx.script, config.target.args, AGENT_EXIT_GRACE_MS);
+}
+
+/** The measured runs' agent (preload/labAgent.ts), bundled beside the full one. */
+export function labPreloadPath(preloadPath: string): string {
+  return join(dirname(preloadPath), LAB_PRELOAD_BUNDLE_FILE);
 }
 
 /** The arguments of runLaunch(): the user's Node flags, ours, the preload, the script. */
-export function targetArgs(config: SweepConfig, value: number, preloadPath: string, script: string): string[] {
-  return runLaunch({ config, node: 'node', preloadPath, script }, value, '.').args;
+export function targetArgs(config: SweepConfig, value: number, preloadPath: string, script: string, purpose: SweepRunPurpose = 'measure'): string[] {
+  return runLaunch({ config, node: 'node', preloadPath, script }, value, '.', purpose).args;
 }
 
 export async function executeRun(ctx: RunContext, slot: RunSlot): Promise<SweepRun> {
@@ -111,6 +135,7 @@ class RunExecution {
   private readonly startedAt = new Date().toISOString();
   private readonly loadAverage1m = loadavg()[0] ?? 0;
   private readonly collector = new GcTraceCollector();
+  private readonly purpose: SweepRunPurpose;
   /** GC events of the target process (not of its children), with their arrival times. */
   private readonly events: GcEvent[] = [];
   private readonly arrivals: number[] = [];
@@ -131,6 +156,7 @@ class RunExecution {
     private readonly ctx: RunContext,
     private readonly slot: RunSlot,
   ) {
+    this.purpose = slot.purpose ?? 'measure';
     this.relDir = runDirName(slot, ctx.totalRuns, sweepFlag(ctx.config));
     this.dir = join(ctx.sweepDir, this.relDir);
     this.aborted = new Promise<void>((resolve) => {
@@ -146,7 +172,7 @@ class RunExecution {
   async execute(): Promise<SweepRun> {
     const { slot, ctx } = this;
     const flag = sweepFlag(ctx.config);
-    ctx.emit({ type: 'run-start', run: slot.index, of: ctx.totalRuns, flag, value: slot.value, semiSpaceMB: semiSpaceValue(flag, slot.value), round: slot.round });
+    ctx.emit({ type: 'run-start', run: slot.index, of: ctx.totalRuns, flag, value: slot.value, semiSpaceMB: semiSpaceValue(flag, slot.value), round: slot.round, purpose: this.purpose });
     try {
       return await this.measure();
     } finally {
@@ -163,14 +189,15 @@ class RunExecution {
     const { ctx, slot } = this;
     await mkdir(runLayout(this.dir).agentDir, { recursive: true });
     this.gcLog = createWriteStream(runLayout(this.dir).gcTrace);
-    this.gcLog.on('error', () => {}); // the folder was deleted under us: the run goes on without its log
-    this.outputLog = new CappedLog(join(this.dir, 'output.log'), OUTPUT_LOG_LIMIT);
+    // A write that fails (a full disk, the folder deleted under us) stops the sweep as Cancel would.
+    this.gcLog.on('error', (err) => this.ctx.onWriteError?.(`${this.relDir}/gc-trace.log`, err));
+    this.outputLog = new CappedLog(join(this.dir, 'output.log'), OUTPUT_LOG_LIMIT, (err) => this.ctx.onWriteError?.(`${this.relDir}/output.log`, err));
     this.setPhase('starting');
     if (ctx.signal?.aborted) return this.finish('cancelled', 'cancelled before it started', null);
 
     let target: TargetProcess;
     try {
-      const launch = runLaunch(ctx, slot.value, this.dir);
+      const launch = runLaunch(ctx, slot.value, this.dir, this.purpose);
       target = await launchTarget({ command: launch.command, args: launch.args, cwd: ctx.cwd, env: { ...ctx.env, ...launch.env }, stopGraceMs: STOP_GRACE_MS });
     } catch (err) {
       return this.finish('invalid', `could not start the target: ${errorMessage(err)}`, null);
@@ -309,6 +336,8 @@ class RunExecution {
       dir: this.relDir,
       allocBytesPerRequest: alloc ? round(alloc.bytesPerRequest, 1) : null,
       ...(alloc ? { topAllocators: alloc.topAllocators.map((a) => ({ ...a, share: round(a.share, 4) })) } : {}),
+      purpose: this.purpose,
+      pretenuring: this.pretenuringOfTarget(),
     };
     await this.writeRecords(run, record);
     return run;
@@ -324,16 +353,23 @@ class RunExecution {
       config: this.ctx.config,
       script: this.ctx.script,
       cwd: this.ctx.cwd,
-      launch: runLaunch(this.ctx, this.slot.value, this.dir),
-      cpuSamplingUs: DEFAULT_SAMPLING_INTERVAL_US,
-      allocSamplingBytes: DEFAULT_ALLOC_SAMPLING_BYTES,
+      launch: runLaunch(this.ctx, this.slot.value, this.dir, this.purpose),
+      cpuSamplingUs: this.purpose === 'profile' ? DEFAULT_SAMPLING_INTERVAL_US : null,
+      allocSamplingBytes: this.purpose === 'profile' ? DEFAULT_ALLOC_SAMPLING_BYTES : null,
       run,
       pid: this.target.pid,
       exit,
       record,
       window,
       stderrTail: [...this.stderrTail],
-    }).catch(() => undefined);
+    }).catch((err: unknown) => this.ctx.onWriteError?.(`${this.relDir}'s records`, err));
+  }
+
+  /** V8's pretenuring in the target's processes (every run asks V8 for it); null when the target never started. */
+  private pretenuringOfTarget(): RunPretenuring | null {
+    if (this.target === null) return null;
+    const p = this.collector.pretenuring.summary();
+    return { sitesTenured: p.sitesTenured, sitesEndedTenured: p.sitesEndedTenured, sitesWeighed: p.sitesWeighed };
   }
 
   /** Largest young generation of the target's processes, in the flag's unit (see youngGeneration.ts). */
@@ -504,9 +540,13 @@ class CappedLog {
   private written = 0;
   private full = false;
 
-  constructor(path: string, private readonly limit: number) {
+  constructor(
+    path: string,
+    private readonly limit: number,
+    onError: (err: unknown) => void = () => undefined,
+  ) {
     this.stream = createWriteStream(path);
-    this.stream.on('error', () => {});
+    this.stream.on('error', onError);
   }
 
   write(text: string): void {

@@ -9,6 +9,8 @@ export interface ScheduledRun {
   value: number;
   round: number;
   index: number;
+  /** Absent: a measured run. */
+  purpose?: 'measure' | 'profile';
 }
 
 /**
@@ -26,5 +28,17 @@ export function sweepSchedule(values: readonly number[], rounds: number): Schedu
       out.push({ value: values[(i + round) % n]!, round, index: out.length });
     }
   }
+  return out;
+}
+
+/**
+ * The measured schedule, then (with `profile`) one profiling run per value in the values' order,
+ * numbered on from the last round: their profilers would change what the measured runs measure.
+ */
+export function labSchedule(values: readonly number[], rounds: number, profile: boolean): ScheduledRun[] {
+  const out = sweepSchedule(values, rounds);
+  if (!profile) return out;
+  const round = out.length > 0 ? out[out.length - 1]!.round + 1 : 0;
+  for (const value of values) out.push({ value, round, index: out.length, purpose: 'profile' });
   return out;
 }

@@ -290,6 +290,48 @@ export interface GcSummary {
   /** Which isolate the figures are for, and the others seen (worker threads, child processes). */
   isolate: GcIsolateSummary | null;
   otherIsolates: GcIsolateSummary[];
+  /**
+   * V8's allocation-site pretenuring decisions (`--trace-pretenuring-statistics`, on in every run with
+   * a GC trace since 0.2): null when the run did not record them (older runs, attach). Absent in older summaries.
+   */
+  pretenuring?: PretenuringSummary | null;
+}
+
+/**
+ * What V8 decided about allocating objects of hot allocation sites straight in the old generation.
+ * One such decision changes the GC regime (fewer scavenges, more Mark-Compacts), and it can differ
+ * between runs of the same program: runs that disagree are not comparable figure for figure.
+ */
+export interface PretenuringSummary {
+  /** Pretenuring lines V8 printed, and those V8 Lens could read (the self-check). */
+  linesSeen: number;
+  linesRead: number;
+  /** Allocation sites V8 weighed at least once (enough mementos at a scavenge to decide). */
+  sitesWeighed: number;
+  /** Sites V8 tenured at some point, and those still tenured at the end. */
+  sitesTenured: number;
+  sitesEndedTenured: number;
+  /** Times a tenured site was sent back to the young generation. */
+  untenured: number;
+  /** The tenured sites, most mementos first (at most 50). */
+  tenured: PretenuredSite[];
+}
+
+export interface PretenuredSite {
+  pid: number;
+  isolate: string;
+  /** V8's address of the AllocationSite: stable within a run only. */
+  site: string;
+  /** On its isolate's GC clock (ms since the isolate started), the scavenge that tenured it; null when unknown. */
+  firstTenuredMs: number | null;
+  /** found / created at that scavenge: the share of its objects still alive. */
+  survivalAtTenure: number;
+  endedTenured: boolean;
+  timesTenured: number;
+  timesUntenured: number;
+  weighings: number;
+  mementosCreated: number;
+  mementosFound: number;
 }
 
 /**

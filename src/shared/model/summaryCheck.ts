@@ -27,6 +27,8 @@ import {
   type GcTypeStats,
   type LoadSummary,
   type OptimizedFunctionSummary,
+  type PretenuredSite,
+  type PretenuringSummary,
   type SelfCheck,
   type SelfCheckCount,
   type ProcessCpuSummary,
@@ -84,6 +86,33 @@ const gcSummary = shape<GcSummary>({
   unparsedLines: num,
   isolate: nullable(gcIsolate),
   otherIsolates: arrayOf(gcIsolate),
+  pretenuring: optional(
+    nullable(
+      shape<PretenuringSummary>({
+        linesSeen: num,
+        linesRead: num,
+        sitesWeighed: num,
+        sitesTenured: num,
+        sitesEndedTenured: num,
+        untenured: num,
+        tenured: arrayOf(
+          shape<PretenuredSite>({
+            pid: num,
+            isolate: str,
+            site: str,
+            firstTenuredMs: nullable(num),
+            survivalAtTenure: num,
+            endedTenured: bool,
+            timesTenured: num,
+            timesUntenured: num,
+            weighings: num,
+            mementosCreated: num,
+            mementosFound: num,
+          }),
+        ),
+      }),
+    ),
+  ),
 });
 
 const deoptEntry = shape<DeoptSummaryEntry>({

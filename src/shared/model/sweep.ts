@@ -71,6 +71,19 @@ export interface SweepConfig {
    */
   pinMinSemiSpace: boolean;
   onRunFailure: OnRunFailure;
+  /**
+   * After the measured rounds, one profiling round per value: the CPU profile and the allocation
+   * samples the lab's reports show (bytes per request, top allocators). Measured rounds run with the
+   * GC trace alone, since the profilers change what they would measure (the sampler's forced GCs,
+   * its cost, and, through them, V8's pretenuring). Absent: true; older sweep.json had none, and
+   * profiled every round.
+   */
+  profileRounds?: boolean;
+}
+
+/** Whether a sweep runs profiling rounds after its measured ones (see SweepConfig.profileRounds). */
+export function hasProfileRounds(config: Pick<SweepConfig, 'profileRounds'>): boolean {
+  return config.profileRounds !== false;
 }
 
 /** GC inside the measured window only (by arrival time of the trace lines). */
@@ -137,6 +150,30 @@ export interface SweepRun {
   allocBytesPerRequest?: number | null;
   /** The functions that allocated most in the window, top 3 by their own bytes. Absent in older sweeps. */
   topAllocators?: SweepAllocator[];
+  /**
+   * 'measure': a run the figures and the statistics come from (the GC trace alone); 'profile': a
+   * run with the CPU profiler and the allocation sampler on, for the reports and the allocation
+   * figures only, never in the statistics. Absent in older sweeps, whose every run was both.
+   */
+  purpose?: SweepRunPurpose;
+  /** V8's pretenuring decisions in this run (its target process); null when not recorded. Absent in older sweeps. */
+  pretenuring?: RunPretenuring | null;
+}
+
+export type SweepRunPurpose = 'measure' | 'profile';
+
+/** A run's pretenuring in brief: whether V8 put any allocation site's objects straight in the old generation. */
+export interface RunPretenuring {
+  /** Sites V8 tenured at some point in the run, and those still tenured at its end. */
+  sitesTenured: number;
+  sitesEndedTenured: number;
+  /** Sites V8 weighed at all (0: the run never had enough allocation-site feedback to decide). */
+  sitesWeighed: number;
+}
+
+/** A run's purpose (older sweeps: every run measured). */
+export function runPurpose(run: Pick<SweepRun, 'purpose'>): SweepRunPurpose {
+  return run.purpose === 'profile' ? 'profile' : 'measure';
 }
 
 export interface SweepAllocator {
@@ -257,7 +294,7 @@ export interface SweepResult {
 
 /** Progress while a sweep runs (the sidebar's per-run line, the CLI's status line). */
 export type SweepProgress =
-  | { type: 'run-start'; run: number; of: number; flag: string; value: number; semiSpaceMB: number | null; round: number }
+  | { type: 'run-start'; run: number; of: number; flag: string; value: number; semiSpaceMB: number | null; round: number; purpose?: SweepRunPurpose }
   | { type: 'phase'; run: number; phase: 'starting' | 'waiting-ready' | 'warmup' | 'measuring' | 'stopping' }
   | { type: 'tick'; run: number; rps: number; scavenges: number; elapsedSeconds: number }
   | { type: 'run-end'; run: SweepRun }

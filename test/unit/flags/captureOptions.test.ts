@@ -46,7 +46,7 @@ describe('planSweepRunLaunch', () => {
     const run = { nodeArgs: ['--max-semi-space-size=8'], flag: 'max-semi-space-size', value: 64, pinMinSemiSpace: true, allocSamplingBytes: null, cpuSamplingUs: null };
     const plan = planSweepRunLaunch('/usr/bin/node', run, { agentDir: '/r/agent', heapDir: '/r/heap', cpuDir: '/r/cpu' }, '/p.js', '/s.js', ['--port', '0'], 1500);
     assert.equal(plan.command, '/usr/bin/node');
-    assert.deepEqual(plan.args, ['--max-semi-space-size=8', '--trace-gc', '--max-semi-space-size=64', '--min-semi-space-size=64', '--require', '/p.js', '/s.js', '--port', '0']);
+    assert.deepEqual(plan.args, ['--max-semi-space-size=8', '--trace-gc', '--trace-pretenuring-statistics', '--max-semi-space-size=64', '--min-semi-space-size=64', '--require', '/p.js', '/s.js', '--port', '0']);
     assert.deepEqual(plan.env, { [AGENT_ENV.dir]: '/r/agent', [AGENT_ENV.exitGraceMs]: '1500' });
   });
 
@@ -54,12 +54,12 @@ describe('planSweepRunLaunch', () => {
     const run = { nodeArgs: [], flag: 'max-semi-space-size', value: 64, pinMinSemiSpace: false, allocSamplingBytes: 32768, cpuSamplingUs: null };
     const plan = planSweepRunLaunch('node', run, { agentDir: '/r/agent', heapDir: '/r/heap', cpuDir: '/r/cpu' }, '/p.js', '/s.js', [], 1500);
     assert.deepEqual(plan.env, { [AGENT_ENV.dir]: '/r/agent', [AGENT_ENV.exitGraceMs]: '1500', [AGENT_ENV.allocDir]: '/r/heap', [AGENT_ENV.allocIntervalBytes]: '32768' });
-    assert.deepEqual(plan.args, ['--trace-gc', '--max-semi-space-size=64', '--require', '/p.js', '/s.js']);
+    assert.deepEqual(plan.args, ['--trace-gc', '--trace-pretenuring-statistics', '--max-semi-space-size=64', '--require', '/p.js', '/s.js']);
   });
 
   it('keeps a CPU profile in the run\'s cpu folder when asked, so the lab run opens as a report', () => {
     const run = { nodeArgs: [], flag: 'max-semi-space-size', value: 64, pinMinSemiSpace: false, allocSamplingBytes: null, cpuSamplingUs: 1000 };
     const plan = planSweepRunLaunch('node', run, { agentDir: '/r/agent', heapDir: '/r/heap', cpuDir: '/r/cpu' }, '/p.js', '/s.js', [], 1500);
-    assert.deepEqual(plan.args, ['--trace-gc', '--max-semi-space-size=64', '--cpu-prof', '--cpu-prof-dir=/r/cpu', '--cpu-prof-interval=1000', '--require', '/p.js', '/s.js']);
+    assert.deepEqual(plan.args, ['--trace-gc', '--trace-pretenuring-statistics', '--max-semi-space-size=64', '--cpu-prof', '--cpu-prof-dir=/r/cpu', '--cpu-prof-interval=1000', '--require', '/p.js', '/s.js']);
   });
 });

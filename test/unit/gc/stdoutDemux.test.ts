@@ -38,6 +38,16 @@ describe('StdoutDemux', () => {
     assert.equal(app, 'a\nb\n');
   });
 
+  it("takes V8's pretenuring lines out too, split anywhere, and only for the run's processes", () => {
+    const site = '[4242:0x3a1b2c0] pretenuring: AllocationSite(0x1a2c): (created, found, ratio) (2933, 2933, 1.000000) undecided => tenure';
+    const { v8, app } = demux(['a\n[4242:0x3a1b2c0] pre', 'tenuring: AllocationSite(0x1a2c): (created, found, ratio) (2933, 2933, 1.000000) undecided => tenure\n', `${GC}\nb\n`]);
+    assert.deepEqual(v8, [[site, true], [GC, true]]);
+    assert.equal(app, 'a\nb\n');
+    const other = demux([`${site}\n`], undefined, (pid) => pid !== 4242);
+    assert.deepEqual(other.v8, []);
+    assert.equal(other.app, `${site}\n`);
+  });
+
   it('passes app text that only looks like a V8 prefix, and never holds it past the next chunk', () => {
     const { v8, app } = demux(['[12:0xabc] not a gc line\n[', 'x]\n']);
     assert.deepEqual(v8, []);

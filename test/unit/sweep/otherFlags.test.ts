@@ -270,9 +270,17 @@ describe('the command line of a run', () => {
   const base = flagConfig(OLD, [64, 512], 1, { target: { label: 's', node: 'node', script: 's.js', args: ['--port', '1'], cwd: '/', env: {}, nodeArgs: ['--max-semi-space-size=32'] } });
 
   it('passes --<flag>=<value>; the pin only ever for the semi-space', () => {
-    assert.deepEqual(targetArgs(base, 512, '/p.js', '/s.js'), ['--max-semi-space-size=32', '--trace-gc', '--max-old-space-size=512', ...CPU_PROFILE, '--require', '/p.js', '/s.js', '--port', '1']);
+    const traced = ['--trace-gc', '--trace-pretenuring-statistics'];
+    // A measured run's agent is the lab's own, beside the full one (preload/labAgent.ts).
+    assert.deepEqual(targetArgs(base, 512, '/p.js', '/s.js'), ['--max-semi-space-size=32', ...traced, '--max-old-space-size=512', '--require', '/lab-preload.js', '/s.js', '--port', '1']);
     assert.deepEqual(targetArgs({ ...base, pinMinSemiSpace: true }, 512, '/p.js', '/s.js').filter((a) => a.startsWith('--min')), []);
-    assert.deepEqual(targetArgs(config([16], 1, { pinMinSemiSpace: true }), 16, '/p.js', '/s.js').slice(0, 3), ['--trace-gc', '--max-semi-space-size=16', '--min-semi-space-size=16']);
+    assert.deepEqual(targetArgs(config([16], 1, { pinMinSemiSpace: true }), 16, '/p.js', '/s.js').slice(0, 4), [...traced, '--max-semi-space-size=16', '--min-semi-space-size=16']);
+  });
+
+  it('profiles only in a profiling run: a measured run has the GC trace alone', () => {
+    const profiled = targetArgs(base, 512, '/p.js', '/s.js', 'profile');
+    assert.deepEqual(profiled, ['--max-semi-space-size=32', '--trace-gc', '--trace-pretenuring-statistics', '--max-old-space-size=512', ...CPU_PROFILE, '--require', '/p.js', '/s.js', '--port', '1']);
+    assert.equal(targetArgs(base, 512, '/p.js', '/s.js', 'measure').some((a) => a.startsWith('--cpu-prof')), false);
   });
 
   it('names run folders by value, "mb" for the flags in MB', () => {

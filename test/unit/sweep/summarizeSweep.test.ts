@@ -257,3 +257,65 @@ describe('larger sizes with a significant but small further gain', () => {
     assert.match(recommendation.reason, /128 MB: GC ms per 1k a further −4% \(p < 0\.01\) for \+75% RSS; 256 MB: GC ms per 1k a further −8% \(p < 0\.01\) for \+150% RSS\.$/);
   });
 });
+
+describe('measured and profiling runs', () => {
+  /** Measured runs of a 6-round sweep, then one profiling run per size with its own (slower, sampled) figures. */
+  function withProfiling(): SweepRun[] {
+    const measured = sweepRuns(SECTION8, SIZES, 6).map((r) => ({ ...r, purpose: 'measure' as const, allocBytesPerRequest: null }));
+    const profiling = SIZES.map((size, i) =>
+      run(size, 6, measured.length + i, { ...SECTION8[size]!, rps: SECTION8[size]!.rps * 0.5, gcMsPer1k: SECTION8[size]!.gcMsPer1k * 3 }, { purpose: 'profile', allocBytesPerRequest: 50_000 + i }),
+    );
+    return [...measured, ...profiling];
+  }
+
+  it('takes every statistic from the measured runs and the allocations from the profiling runs', () => {
+    const all = summarizeSweep(withProfiling(), config(SIZES, 6), ENV);
+    const measuredOnly = summarizeSweep(
+      withProfiling().filter((r) => r.purpose === 'measure'),
+      config(SIZES, 6),
+      ENV,
+    );
+    for (let i = 0; i < SIZES.length; i++) {
+      const a = all.results[i]!;
+      const m = measuredOnly.results[i]!;
+      assert.equal(a.validRuns, 6, 'profiling runs are not rounds');
+      assert.equal(a.median.gcMsPer1k, m.median.gcMsPer1k);
+      assert.equal(a.median.rps, m.median.rps);
+      assert.deepEqual(a.vsBaseline.gcMsPer1k, m.vsBaseline.gcMsPer1k);
+      assert.equal(a.median.allocBytesPerRequest, 50_000 + i);
+      assert.equal(m.median.allocBytesPerRequest, null);
+    }
+    assert.equal(all.recommendation.semiSpaceMB, measuredOnly.recommendation.semiSpaceMB);
+    assert.equal(all.recommendation.semiSpaceMB, 64);
+  });
+
+  it('a failed profiling run costs only its report: the setting keeps its figures and can be recommended', () => {
+    const runs = withProfiling().map((r) => (r.purpose === 'profile' && r.semiSpaceMB === 64 ? { ...r, status: 'invalid' as const, reason: 'exited with code 1', load: null, gc: null } : r));
+    const out = summarizeSweep(runs, config(SIZES, 6), ENV);
+    assert.equal(out.recommendation.semiSpaceMB, 64);
+    assert.ok(out.warnings.some((w) => /^The profiling run at 64 MB failed \(exited with code 1\)/.test(w)), out.warnings.join('\n'));
+    assert.ok(!out.warnings.some((w) => /^64 MB: \d+ of \d+ runs invalid/.test(w)));
+  });
+});
+
+describe('rounds in two pretenuring regimes', () => {
+  const tenured = { sitesTenured: 1, sitesEndedTenured: 1, sitesWeighed: 12 };
+  const young = { sitesTenured: 0, sitesEndedTenured: 0, sitesWeighed: 12 };
+
+  it('a size whose rounds disagree is said, not compared, and not recommended', () => {
+    const runs = sweepRuns(SECTION8, SIZES, 6).map((r) => ({ ...r, pretenuring: r.semiSpaceMB === 64 && r.round % 2 === 0 ? tenured : young }));
+    const out = summarizeSweep(runs, config(SIZES, 6), ENV);
+    const at64 = out.results.find((r) => r.semiSpaceMB === 64)!;
+    assert.deepEqual(at64.vsBaseline, {});
+    assert.notEqual(out.recommendation.semiSpaceMB, 64);
+    assert.ok(out.warnings.some((w) => /^64 MB: V8 tenured an allocation site in 3 rounds and in none in 3: its rounds ran in two GC regimes/.test(w)), out.warnings.join('\n'));
+    assert.notDeepEqual(out.results.find((r) => r.semiSpaceMB === 32)!.vsBaseline, {}, 'the other sizes are still compared');
+  });
+
+  it('rounds that agree (all tenured, or none) are compared as before', () => {
+    const runs = sweepRuns(SECTION8, SIZES, 6).map((r) => ({ ...r, pretenuring: r.semiSpaceMB === 16 ? tenured : young }));
+    const out = summarizeSweep(runs, config(SIZES, 6), ENV);
+    assert.equal(out.recommendation.semiSpaceMB, 64);
+    assert.ok(!out.warnings.some((w) => /two GC regimes/.test(w)));
+  });
+});

@@ -1,7 +1,7 @@
 /** Interleaved, rotated schedule (gc.md section 9, step 3). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sweepSchedule } from '../../../src/core/sweep/sweepSchedule';
+import { labSchedule, sweepSchedule } from '../../../src/core/sweep/sweepSchedule';
 
 describe('sweepSchedule', () => {
   it('rotates the order left by one every round (5 sizes × 3 rounds)', () => {
@@ -46,5 +46,23 @@ describe('sweepSchedule', () => {
       ],
     );
     assert.equal(sweepSchedule([16, 32], 2.7).length, 4);
+  });
+});
+
+describe('labSchedule', () => {
+  it('runs one profiling run per value after the measured rounds, numbered on', () => {
+    const s = labSchedule([16, 64], 2, true);
+    assert.deepEqual(
+      s.map((r) => [r.value, r.round, r.index, r.purpose ?? 'measure']),
+      [
+        [16, 0, 0, 'measure'],
+        [64, 0, 1, 'measure'],
+        [64, 1, 2, 'measure'],
+        [16, 1, 3, 'measure'],
+        [16, 2, 4, 'profile'],
+        [64, 2, 5, 'profile'],
+      ],
+    );
+    assert.deepEqual(labSchedule([16, 64], 2, false), sweepSchedule([16, 64], 2));
   });
 });
