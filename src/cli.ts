@@ -600,6 +600,9 @@ async function sweepCommand(args: string[]): Promise<number> {
     const table = formatSweepTable(result);
     printText(`\n${table}${table.endsWith('\n') ? '' : '\n'}`);
   }
+  // A full disk stopped it: the one line that says so is the sweep's first warning.
+  const diskProblem = result.status === 'failed' ? result.warnings.find((w) => / could not be written: /.test(w)) : undefined;
+  if (diskProblem) note(diskProblem);
   note(`sweep folder: ${outDir} (${result.status})`);
   if (result.status === 'cancelled') return EXIT.cancelled;
   if (result.status !== 'finished') return EXIT.failed;

@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SessionRecord } from '../../src/shared/model/session';
-import { CLI, PROGRAMS, REPO, collect, runCli, startCli, tempDir, waitForOutput, type CliResult } from './cliHarness';
+import { CLI, PROGRAMS, REPO, collect, freePort, runCli, startCli, tempDir, waitForOutput, type CliResult } from './cliHarness';
+import { connect } from 'node:net';
 
 const mounted: string[] = [];
 const children: ChildProcess[] = [];
@@ -99,6 +100,28 @@ describe('a full disk during an attach', () => {
     }
     const report = await runCli(['report', run]);
     assert.equal(report.code, 0, report.stderr);
+  });
+});
+
+describe('a full disk during a sweep', () => {
+  it('sweep onto a 120 KB tmpfs: one line, exit 1, sweep.json whole, no target left', { timeout: 120_000 }, async (t) => {
+    const disk = tinyDisk('120k');
+    if ('skip' in disk) return t.skip(disk.skip);
+    const port = await freePort();
+    // A service that logs every request: its output.log (and V8's files) fill the disk.
+    const script = join(tempDir('v8-lens-chatty-'), 'chatty-server.js');
+    writeFileSync(script, `require('http').createServer((req, res) => { console.log('request ' + req.url + ' ' + 'x'.repeat(300)); res.end('ok'); }).listen(${port}, '127.0.0.1');\n`);
+    const out = join(disk.dir, 'sweep');
+    const r = await runCli(['sweep', '--sizes', '2,4', '--rounds', '1', '--warmup', '0', '--duration', '2', '--url', `http://127.0.0.1:${port}/`, '--out', out, '--', script], { timeoutMs: 100_000 });
+    assert.equal(r.code, 1, r.stderr);
+    assertNoCrash(r);
+    assert.ok(ourLines(r.stderr).some((l) => /^v8-lens: \S+ could not be written: no space left on the device \(ENOSPC\); the sweep was stopped as on Cancel, and the finished runs are kept$/.test(l)), r.stderr);
+    const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { status: string; warnings: string[] };
+    assert.ok(['failed', 'cancelled'].includes(sweep.status), `sweep.json is whole and says it did not finish: ${sweep.status}`);
+    if (sweep.status === 'failed') assert.match(sweep.warnings[0]!, /could not be written: no space left on the device/);
+    assert.deepEqual(leftovers(out), []);
+    const refused = await new Promise<boolean>((resolve) => connect(port, '127.0.0.1').on('connect', () => resolve(false)).on('error', () => resolve(true)));
+    assert.ok(refused, 'the target was stopped');
   });
 });
 
