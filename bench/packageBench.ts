@@ -5,7 +5,7 @@
  * per bench run (BENCH_ONLY=activation or package, or both).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchActivation } from './activationBench';
@@ -14,7 +14,16 @@ import { report } from './measure';
 const REPO = join(__dirname, '..');
 /** What `npm run package` reads. */
 const SOURCES = ['package.json', '.vscodeignore', 'scripts', 'src', 'webview', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE', 'tsconfig.json'];
-const BUNDLES = ['dist/extension.js', 'dist/webview/report.js', 'dist/load-runner.js', 'dist/webview/lab.js', 'dist/webview/compare.js', 'dist/preload.js'];
+/** The bundles (uncompressed), biggest first: what the .vsix is made of. */
+function bundleSizes(dist: string): { name: string; bytes: number }[] {
+  const out: { name: string; bytes: number }[] = [];
+  for (const dir of ['', 'agent', 'webview']) {
+    const at = join(dist, dir);
+    if (!existsSync(at)) continue;
+    for (const f of readdirSync(at)) if (f.endsWith('.js')) out.push({ name: dir ? `${dir}/${f}` : f, bytes: statSync(join(at, f)).size });
+  }
+  return out.sort((a, b) => b.bytes - a.bytes);
+}
 
 let done = false;
 
@@ -29,11 +38,12 @@ export function benchPackage(activationRounds: number): void {
     const r = spawnSync('npm', ['run', 'package', '--', '--out', out], { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`npm run package failed: ${r.stderr.slice(-1000)}`);
     const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
-    const sizes = BUNDLES.map((f) => `${f.replace(/^dist\/(webview\/)?/, '')} ${kb(statSync(join(copy, f)).size)}`);
+    const sizes = bundleSizes(join(copy, 'dist')).map((b) => `${b.name} ${kb(b.bytes)}`);
     const size = statSync(out).size;
-    console.log(`  the .vsix: ${kb(size)}; the bundles in it (uncompressed): ${sizes.join(', ')}`);
+    console.log(`  the .vsix: ${kb(size)}; the bundles built (uncompressed; cli.js is not packaged): ${sizes.join(', ')}`);
     // A size: the machine's load does not change it.
-    report({ what: 'the .vsix (`npm run package`)', baseline: '', result: `**${kb(size)}** (uncompressed: ${sizes.slice(0, 3).join(', ')})`, target: '≤ 600 KB', met: size <= 600 * 1024, load: [0, 0] });
+    const packaged = sizes.filter((b) => !b.startsWith('cli.js'));
+    report({ what: 'the .vsix (`npm run package`)', baseline: '', result: `**${kb(size)}** (uncompressed: ${packaged.slice(0, 3).join(', ')})`, target: '≤ 600 KB', met: size <= 600 * 1024, load: [0, 0] });
     benchActivation(activationRounds, join(copy, 'dist', 'extension.js'));
   } finally {
     rmSync(copy, { recursive: true, force: true });

@@ -367,7 +367,8 @@ class CanvasFlame<T extends CanvasNode> implements FlameRenderer<T> {
         const label = labelText(box.frame.data.name, box.width, charWidth);
         if (label) {
           ctx.fillStyle = style.color;
-          ctx.fillText(label, box.x + LABEL_PAD_PX, y + cell / 2);
+          // maxWidth: a proportional editor font may run wider than the monospace estimate.
+          ctx.fillText(label, box.x + LABEL_PAD_PX, y + cell / 2, Math.max(1, box.width - 2 * LABEL_PAD_PX));
         }
       }
     }
