@@ -3,12 +3,12 @@
  * for the fleet's profiler (Pyroscope, Parca, Datadog) or `go tool pprof`, the same file as
  * `v8-lens export --pprof`. A run with both CPU and allocations asks which.
  */
-import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { exportPprof, type ExportKind } from '../../core/report/exportPprof';
 import { UserError, errorMessage } from '../../core/util/errors';
 import type { SessionItemArg } from '../contract';
+import { writeErrorText, writeFileWhole } from '../../core/util/safeWrite';
 
 export async function exportPprofCommand(item: SessionItemArg | undefined, activeSource: string | null): Promise<void> {
   try {
@@ -38,7 +38,10 @@ export async function exportPprofCommand(item: SessionItemArg | undefined, activ
     const target = await vscode.window.showSaveDialog({ defaultUri: suggested, filters: { 'pprof (gzipped)': ['gz'] }, title: 'V8 Lens: Export as pprof' });
     if (!target) return;
     const out = kind === first.kind ? first : await reading(kind);
-    await writeFile(target.fsPath, out.bytes);
+    // Whole or not at all: a full disk leaves no pprof cut short.
+    await writeFileWhole(target.fsPath, out.bytes).catch((err: unknown) => {
+      throw new UserError(`cannot write ${basename(target.fsPath)}: ${writeErrorText(err)}; nothing was written`);
+    });
     const warn = out.warnings.length > 0 ? ` (${out.warnings[0]})` : '';
     void vscode.window.showInformationMessage(`V8 Lens: wrote ${basename(target.fsPath)}: ${out.kind === 'cpu' ? 'CPU' : 'allocations'} as pprof, ${out.samples.toLocaleString('en-US')} samples${warn}.`);
   } catch (err) {

@@ -1,4 +1,4 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { readReportAssets, standaloneReportHtml } from '../../core/report/reportPage';
@@ -10,6 +10,7 @@ import { WebviewPanelTypes } from '../contract';
 import { bundleWebviewOptions, createBundlePanel, setWebviewPage } from '../webviewPage';
 import { namedSourceUrls } from '../../core/report/namedSources';
 import { openSourceLocation } from './openSource';
+import { writeErrorText, writeFileWhole } from '../../core/util/safeWrite';
 
 /** One report panel per run folder or file; opening the same source again reveals its panel. */
 export class ReportPanels implements vscode.Disposable {
@@ -210,7 +211,13 @@ export async function exportReport(extensionUri: vscode.Uri, model: ReportModel)
   const target = await vscode.window.showSaveDialog({ defaultUri, filters: { 'HTML report': ['html'] }, title: 'V8 Lens: Export report' });
   if (!target) return;
   const assets = await readReportAssets(vscode.Uri.joinPath(extensionUri, 'dist', 'webview').fsPath);
-  await writeFile(target.fsPath, standaloneReportHtml(model, assets));
+  // Whole or not at all: a full disk leaves no page cut short, and says so in one line.
+  try {
+    await writeFileWhole(target.fsPath, standaloneReportHtml(model, assets));
+  } catch (err) {
+    void vscode.window.showErrorMessage(`V8 Lens: cannot write ${basename(target.fsPath)}: ${err instanceof UserError ? err.message : writeErrorText(err)}; nothing was written`);
+    return;
+  }
   const choice = await vscode.window.showInformationMessage(`V8 Lens: report written to ${basename(target.fsPath)}`, 'Reveal');
   if (choice) await vscode.commands.executeCommand('revealFileInOS', target);
 }
