@@ -180,7 +180,7 @@ compared. Ctrl-C cancels it and keeps the finished runs.
 
 Exit codes (every command):
   0    done (warnings say what is partial)
-  1    the target failed (crashed, never ready, lost requests), the input is bad, or a gate rule broke
+  1    the target failed, a write failed (full disk), the input is bad, or a gate rule broke or measured nothing
   2    usage: an unknown option, a missing argument, a bad value
   70   internal error in V8 Lens (V8_LENS_DEBUG=1 prints the stack)
   130  cancelled (Ctrl-C); what was collected is kept
