@@ -46,4 +46,14 @@ describe('the CLI ends with the program it profiles', () => {
     assert.notEqual(r.facts.targetExitAt, null);
     assert.equal(r.facts.stillAlive, null, `held by: ${r.facts.stillAlive?.resources.join(', ')}`);
   });
+
+  it('under load (--url auto), a target that ends before it prints a URL: the wait for the URL goes with it', async () => {
+    const dir = tempDir();
+    const script = join(dir, 'noop.js');
+    writeFileSync(script, '// ends without serving anything\n');
+    const r = await profileWatched(['profile', '--url', 'auto', '--out', join(dir, 'run'), '--', script]);
+    assert.equal(r.code, 1, 'no load ran: the run says so with exit code 1');
+    assert.notEqual(r.facts.targetExitAt, null);
+    assert.equal(r.facts.stillAlive, null, `held by: ${r.facts.stillAlive?.resources.join(', ')}`);
+  });
 });
