@@ -137,3 +137,24 @@ describe('V8 Lens leaves itself out', () => {
     });
   }
 });
+
+describe("V8 Lens's own GCs are kept apart", () => {
+  for (const node of NODES) {
+    it(`${node.label}: the sampler's "sampling profiler" Mark-Compact is in V8's trace, in no figure of the app, and stated once`, { timeout: 120_000 }, async () => {
+      const run = join(tempDir(), 'run');
+      const r = await runCli(['profile', '--node', node.path, '--out', run, '--', join(PROGRAMS, 'alloc-heavy.js')]);
+      assert.equal(r.code, 0, r.stderr);
+      // V8's own account, read apart from V8 Lens's parser: every timed GC line, and those V8 ran for the sampler.
+      const lines = readFileSync(join(run, 'gc-trace.log'), 'utf8').split('\n').filter((l) => /^\[\d+:0x[0-9a-f]+(?::\d+)?\]\s+\d+ ms: /.test(l));
+      const sampler = lines.filter((l) => / ms: .* sampling profiler; /.test(l));
+      assert.equal(sampler.length, 1, `one stop of the sampler, one GC V8 ran for it:\n${sampler.join('\n')}`);
+      const pause = Number(/, ([\d.]+) \/ [\d.]+ ms /.exec(sampler[0]!)![1]);
+      const gc = readSummary(run).gc!;
+      assert.equal(gc.eventCount, lines.length - 1, 'every GC but the sampler\'s');
+      assert.deepEqual(gc.causedByV8Lens?.events, 1);
+      assert.ok(Math.abs(gc.causedByV8Lens!.pauseMs - pause) < 0.01, `${gc.causedByV8Lens!.pauseMs} vs ${pause}`);
+      assert.equal(gc.byReason['sampling profiler'] ?? 0, 0, 'not among the app\'s reasons');
+      assert.match(r.stdout, /Caused by V8 Lens: 1 (Incremental )?Mark-Compact, [\d.]+ ms, by the allocation sampler's stop/);
+    });
+  }
+});

@@ -32,6 +32,11 @@ export interface AllocationRecord {
   window: boolean;
   /** Heap in use when sampling stopped. */
   liveAtEndBytes: number;
+  /**
+   * Times the sampler was stopped. V8 collects all garbage before it hands over a profile (a
+   * Mark-Compact whose reason is "sampling profiler"): that many such GCs are V8 Lens's, not the app's.
+   */
+  samplerStops?: number;
 }
 
 export interface AllocationSampler {
@@ -54,6 +59,7 @@ export function startAllocationSampler(dir: string, intervalBytes: number, agent
   let startMs = Date.now();
   let window = false;
   let closed = false;
+  let stops = 0;
   let result: AllocationRecord | null = null;
 
   const post = (method: string, params?: object): unknown => {
@@ -82,6 +88,7 @@ export function startAllocationSampler(dir: string, intervalBytes: number, agent
     closed = true;
     if (session === null) return null; // the window never opened: nothing was sampled
     try {
+      stops++;
       const answer = post('HeapProfiler.stopSampling') as { profile?: unknown } | null;
       const endMs = Date.now();
       const liveAtEndBytes = getHeapStatistics().used_heap_size;
@@ -92,7 +99,7 @@ export function startAllocationSampler(dir: string, intervalBytes: number, agent
       const { isMainThread, threadId } = currentThread();
       const file = isMainThread ? `${process.pid}.heapprofile` : `${process.pid}-${threadId}.heapprofile`;
       writeFileSync(join(dir, file), JSON.stringify(answer.profile));
-      result = { file, samplingIntervalBytes: intervalBytes, startMs, endMs, window, liveAtEndBytes };
+      result = { file, samplingIntervalBytes: intervalBytes, startMs, endMs, window, liveAtEndBytes, samplerStops: stops };
     } catch (err) {
       onError(err);
     }
@@ -107,6 +114,7 @@ export function startAllocationSampler(dir: string, intervalBytes: number, agent
           // The measured window opens: what the warm-up allocated is not counted.
           if (session === null) begin();
           else {
+            stops++;
             post('HeapProfiler.stopSampling');
             post('HeapProfiler.startSampling', options);
             startMs = Date.now();

@@ -79,6 +79,11 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     const young = describeYoungGeneration(gc.youngGeneration, gc.semiSpaceMB, processes.filter((p) => p.gc?.youngGeneration?.collector).length);
     out.push(`Young generation: ${young}; asked: ${requestedSemiSpaceText(gc.semiSpaceRequestedMB)}`);
     if (gc.pretenuring !== undefined && gc.pretenuring !== null) out.push(`Pretenuring: ${pretenuringText(gc.pretenuring)}`);
+    const ours = gc.causedByV8Lens;
+    if (ours) {
+      const kinds = Object.entries(ours.byType).map(([type, n]) => `${n} ${type}`).join(', ');
+      out.push(`Caused by V8 Lens: ${kinds}, ${fmtNum(ours.pauseMs, 1)} ms, by ${ours.why}; left out of every GC figure above`);
+    }
     out.push('');
   }
 

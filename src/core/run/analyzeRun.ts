@@ -45,6 +45,7 @@ import { outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from '.
 import { openRegularFile } from '../util/files';
 import { openRunFile, readRunText, readableArtifacts } from './runFiles';
 import { readLoadRecord } from './runRecords';
+import { v8LensGcEvents, withoutEvents } from './v8LensGcs';
 import { buildSelfCheck, deoptCoverageAfterCheck, gcUnreadable } from './selfCheck';
 import { functionPlaceKey, scriptCalleesOf, scriptFramesOf } from '../cpu/cpuModel';
 import { v8LensScripts, type IsV8LensScript } from '../cpu/v8LensFrames';
@@ -111,8 +112,15 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   // V8 printed GC events and none could be read: unknown, not "0 events".
   const gcLost = gcUnreadable(buildSelfCheck({ gc: gcRaw, deopts: null, optimizations: null }));
   if (gcLost) warnings.push(gcLost);
-  const gc = gcData && !gcLost && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, isolates, app, gcData.unparsedLines, session) : null;
-  if (gc) gc.pretenuring = pretenuringOf(gcData!, session);
+  // GCs that V8 Lens's own sampler made V8 run are kept apart: no figure of the app counts them.
+  const v8LensGcs = v8LensGcEvents(counted, isolates);
+  const appIsolates = withoutEvents(isolates, v8LensGcs);
+  const appGcEvents = v8LensGcs.size === 0 ? gcData?.events ?? [] : (gcData?.events ?? []).filter((e) => !v8LensGcs.has(e));
+  const gc = gcData && !gcLost && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, appIsolates, app, gcData.unparsedLines, session) : null;
+  if (gc) {
+    gc.pretenuring = pretenuringOf(gcData!, session);
+    gc.causedByV8Lens = causedByV8Lens(v8LensGcs);
+  }
 
   // With a CPU profile, the deopts come from the code traces (--trace-deopt-verbose), not the V8 log:
   // the preload switches it on in each process (older runs had it on the command line).
@@ -161,10 +169,10 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   if (load?.error) warnings.unshift(`load: ${load.error}`);
   if (load && load.failedRequests > 0) warnings.unshift(`load: the target lost ${load.failedRequests} request(s) in the measured window (errors, timeouts, non-2xx answers)`);
   const runStart = session ? Date.parse(session.startedAt) : null;
-  const processSummaries = processes.map((p) => processSummary(p, cpuParts, gcData?.events ?? [], isolates, deoptCounts, runStart, session, capture.gc));
+  const processSummaries = processes.map((p) => processSummary(p, cpuParts, appGcEvents, appIsolates, deoptCounts, runStart, session, capture.gc));
   const allocAsked = capture.alloc === true;
   const scriptFrames = new Map(cpuParts.map((part) => [part.artifact.path, part.frames] as const));
-  const allocations = allocAsked ? await readRunAllocations(layout, processes, load, { scriptFrames, preloadPath: preloadPathOf(session) }, gcData ? isolates : null, warnings) : null;
+  const allocations = allocAsked ? await readRunAllocations(layout, processes, load, { scriptFrames, preloadPath: preloadPathOf(session) }, gcData ? appIsolates : null, warnings) : null;
   if (allocations) {
     const exact = sampledExactSites(session);
     const callees = mergedCallees(cpuParts);
@@ -450,6 +458,18 @@ function processSummary(
     deoptCount: deoptCounts.get(p.id) ?? null,
     maxRssMB: r && p.threadId === 0 && r.maxRssKB > 0 ? round(r.maxRssKB / 1024, 1) : null,
   };
+}
+
+/** The GCs V8 Lens caused, in brief; null when there were none. */
+function causedByV8Lens(events: ReadonlySet<GcEvent>): GcSummary['causedByV8Lens'] {
+  if (events.size === 0) return null;
+  const byType: Record<string, number> = {};
+  let pauseMs = 0;
+  for (const e of events) {
+    byType[e.type] = (byType[e.type] ?? 0) + 1;
+    pauseMs += e.pauseMs;
+  }
+  return { events: events.size, pauseMs: round(pauseMs, 3), byType, why: 'the allocation sampler\'s stop (V8 collects all garbage before it hands over the profile)' };
 }
 
 /**

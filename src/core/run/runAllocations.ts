@@ -4,7 +4,7 @@
  * profiles cover the measured window only, and bytes per request are over its requests.
  */
 import type { AllocFunctionSummary, AllocSummary, LoadSummary } from '../../shared/model/summary';
-import { bool, nullable, num, shape, str } from '../../shared/model/shapeCheck';
+import { bool, nullable, num, optional, shape, str } from '../../shared/model/shapeCheck';
 import { MAX_ALLOC_FUNCTIONS, summarizeAllocations } from '../heap/allocSummary';
 import type { HeapNode, HeapProfile } from '../heap/heapProfileFormat';
 import { pruneFrames, resolveHeapPositions, type ScriptFrames } from '../heap/resolvePositions';
@@ -19,7 +19,7 @@ import type { RunProcess } from './processTable';
 import { RUN_FILE_LIMITS, readRunText, runPath } from './runFiles';
 import type { RunLayout } from './runLayout';
 
-const checkAllocationRecord = shape<AllocationRecord>({ file: str, samplingIntervalBytes: num, startMs: num, endMs: num, window: bool, liveAtEndBytes: nullable(num) });
+const checkAllocationRecord = shape<AllocationRecord>({ file: str, samplingIntervalBytes: num, startMs: num, endMs: num, window: bool, liveAtEndBytes: nullable(num), samplerStops: optional(num) });
 
 export interface RunAllocations {
   /** The whole run (npm's processes left out); null when no process wrote a usable profile. */

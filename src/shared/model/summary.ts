@@ -295,6 +295,11 @@ export interface GcSummary {
    * a GC trace since 0.2): null when the run did not record them (older runs, attach). Absent in older summaries.
    */
   pretenuring?: PretenuringSummary | null;
+  /**
+   * GCs V8 Lens itself caused (its allocation sampler's stop makes V8 collect all garbage first),
+   * left out of every other figure here; null when none. Absent in older summaries.
+   */
+  causedByV8Lens?: { events: number; pauseMs: number; byType: Record<string, number>; why: string } | null;
 }
 
 /**

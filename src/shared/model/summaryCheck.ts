@@ -86,6 +86,7 @@ const gcSummary = shape<GcSummary>({
   unparsedLines: num,
   isolate: nullable(gcIsolate),
   otherIsolates: arrayOf(gcIsolate),
+  causedByV8Lens: optional(nullable(shape<NonNullable<GcSummary['causedByV8Lens']>>({ events: num, pauseMs: num, byType: recordOf(num), why: str }))),
   pretenuring: optional(
     nullable(
       shape<PretenuringSummary>({
