@@ -16,7 +16,7 @@ describe('npm run package', () => {
     for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'media/icon.png', 'dist/extension.js', 'dist/agent/preload.js', 'dist/agent/lab-preload.js', 'dist/agent/package.json', 'dist/load-runner.js', 'dist/webview/report.js', 'dist/webview/report.css', 'dist/webview/standalone.css']) {
       assert.ok(files.includes(needed), `${needed} is missing from the package`);
     }
-    const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|media\/.+|dist\/(extension|preload|lab-preload|load-runner)\.js|dist\/webview\/[^/]+\.(js|css))$/.test(f));
+    const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|media\/.+|dist\/(extension|load-runner)\.js|dist\/agent\/(preload\.js|lab-preload\.js|package\.json)|dist\/webview\/[^/]+\.(js|css))$/.test(f));
     assert.deepEqual(unexpected, []);
     // The CLI is the npm package's bin; the extension never runs it.
     assert.ok(!files.includes('dist/cli.js'), 'dist/cli.js is not packaged');
