@@ -20,6 +20,7 @@ const APP = join(REPO, 'test', 'fixtures', 'sourcemap', 'ts-app');
 const TS = join(APP, 'src', 'app.ts');
 const JS = join(APP, 'dist', 'app.js');
 const TWO_ALLOCATORS = join(PROGRAMS, 'two-allocators.js');
+const ANONYMOUS_ALLOCATOR = join(PROGRAMS, 'anonymous-allocator.js');
 const lineOf = (file: string, marker: string) => readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(marker)) + 1;
 
 for (const node of NODES) {
@@ -79,6 +80,26 @@ for (const node of NODES) {
       assert.ok(big.bytesPerSecond !== null && big.bytesPerSecond > 0);
       assert.equal(big.bytesPerRequest, null, 'no load: no per-request figure');
       assert.match(allocLensTitle(big), /^\$\(trash\) allocates [\d.,]+ (B|KB|MB|GB)\/s · [\d.]+% of young garbage$/);
+    });
+  });
+}
+
+for (const node of NODES) {
+  describe(`an anonymous top allocator gets its lens (${node.label})`, () => {
+    it('placed at its own start among the anonymous functions of its script (Node 20 leaves them without a position), with a lens there', { timeout: 90_000 }, async () => {
+      const out = join(tempDir(), 'run');
+      const r = await runCli(['profile', '--node', node.path, '--preset', 'cpu-gc-alloc', '--out', out, '--', ANONYMOUS_ALLOCATOR], { timeoutMs: 90_000 });
+      assert.equal(r.code, 0, r.stderr);
+      const summary = await loadReport(out);
+      assert.ok(summary.alloc, summary.warnings.join('\n'));
+      const line = lineOf(ANONYMOUS_ALLOCATOR, '// ANON-ALLOCATOR');
+      const column = readFileSync(ANONYMOUS_ALLOCATOR, 'utf8').split('\n')[line - 1]!.indexOf('() => {') + 1;
+      const top = summary.alloc.functions[0]!;
+      assert.deepEqual([top.name, top.url.endsWith('anonymous-allocator.js'), top.line, top.column], ['(anonymous)', true, line, column], JSON.stringify(summary.alloc.functions.slice(0, 3)));
+      assert.ok(top.share > 0.5, `it makes most of the bytes: ${top.share}`);
+      const run = await buildAnnotations(summary, { source: out, capturedAt: null, roots: [REPO], resolver: null, thresholds: DEFAULT_THRESHOLDS });
+      const lenses = run.files.get(pathKey(ANONYMOUS_ALLOCATOR))?.allocFunctions ?? [];
+      assert.deepEqual(lenses.map((f) => [f.name, f.line, f.column, f.selfBytes]), [['(anonymous)', line, column, top.selfBytes]]);
     });
   });
 }

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { CpuProfile } from './cpuProfileFormat';
+import type { ScriptFrames } from '../heap/resolvePositions';
 import { functionTotals, nodeTotals } from './functionTotals';
 import { groupFunctions, type CpuFunctionTime } from './groupFunctions';
 import { lineSelfTimes, type CpuLineTime } from './lineSelfTimes';
@@ -90,9 +91,10 @@ export function buildCpuModel(raw: CpuProfile, options: CpuModelOptions = {}): C
 /**
  * Each script's url and each named function's start, by V8's script id, from a profile's call
  * frames: what a heap profile of the same isolate can be completed with (heap/resolvePositions.ts).
- * A function name seen at two starts in one script is left out.
+ * A function name seen at two starts in one script is left out of the names; the call tree (the
+ * profile's own arrays, not copied) places those by their callers.
  */
-export function scriptFramesOf(profile: CpuProfile): { urls: Map<string, string>; starts: Map<string, { line: number; column: number }> } {
+export function scriptFramesOf(profile: CpuProfile): ScriptFrames {
   const urls = new Map<string, string>();
   const starts = new Map<string, { line: number; column: number }>();
   const ambiguous = new Set<string>();
@@ -107,7 +109,7 @@ export function scriptFramesOf(profile: CpuProfile): { urls: Map<string, string>
     else starts.set(key, { line: f.line, column: f.column });
   }
   for (const key of ambiguous) starts.delete(key);
-  return { urls, starts };
+  return { urls, starts, calls: { parents: profile.parents, nodeFrames: profile.nodeFrames, frames: profile.frames } };
 }
 
 /**

@@ -5,6 +5,16 @@ export interface ScriptFrames {
   urls: ReadonlyMap<string, string>;
   /** Key: `${scriptId}\0${functionName}`; 1-based. */
   starts: ReadonlyMap<string, { line: number; column: number }>;
+  /** The CPU profile's call tree, to place functions a name cannot (anonymous ones); absent: names only. */
+  calls?: CallTree;
+}
+
+/** A CPU profile's call tree by reference: node i's parent (-1 for the root) and its call frame. */
+export interface CallTree {
+  parents: ArrayLike<number>;
+  nodeFrames: ArrayLike<number>;
+  /** 1-based positions, 0 = none; functionName '' for anonymous functions. */
+  frames: readonly { functionName: string; scriptId: string; line: number; column: number }[];
 }
 
 /**
@@ -15,16 +25,78 @@ export interface ScriptFrames {
  */
 export function resolveHeapPositions(profile: HeapProfile, frames: ScriptFrames): number {
   let resolved = 0;
-  for (const node of profile.nodes) {
-    if (node.url !== '' || node.scriptId === '' || node.scriptId === '0') continue;
+  const byPath = frames.calls ? startsByCallPath(profile, frames.calls) : null;
+  profile.nodes.forEach((node, i) => {
+    if (node.url !== '' || node.scriptId === '' || node.scriptId === '0') return;
     const url = frames.urls.get(node.scriptId);
-    if (url === undefined) continue;
+    if (url === undefined) return;
     node.url = url;
-    const start = node.line === 0 ? frames.starts.get(`${node.scriptId}\u0000${node.name === '(anonymous)' ? '' : node.name}`) : undefined;
+    const start = node.line === 0 ? (byPath?.get(i) ?? frames.starts.get(`${node.scriptId}\u0000${frameName(node.name)}`)) : undefined;
     if (start) setStart(node, start);
     resolved++;
-  }
+  });
   return resolved;
+}
+
+/** How many CPU nodes one heap node may stand for before its place is given up as unknowable. */
+const MAX_CANDIDATES = 256;
+/** How far below its caller's CPU node a callee is looked for: the CPU profile sees inlined functions, the heap profile does not. */
+const INLINED_DEPTH = 3;
+
+const frameName = (name: string) => (name === '(anonymous)' ? '' : name);
+
+/**
+ * The start of each heap frame V8 left without a position, from the CPU profile's node at the same
+ * place of the call tree: the same script and name under callers that match all the way up. Two
+ * anonymous functions of one script are told apart by who called them (a route handler under the
+ * framework's dispatch, a timer callback under the timers). Only a place every matching CPU node
+ * agrees on is given. Key: index in `profile.nodes`.
+ */
+function startsByCallPath(profile: HeapProfile, calls: CallTree): Map<number, { line: number; column: number }> {
+  const children: number[][] = Array.from({ length: calls.parents.length }, () => []);
+  for (let i = 1; i < calls.parents.length; i++) {
+    const parent = calls.parents[i]!;
+    if (parent >= 0 && parent < children.length) children[parent]!.push(i);
+  }
+  const frameOf = (cpuNode: number) => calls.frames[calls.nodeFrames[cpuNode]!]!;
+  const matches = (cpuNode: number, node: HeapNode) => {
+    const f = frameOf(cpuNode);
+    return f.scriptId === node.scriptId && f.functionName === frameName(node.name) && (node.line === 0 || (f.line === node.line && f.column === node.column));
+  };
+  /** The CPU nodes under `under` that are `node`: its children, else (inlining) deeper descendants. */
+  const find = (under: readonly number[], node: HeapNode): number[] => {
+    let level = under;
+    for (let depth = 0; depth < INLINED_DEPTH && level.length > 0; depth++) {
+      const next: number[] = [];
+      const found: number[] = [];
+      for (const c of level) for (const child of children[c]!) (matches(child, node) ? found : next).push(child);
+      if (found.length > 0) return found.length > MAX_CANDIDATES ? [] : found;
+      if (next.length > MAX_CANDIDATES) return [];
+      level = next;
+    }
+    return [];
+  };
+  const placeOf: number[][] = new Array(profile.nodes.length);
+  const out = new Map<number, { line: number; column: number }>();
+  // Pre-order: a heap node's parent is placed before it. Both roots are `(root)`.
+  profile.nodes.forEach((node, i) => {
+    if (i === 0 || node.parent < 0) {
+      placeOf[i] = calls.parents.length > 0 ? [0] : [];
+      return;
+    }
+    const above = placeOf[node.parent] ?? [];
+    // V8's own frames (push, Map, (V8 API)) are in the heap profile only: they stand where their caller does.
+    if (node.scriptId === '' || node.scriptId === '0') {
+      placeOf[i] = above;
+      return;
+    }
+    const here = find(above, node);
+    placeOf[i] = here;
+    if (node.line !== 0 || here.length === 0) return;
+    const first = frameOf(here[0]!);
+    if (first.line > 0 && here.every((c) => frameOf(c).line === first.line && frameOf(c).column === first.column)) out.set(i, { line: first.line, column: first.column });
+  });
+  return out;
 }
 
 function setStart(node: HeapNode, start: { line: number; column: number }): void {

@@ -113,6 +113,56 @@ describe('completing and pruning a heap profile', () => {
     ]);
   });
 
+  it('places anonymous functions by their callers in the CPU profile: two in one script told apart, through V8\'s frames and inlined callers', async () => {
+    const { resolveHeapPositions } = await import('../../../src/core/heap/resolvePositions');
+    // Node 20 leaves the main script's frames without url and position (as in a real Node 20 profile).
+    const bare = (name: string, scriptId: string, children: unknown[] = [], selfSize = 0) => ({ callFrame: { functionName: name, scriptId, url: '', lineNumber: -1, columnNumber: -1 }, selfSize, id: nextId++, children });
+    const heap = parseHeapProfile(JSON.stringify({
+      head: bare('(root)', '0', [
+        bare('', '7', [
+          bare('run', '7', [bare('', '7', [bare('push', '0', [], 40)], 900)]),
+          bare('later', '7', [bare('', '7', [], 60)]),
+          bare('twice', '7', [bare('', '7', [], 5)]),
+        ]),
+      ]),
+    }), 'x');
+    // The CPU profile: root > module (1:1) > run (3:1) > anonymous (4:5); module > helper (inlined into later, seen by the
+    // CPU profiler) > anonymous (9:3); module > twice, called twice, each time calling a different anonymous function.
+    const frames = [
+      { functionName: '(root)', scriptId: '0', line: 0, column: 0 },
+      { functionName: '', scriptId: '7', line: 1, column: 1 },
+      { functionName: 'run', scriptId: '7', line: 3, column: 1 },
+      { functionName: '', scriptId: '7', line: 4, column: 5 },
+      { functionName: 'later', scriptId: '7', line: 7, column: 1 },
+      { functionName: 'helper', scriptId: '7', line: 8, column: 1 },
+      { functionName: '', scriptId: '7', line: 9, column: 3 },
+      { functionName: 'twice', scriptId: '7', line: 11, column: 1 },
+      { functionName: '', scriptId: '7', line: 12, column: 3 },
+      { functionName: '', scriptId: '7', line: 13, column: 3 },
+    ];
+    //              0   1  2  3  4  5  6  7  8  9  10
+    const parents = [-1, 0, 1, 2, 1, 4, 5, 1, 7, 1, 9];
+    const nodeFrames = [0, 1, 2, 3, 4, 5, 6, 7, 8, 7, 9];
+    const urls = new Map([['7', '/app/main.js']]);
+    const starts = new Map([['7\u0000run', { line: 3, column: 1 }], ['7\u0000later', { line: 7, column: 1 }]]);
+    resolveHeapPositions(heap, { urls, starts, calls: { parents, nodeFrames, frames } });
+    assert.deepEqual(heap.nodes.map((n) => [n.name, n.line, n.column]), [
+      ['(root)', 0, 0],
+      ['(anonymous)', 1, 1],
+      ['run', 3, 1],
+      ['(anonymous)', 4, 5],
+      ['push', 0, 0],
+      ['later', 7, 1],
+      ['(anonymous)', 9, 3],
+      ['twice', 11, 1],
+      ['(anonymous)', 0, 0],
+    ], 'twice is placed by its callers (no name entry needed); it ran twice, calling a different anonymous function each time: neither is guessed');
+    // Without the call tree, names alone place none of the anonymous ones.
+    const byName = parseHeapProfile(JSON.stringify({ head: bare('(root)', '0', [bare('', '7', [bare('run', '7', [bare('', '7', [], 900)])])]) }), 'x');
+    resolveHeapPositions(byName, { urls, starts });
+    assert.deepEqual(byName.nodes.map((n) => [n.name, n.line]), [['(root)', 0], ['(anonymous)', 0], ['run', 3], ['(anonymous)', 0]]);
+  });
+
   it('takes V8 Lens\'s own frames out with everything under them, and their bytes out of the total', async () => {
     const { pruneFrames } = await import('../../../src/core/heap/resolvePositions');
     const preload = { callFrame: { functionName: '', scriptId: '3', url: '/ext/dist/preload.js', lineNumber: 9, columnNumber: 0 }, selfSize: 5, id: nextId++, children: [node('stop', 70)] };
