@@ -33,6 +33,21 @@ const emptyMimeDb = {
   },
 };
 
+/**
+ * The attach client's WebSocket library (`ws`) is imported only when an attach connects: it is a
+ * bundle of its own beside the one that imports it, so the extension host does not parse its
+ * 50 KB on every activation.
+ */
+/** @type {import('esbuild').Plugin} */
+const wsBeside = {
+  name: 'ws-beside',
+  setup(b) {
+    b.onResolve({ filter: /^ws$/ }, () => ({ path: './ws.js', external: true }));
+  },
+};
+/** The lazy `import('ws')` as a CommonJS require of that bundle, as every other module is loaded. */
+const wsBesideOptions = { plugins: [wsBeside], supported: { 'dynamic-import': false } };
+
 /** @type {import('esbuild').BuildOptions} */
 const browserDefaults = {
   bundle: true,
@@ -47,8 +62,9 @@ const browserDefaults = {
 };
 
 await Promise.all([
-  build({ ...nodeDefaults, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
-  build({ ...nodeDefaults, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' }),
+  build({ ...nodeDefaults, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, ...wsBesideOptions }),
+  build({ ...nodeDefaults, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', ...wsBesideOptions }),
+  build({ ...nodeDefaults, stdin: { contents: "module.exports = require('ws');", resolveDir: '.', sourcefile: 'ws-entry.js' }, outfile: 'dist/ws.js', sourcemap: false }),
   // The preload runs inside the *target's* Node (any version from 18 on), so it must stay dependency-free and small.
   build({ ...nodeDefaults, entryPoints: ['src/core/preload/agent.ts'], outfile: 'dist/agent/preload.js', sourcemap: false }),
   // The lab's measured runs get the smallest agent there can be (see labAgent.ts): a few KB in the app's heap.
