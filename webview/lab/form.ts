@@ -153,8 +153,10 @@ export function formView(section: HTMLElement, page: LabPage, progress: Progress
     if (!page.form) return;
     const form = page.form;
     const values = form.values.split(/[\s,;]+/).filter(Boolean).length;
-    const seconds = values * form.rounds * (form.warmupSeconds + form.durationSeconds + 3);
-    estimate.textContent = `${values * form.rounds} runs, about ${formatDuration(seconds)}.`;
+    // One profiling run per value follows the measured rounds (its profilers would change them).
+    const runs = values * form.rounds + values;
+    const seconds = runs * (form.warmupSeconds + form.durationSeconds + 3);
+    estimate.textContent = `${values * form.rounds} measured runs + ${values} profiling, about ${formatDuration(seconds)}.`;
   }
 
   function syncButtons(): void {

@@ -12,20 +12,20 @@ export interface ProgressView {
 }
 
 export function progressView(section: HTMLElement, page: LabPage): ProgressView {
-  let current = { run: 0, setting: '', round: 0, phase: '' };
+  let current = { run: 0, setting: '', round: 0, phase: '', profiling: false };
 
   const set = (text: string, problem = false): void => {
     section.replaceChildren(el('p', { className: problem ? 'warning' : 'status', text }));
   };
 
-  const progressLine = (): string => `Run ${current.run + 1}/${page.runCount} · ${current.setting} · round ${current.round + 1} · ${current.phase}`;
+  const progressLine = (): string => `Run ${current.run + 1}/${page.runCount} · ${current.setting} · ${current.profiling ? 'profiling run (not in the figures)' : `round ${current.round + 1}`} · ${current.phase}`;
 
   return {
     set,
     update(p) {
       switch (p.type) {
         case 'run-start':
-          current = { run: p.run, setting: runSetting(p.flag, p.value, p.semiSpaceMB), round: p.round, phase: 'starting' };
+          current = { run: p.run, setting: runSetting(p.flag, p.value, p.semiSpaceMB), round: p.round, phase: 'starting', profiling: p.purpose === 'profile' };
           set(progressLine());
           break;
         case 'phase':

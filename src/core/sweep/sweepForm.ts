@@ -8,7 +8,7 @@ import { SWEEP_DEFAULTS, type LabForm } from '../../shared/labForm';
 import { requireLoopbackUrl } from '../load/loopback';
 import { parseSweepFlagName } from './sweepFlagCheck';
 import { formatSetting, sweepFlagInfo } from '../../shared/sweepFlags';
-import { SEMI_SPACE_FLAG, sweepValues, type SweepConfig, type SweepTarget } from '../../shared/model/sweep';
+import { SEMI_SPACE_FLAG, hasProfileRounds, sweepValues, type SweepConfig, type SweepTarget } from '../../shared/model/sweep';
 
 export { DEFAULT_LAB_FORM, labFormFromSaved, upgradeLabForm, type LabForm } from '../../shared/labForm';
 
@@ -110,6 +110,12 @@ export function sweepConfigFromForm(form: LabForm, target: SweepTarget): SweepCo
 }
 
 /** Seconds a sweep will take, roughly: start-up and stop of each run included. */
-export function estimateSweepSeconds(config: Pick<SweepConfig, 'values' | 'sizesMB' | 'rounds' | 'load'>): number {
-  return sweepValues(config).length * config.rounds * (config.load.warmupSeconds + config.load.durationSeconds + 3);
+export function estimateSweepSeconds(config: Pick<SweepConfig, 'values' | 'sizesMB' | 'rounds' | 'load' | 'profileRounds'>): number {
+  return sweepRunCount(config) * (config.load.warmupSeconds + config.load.durationSeconds + 3);
+}
+
+/** Runs a sweep makes: every value × round, and one profiling run per value (see SweepConfig.profileRounds). */
+export function sweepRunCount(config: Pick<SweepConfig, 'values' | 'sizesMB' | 'rounds' | 'profileRounds'>): number {
+  const values = sweepValues(config).length;
+  return values * config.rounds + (hasProfileRounds(config) ? values : 0);
 }

@@ -10,7 +10,7 @@ import { loadRunnerPath, preloadAgentPath } from '../../core/launcher/bundledScr
 import { runSweep } from '../../core/sweep/runSweep';
 import { readSweepFile } from '../../core/sweep/sweepFile';
 import { formatSetting } from '../../shared/sweepFlags';
-import { estimateSweepSeconds, labFormFromSaved, sweepConfigFromForm, type LabForm } from '../../core/sweep/sweepForm';
+import { estimateSweepSeconds, labFormFromSaved, sweepConfigFromForm, sweepRunCount, type LabForm } from '../../core/sweep/sweepForm';
 import { sweepFlag, sweepValues, type SweepResult } from '../../shared/model/sweep';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { TOOL_VERSION } from '../../core/util/version';
@@ -123,9 +123,9 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
     const abort = new AbortController();
     this.running = { abort, folder, target, ended: false };
     const values = sweepValues(config);
-    const runs = values.length * config.rounds;
+    const runs = sweepRunCount(config);
     this.post({ type: 'started', runs, estimateSeconds: estimateSweepSeconds(config) });
-    this.output.appendLine(`[${OUTPUT_CHANNEL_NAME}] sweep of ${config.target.label}: --${sweepFlag(config)} = ${values.join(', ')} × ${config.rounds} rounds into ${folder}`);
+    this.output.appendLine(`[${OUTPUT_CHANNEL_NAME}] sweep of ${config.target.label}: --${sweepFlag(config)} = ${values.join(', ')} × ${config.rounds} rounds${runs > values.length * config.rounds ? ` + ${values.length} profiling runs` : ''} into ${folder}`);
     try {
       const result = await runSweep(config, {
         outDir: folder,

@@ -14,7 +14,7 @@ describe('the lab form → a sweep config', () => {
     assert.equal(config.rounds, 3);
     assert.deepEqual(config.readiness, { kind: 'url', url: 'http://127.0.0.1:3000/', timeoutMs: 30_000 });
     assert.equal(config.load.rate, null);
-    assert.equal(estimateSweepSeconds(config), 5 * 3 * 18);
+    assert.equal(estimateSweepSeconds(config), (5 * 3 + 5) * 18, "and one profiling run per value");
   });
 
   it('refuses a load test against another host, in one sentence', () => {

@@ -317,7 +317,8 @@ describe('the lab form with a flag', () => {
     assert.deepEqual(cfg.values, [256, 512, 1024]);
     assert.deepEqual(cfg.sizesMB, []);
     assert.equal(cfg.pinMinSemiSpace, false);
-    assert.equal(estimateSweepSeconds(cfg), 3 * 3 * 18);
+    assert.equal(estimateSweepSeconds(cfg), (3 * 3 + 3) * 18, "3 values × 3 rounds, and one profiling run per value");
+    assert.equal(estimateSweepSeconds({ ...cfg, profileRounds: false }), 3 * 3 * 18);
     const semi = sweepConfigFromForm({ ...DEFAULT_LAB_FORM, pinMin: true }, target);
     assert.deepEqual([semi.flag, semi.values, semi.sizesMB, semi.pinMinSemiSpace], [SEMI_SPACE_FLAG, [16, 32, 64, 128, 256], [16, 32, 64, 128, 256], true]);
   });
