@@ -81,6 +81,8 @@ describe('launch plans', () => {
       '--cpu-prof-dir=/tmp/run with space/cpu',
       '--cpu-prof-interval=500',
       '--trace-gc',
+      // V8's pretenuring decisions beside the GC trace (see gc/pretenuring.ts).
+      '--trace-pretenuring-statistics',
       '--log-deopt',
       '--log-code',
       '--logfile=/tmp/run with space/v8/v8.log',
