@@ -9,7 +9,8 @@
  *     the GC trace on with `v8.setFlagsFromString` and take the CPU profile in-process.
  *  4. Give each process and worker thread a code trace of its own (codeTraceRedirect.ts).
  *  5. Sample allocations, garbage included, when asked (allocationSampler.ts).
- * It runs in every process the target starts with our flags (fork, cluster) and in worker threads.
+ * It runs in every process the target starts with our flags (fork, cluster) and in worker threads;
+ * a main thread reaches its workers' agents through the inspector (workerRelay.ts).
  */
 import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import { EXACT_ALLOC_SITES_FLAGS, startAllocationSampler, type AllocationSampler
 import { readProcStat } from '../launcher/procStats';
 import { watchNewSpace } from './newSpaceWatch';
 import { currentThread } from './currentThread';
+import { createWorkerRelay, exposeWorkerHook } from './workerRelay';
 
 const { isMainThread, threadId } = currentThread();
 
@@ -31,6 +33,11 @@ const OWNER_CHECK_EVERY_MS = 1000;
 const WRITE_EVERY_MS = 2000;
 /** The launcher's default, for a target started without AGENT_ENV.stopGraceMs. */
 const DEFAULT_STOP_GRACE_MS = 10_000;
+/**
+ * How long the exit waits for the worker threads to write their profiles: each stops its own
+ * (a sampler stop is a full GC of its heap), all at once; well within the stop grace.
+ */
+const WORKER_FINISH_MS = 5000;
 
 function start(): void {
   const dir = process.env[AGENT_ENV.dir];
@@ -51,13 +58,16 @@ function start(): void {
   const newSpace = watchNewSpace();
   const allocations = startAllocations(record, dir);
   const traceClock = startTraceClock(record, codeTrace.redirect);
+  // Only a main thread relays, and only when its workers' agents hold something in-process.
+  const relay = isMainThread && (allocations || process.env[AGENT_ENV.cpuProfileDir]) ? createWorkerRelay((err) => noteError(record, 'worker threads', err)) : null;
   const sampleHeap = () => {
     try {
       record.newSpaceMaxBytes = Math.max(record.newSpaceMaxBytes, newSpace());
     } catch (err) {
       noteError(record, 'heap statistics', err);
     }
-    allocations?.poll();
+    // The window opened or closed: the workers look too (their own timers may never run).
+    if (allocations?.poll()) relay?.send('poll');
   };
   const refresh = () => {
     sampleHeap();
@@ -85,16 +95,25 @@ function start(): void {
   };
 
   if (!isMainThread) {
-    // A worker thread: its own heap (new space) and lifetime. Signals, the owner watch and the
-    // in-process profile belong to the process, i.e. its main thread.
-    startRecording(sampleHeap, refresh, write, () => {
+    // A worker thread: its own heap (new space), lifetime and (NODE_OPTIONS launches) in-process
+    // CPU profile. Signals and the owner watch belong to the process, i.e. its main thread. It
+    // finishes at its own exit, or when the main thread's relay asks (a worker the process ends
+    // gets no exit event), whichever comes first.
+    const stopProfile = startInProcessProfile(record);
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
       if (record.monotonicOriginUs === undefined) Object.assign(record, startClock());
       traceClock();
+      stopProfile?.();
       record.allocations = allocations?.finish() ?? null;
       refresh();
       record.final = true;
       write();
-    });
+    };
+    exposeWorkerHook({ poll: sampleHeap, finish });
+    startRecording(sampleHeap, refresh, write, finish);
     return;
   }
 
@@ -119,6 +138,8 @@ function start(): void {
     if (process.listenerCount(signal) > 1) {
       // The app has its own handler (a graceful server shutdown): let it run, but exit in time
       // for the profile to be written before V8 Lens has to kill the process.
+      // Its shutdown may terminate the worker threads (a pool's destroy()): they write theirs first.
+      if (!fallback) relay?.sendAndWait('finish', WORKER_FINISH_MS);
       fallback ??= setTimeout(() => process.exit(code), graceMs);
       fallback.unref();
       return;
@@ -129,6 +150,8 @@ function start(): void {
   watchOwner(dir);
 
   process.on('exit', (code) => {
+    // First, while the worker threads still run: the process terminates them after this.
+    relay?.sendAndWait('finish', WORKER_FINISH_MS);
     if (record.monotonicOriginUs === undefined) Object.assign(record, startClock());
     stopRecording();
     traceClock();
@@ -434,8 +457,9 @@ function startAllocations(record: AgentRecord, agentDir: string): AllocationSamp
 }
 
 /**
- * In-process CPU profile for NODE_OPTIONS launches. On the main thread `session.post` answers
- * synchronously, so the exit handler can stop the profiler and write the file.
+ * In-process CPU profile for NODE_OPTIONS launches, in every thread. On the main thread and in
+ * workers `session.post` answers synchronously, so the exit path can stop the profiler and write the
+ * file. Stopping twice writes once.
  */
 function startInProcessProfile(record: AgentRecord): (() => void) | undefined {
   const dir = process.env[AGENT_ENV.cpuProfileDir];
@@ -449,13 +473,16 @@ function startInProcessProfile(record: AgentRecord): (() => void) | undefined {
     session.post('Profiler.enable');
     session.post('Profiler.setSamplingInterval', { interval });
     session.post('Profiler.start');
+    let stopped = false;
     return () => {
+      if (stopped) return;
+      stopped = true;
       session.post('Profiler.stop', (err, result) => {
         if (err || !result) return noteError(record, 'cpu profile', err);
         try {
           mkdirSync(dir, { recursive: true });
           // Named like Node's own --cpu-prof files, so one reader handles both.
-          const name = `CPU.${stamp()}.${process.pid}.0.001.cpuprofile`;
+          const name = `CPU.${stamp()}.${process.pid}.${threadId}.001.cpuprofile`;
           writeFileSync(join(dir, name), JSON.stringify(result.profile));
           record.cpuProfileFile = name;
         } catch (writeErr) {

@@ -40,8 +40,8 @@ export interface AllocationRecord {
 }
 
 export interface AllocationSampler {
-  /** Looks for the window marks (called on the agent's sampling tick). */
-  poll(): void;
+  /** Looks for the window marks (called on the agent's sampling tick); true when the window opened or closed just now. */
+  poll(): boolean;
   /** Stops sampling and writes the profile (at exit; again is a no-op). */
   finish(): AllocationRecord | null;
 }
@@ -108,7 +108,7 @@ export function startAllocationSampler(dir: string, intervalBytes: number, agent
 
   return {
     poll() {
-      if (closed) return;
+      if (closed) return false;
       try {
         if (!window && existsSync(join(agentDir, WINDOW_MARK_FILES.open))) {
           // The measured window opens: what the warm-up allocated is not counted.
@@ -120,12 +120,16 @@ export function startAllocationSampler(dir: string, intervalBytes: number, agent
             startMs = Date.now();
           }
           window = true;
-        } else if (window && existsSync(join(agentDir, WINDOW_MARK_FILES.close))) {
+          return true;
+        }
+        if (window && existsSync(join(agentDir, WINDOW_MARK_FILES.close))) {
           stop();
+          return true;
         }
       } catch (err) {
         onError(err);
       }
+      return false;
     },
     finish: stop,
   };
