@@ -50,7 +50,7 @@ export function jsonBudgetProblem(text: string, limits: JsonLimits): string | nu
       if (++values > limits.values) return `it holds more than ${count(limits.values)} values`;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (++containers > limits.containers) return `it holds more than ${count(limits.containers)} objects and arrays`;
-      if (++depth > limits.depth) return `it nests more than ${count(limits.depth)} levels deep`;
+      if (++depth > limits.depth) return `nested deeper than ${count(limits.depth)} levels`;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--;
     }

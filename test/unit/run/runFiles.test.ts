@@ -130,7 +130,7 @@ describe('run folder files', () => {
     writeFileSync(join(dir, 'objects.json'), `{"n":1,"x":[${'{},'.repeat(5000)}{}]}`);
     assert.deepEqual(await readRunJson(dir, join(dir, 'objects.json'), check, LIMIT), { status: 'bad', problem: 'objects.json: it holds more than 1,000 objects and arrays, so not a file V8 Lens wrote' });
     writeFileSync(join(dir, 'deep.json'), `{"n":1,"x":${'['.repeat(100)}${']'.repeat(100)}}`);
-    assert.deepEqual(await readRunJson(dir, join(dir, 'deep.json'), check, LIMIT), { status: 'bad', problem: 'deep.json: it nests more than 64 levels deep, so not a file V8 Lens wrote' });
+    assert.deepEqual(await readRunJson(dir, join(dir, 'deep.json'), check, LIMIT), { status: 'bad', problem: 'deep.json: nested deeper than 64 levels, so not a file V8 Lens wrote' });
     writeFileSync(join(dir, 'values.json'), `{"n":1,"x":[${'0,'.repeat(20_000)}0]}`);
     assert.deepEqual(await readRunJson(dir, join(dir, 'values.json'), check, LIMIT), { status: 'bad', problem: 'values.json: it holds more than 10,000 values, so not a file V8 Lens wrote' });
     // Brackets and commas inside strings (escaped quotes too) are text, not structure.
