@@ -38,7 +38,7 @@ describe('an npm script that runs node app.js', () => {
 
     // Before it starts: one line on what it collects, one hint with the direct launch.
     const ours = r.stderr.split('\n').filter((l) => l.startsWith('v8-lens:'));
-    const notice = ours.findIndex((l) => l === 'v8-lens: npm run start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the CPU profile, the GC trace and the allocations; deopts need a direct launch (Node refuses --log-deopt in NODE_OPTIONS)');
+    const notice = ours.findIndex((l) => l === 'v8-lens: npm run start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the CPU profile, the GC trace and the allocations of every thread, except the CPU profile of a worker thread the app terminates before it stops (a direct launch keeps it); deopts need a direct launch (Node refuses --log-deopt in NODE_OPTIONS)');
     const hint = ours.findIndex((l) => l.startsWith('v8-lens: hint: npm run start runs "node app.js": to collect deopts too, profile the file directly: v8-lens profile -- app.js'));
     const started = ours.findIndex((l) => l.startsWith('v8-lens: profiling pid'));
     assert.ok(notice >= 0 && hint > notice && started > hint, `stderr: ${ours.join('\n')}`);
@@ -80,7 +80,7 @@ describe('an npm script that runs node app.js', () => {
     writeFileSync(join(dir, 'app.js'), APP);
     const r = await runCli(['profile', '--preset', 'gc', '--out', join(dir, 'run'), '--', 'npm', 'start'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /^v8-lens: npm start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the GC trace$/m);
+    assert.match(r.stderr, /^v8-lens: npm start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the GC trace of every thread$/m);
     assert.doesNotMatch(r.stderr, /hint:/);
     assert.match(r.stdout, /^Deopts: not collected$/m);
   });

@@ -78,13 +78,18 @@ export function collectedThroughNodeOptions(capture: CaptureSet): string {
 }
 
 /**
- * One line before a NODE_OPTIONS launch starts: what it collects, and that deopts need a direct
- * launch when they were asked for. `what` names the target ("npm run start").
+ * One line before a NODE_OPTIONS launch starts: what it collects (in every thread: the agent takes
+ * each worker's CPU profile in-process), what it misses, and that deopts need a direct launch when
+ * they were asked for. `what` names the target ("npm run start").
  */
 export function nodeOptionsLaunchNotice(what: string, capture: CaptureSet): string {
-  const collects = `this run collects ${collectedThroughNodeOptions(capture)}`;
+  const collected = collectedThroughNodeOptions(capture);
+  const collects = `this run collects ${collected}${collected === 'nothing' ? '' : ' of every thread'}`;
+  // An in-process profile is written by the thread's agent; a worker the app terminates gives it no
+  // chance (at the process's exit or a stop, V8 Lens has the workers write theirs first).
+  const terminated = capture.cpu ? ', except the CPU profile of a worker thread the app terminates before it stops (a direct launch keeps it)' : '';
   const deopts = capture.deopts ? '; deopts need a direct launch (Node refuses --log-deopt in NODE_OPTIONS)' : '';
-  return `${what} starts Node itself, so the flags go through NODE_OPTIONS: ${collects}${deopts}`;
+  return `${what} starts Node itself, so the flags go through NODE_OPTIONS: ${collects}${terminated}${deopts}`;
 }
 
 /**

@@ -47,7 +47,7 @@ export async function pickTarget(state: vscode.Memento): Promise<PickedTarget | 
       const memento: TargetMemento = { kind: 'npm', folder: folder.uri.fsPath, script: script.name };
       // Said before anything starts: npm starts Node itself, so deopts (which need flags NODE_OPTIONS refuses) are out of reach.
       const runsAFile = directLaunchOf(script.name, script.command, script.folder) !== null;
-      const caveat = runsAFile ? 'runs a file: V8 Lens can start it directly, with deopts' : 'through npm: CPU and GC; deopts need a direct launch';
+      const caveat = runsAFile ? 'runs a file: V8 Lens can start it directly, with deopts' : 'through npm: CPU, GC and allocations of every thread; deopts need a direct launch';
       items.push({
         label: `$(package) npm script: ${script.name}`,
         description: script.command,

@@ -76,10 +76,10 @@ describe('what a NODE_OPTIONS launch says before it starts', () => {
   it('names what it collects, and that deopts need a direct launch when they were asked for', () => {
     assert.equal(
       nodeOptionsLaunchNotice('npm run start', PRESETS['cpu-gc-deopts'].capture),
-      'npm run start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the CPU profile, the GC trace and the allocations; deopts need a direct launch (Node refuses --log-deopt in NODE_OPTIONS)',
+      'npm run start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the CPU profile, the GC trace and the allocations of every thread, except the CPU profile of a worker thread the app terminates before it stops (a direct launch keeps it); deopts need a direct launch (Node refuses --log-deopt in NODE_OPTIONS)',
     );
-    assert.equal(nodeOptionsLaunchNotice('npm start', PRESETS['cpu-gc'].capture), 'npm start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the CPU profile and the GC trace');
-    assert.equal(nodeOptionsLaunchNotice('npm start', PRESETS.gc.capture), 'npm start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the GC trace');
+    assert.equal(nodeOptionsLaunchNotice('npm start', PRESETS['cpu-gc'].capture), 'npm start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the CPU profile and the GC trace of every thread, except the CPU profile of a worker thread the app terminates before it stops (a direct launch keeps it)');
+    assert.equal(nodeOptionsLaunchNotice('npm start', PRESETS.gc.capture), 'npm start starts Node itself, so the flags go through NODE_OPTIONS: this run collects the GC trace of every thread');
   });
 
   it('a preset with deopts says at pick time what it will not get through npm', () => {
