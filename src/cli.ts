@@ -107,8 +107,8 @@ files, or two GC traces):
   --fail-on RULES   comma-separated FIGURE:+N% (a rise beyond N% fails), FIGURE:-N% (a fall),
                     or without % in the figure's unit, e.g. "cpu.self:+10%,gc.msPer1k:+15%";
                     repeatable (the rules add up; a figure given twice is an error). On a
-                    baseline of 0 a % rule is held as absolute growth; functions with under 20
-                    samples and 1% of on-CPU time on both sides are shown, not held.
+                    baseline of 0 a % rule is held as absolute growth; functions with fewer than
+                    20 samples (or 1% of the on-CPU ones) on both sides are shown, not held.
                     A change inside the noise never fails: with 3+ runs per side it must pass
                     the Mann-Whitney U test (p < 0.05 from 4 a side; at 3 vs 3 ranges that do
                     not overlap) and, for self times, V8's sampling noise; with fewer runs the

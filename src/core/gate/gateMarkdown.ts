@@ -101,7 +101,7 @@ export function formatGateMarkdown(result: GateResult): string {
   }
   if (result.tooFewSamples > 0) {
     const n = result.tooFewSamples;
-    lines.push('', `${n} function${n === 1 ? ' has' : 's have'} too few samples on both sides to tell a change (under 20 samples and 1% of on-CPU time): shown, not held.`);
+    lines.push('', `${n} function${n === 1 ? ' has' : 's have'} too few samples on both sides to tell a change (fewer than 20, or than 1% of the on-CPU samples where that is more): shown, not held.`);
   }
   if (result.accepted.length > 0) lines.push('', `Held anyway, as asked: ${result.accepted.map((a) => cell(a, 400)).join('; ')}.`);
   lines.push('', '| Check | Baseline | Candidate | Change | Limit | Verdict | Why |', '|---|---:|---:|---:|---:|---|---|');

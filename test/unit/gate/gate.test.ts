@@ -200,7 +200,7 @@ describe('the Markdown', () => {
     const md = formatGateMarkdown({ ...blank(), verdict: 'fail', broken: 0, unmeasured: ['cpu.self: not measured in the candidate: its run has a CPU profile (a preset with cpu)'], tooFewSamples: 7 });
     assert.match(md, /^### V8 Lens regression gate: ❌ \*\*FAIL\*\*: 1 rule measured nothing on a side/);
     assert.match(md, /Not measured: cpu\.self: not measured in the candidate: its run has a CPU profile \(a preset with cpu\)\. So a gate that measured nothing cannot pass/);
-    assert.match(md, /7 functions have too few samples on both sides to tell a change \(under 20 samples and 1% of on-CPU time\): shown, not held\./);
+    assert.match(md, /7 functions have too few samples on both sides to tell a change \(fewer than 20, or than 1% of the on-CPU samples where that is more\): shown, not held\./);
     const ignored = formatGateMarkdown({ ...blank(), missing: 'ignore', unmeasured: ['gc.msPer1k: not measured in the baseline'] });
     assert.match(ignored, /PASS/);
     assert.match(ignored, /not held \(--missing ignore\)/);
