@@ -38,6 +38,21 @@ export function describeYoungGeneration(young: YoungGeneration | undefined, semi
   return young ? `${what} ${size} reached (${detail}${several})` : `${what} ${size} reached`;
 }
 
+/**
+ * The semi-space among a run's flags: "--max-semi-space-size=64" (wherever it was given: V8 Lens's
+ * option, runtimeArgs, NODE_OPTIONS, an npm script's node command) or "semi-space: V8 default"; null
+ * when the flags shown beside it already end with that value.
+ */
+export function semiSpaceFlagText(askedMB: number | null, shownFlags: readonly string[]): string | null {
+  if (askedMB === null) return 'semi-space: V8 default';
+  let shown: number | null = null;
+  shownFlags.forEach((f, i) => {
+    const m = /^--max[-_]semi[-_]space[-_]size(?:=(.*))?$/.exec(f);
+    if (m) shown = Number(m[1] ?? shownFlags[i + 1]);
+  });
+  return shown === askedMB ? null : `--max-semi-space-size=${askedMB}`;
+}
+
 /** What the user asked for: "--max-semi-space-size=64" or "V8 default". */
 export function requestedSemiSpaceText(requestedMB: number | null): string {
   return requestedMB === null ? 'V8 default' : `--max-semi-space-size=${requestedMB}`;

@@ -2,6 +2,7 @@
 import { fmtBytes } from '../../src/shared/formatBytes';
 import { runDateTime } from '../../src/shared/runTime';
 import { selfCheckGaps } from '../../src/shared/selfCheckText';
+import { semiSpaceFlagText } from '../../src/shared/youngGenerationText';
 import type { FromReportWebview, ReportModel } from '../../src/shared/reportProtocol';
 import type { SessionRecord } from '../../src/shared/model/session';
 import { el } from '../common/dom';
@@ -39,7 +40,7 @@ export function renderHeader(root: HTMLElement, model: ReportModel, host: Host<F
   if (s) {
     add('Node', `${s.node.version}${s.node.v8Version ? ` (V8 ${s.node.v8Version})` : ''}`, 'node');
     add('Command', describeCommand(s), 'command', true, [s.launch.command, ...s.launch.argv].join(' '));
-    add('Flags', describeFlags(s), 'flags', true);
+    add('Flags', describeFlags(s, model.summary.gc?.semiSpaceRequestedMB ?? s.flags.semiSpaceMB), 'flags', true);
     add('Duration', s.durationMs !== null ? fmtDuration(s.durationMs) : s.status === 'running' ? 'still running' : '–', 'duration');
     add('Exit', describeExit(s), 'exit');
     add('Started', runDateTime(s.startedAt), 'started');
@@ -82,7 +83,8 @@ function describeCommand(s: SessionRecord): string {
   return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : JSON.stringify(w))).join(' ');
 }
 
-function describeFlags(s: SessionRecord): string {
+/** `askedMB`: the semi-space the run was given wherever it was (the summary's), else V8 Lens's option. */
+function describeFlags(s: SessionRecord, askedMB: number | null): string {
   const f = s.flags;
   const parts: string[] = [];
   if (f.preset) parts.push(`preset ${f.preset}`);
@@ -91,7 +93,9 @@ function describeFlags(s: SessionRecord): string {
   if (f.capture.cpu) parts.push(`sampling ${f.samplingIntervalUs} µs`);
   if (f.capture.alloc && f.allocSamplingBytes !== undefined) parts.push(`an allocation sample every ${fmtBytes(f.allocSamplingBytes)}`);
   if (f.exactAllocSites) parts.push('exact allocation sites (inlining off)');
-  parts.push(f.semiSpaceMB !== null ? `--max-semi-space-size=${f.semiSpaceMB}` : 'semi-space: V8 default');
+  // Said once: by the flags or NODE_OPTIONS below when the size was given there.
+  const semi = semiSpaceFlagText(askedMB, [...f.extra, ...(f.inheritedNodeOptions ?? '').split(/\s+/)]);
+  if (semi !== null) parts.push(semi);
   if (f.stableDeopts && !f.extra.includes('--no-concurrent-recompilation')) parts.push('--no-concurrent-recompilation');
   parts.push(...f.extra);
   if (f.inheritedNodeOptions) parts.push(`NODE_OPTIONS=${f.inheritedNodeOptions}`);

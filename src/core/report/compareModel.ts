@@ -33,6 +33,7 @@ import {
 } from '../../shared/model/compareModel';
 import { flameTotals } from '../../shared/flameTotals';
 import { frameCategory } from '../../shared/frameCategory';
+import { semiSpaceFlagText } from '../../shared/youngGenerationText';
 import { matchFunctions, samePosition, type FunctionMatch, type FunctionRef } from './functionMatch';
 import { metricRow, rowCollector } from './metricRow';
 import { buildReportModel } from './reportModel';
@@ -270,7 +271,8 @@ function runInfo(side: CompareSide, input: CompareInput): CompareRunInfo {
   const gc = report.summary.gc;
   const program = s ? basename(s.target.program) : basename(report.source);
   const startedAt = s?.startedAt ?? input.modifiedAt;
-  const requested = s?.flags.semiSpaceMB ?? gc?.semiSpaceRequestedMB ?? null;
+  // The summary's: wherever the flag was given (runtimeArgs, NODE_OPTIONS, an npm script), not only V8 Lens's option.
+  const requested = gc?.semiSpaceRequestedMB ?? s?.flags.semiSpaceMB ?? null;
   const effective = gc?.semiSpaceMB ?? null;
   const semi = requested !== null ? `${fmtMB(requested)} MB` : effective !== null ? `~${fmtMB(effective)} MB` : null;
   const time = startedAt ? clock(startedAt) : null;
@@ -285,7 +287,7 @@ function runInfo(side: CompareSide, input: CompareInput): CompareRunInfo {
     startedAt,
     nodeVersion: s?.node.version ?? null,
     v8Version: s?.node.v8Version || null,
-    flags: s ? describeFlags(s.flags) : null,
+    flags: s ? describeFlags(s.flags, requested) : null,
     semiSpaceRequestedMB: requested,
     semiSpaceMB: effective,
     durationMs: runDuration(report),
@@ -305,8 +307,9 @@ function clock(iso: string): string {
   return date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
 }
 
-function describeFlags(f: NonNullable<ReportModel['session']>['flags']): string {
-  const parts: string[] = [f.semiSpaceMB !== null ? `--max-semi-space-size=${f.semiSpaceMB}` : 'semi-space: V8 default', ...f.extra];
+function describeFlags(f: NonNullable<ReportModel['session']>['flags'], askedMB: number | null): string {
+  const semi = semiSpaceFlagText(askedMB, f.extra);
+  const parts: string[] = [...(semi !== null ? [semi] : []), ...f.extra];
   if (f.preset) parts.push(`preset ${f.preset}`);
   if (f.capture.cpu) parts.push(`sampling ${f.samplingIntervalUs} µs`);
   return parts.join(' · ');
@@ -348,7 +351,7 @@ export function compareMetrics(a: CompareInput, b: CompareInput, load: LoadCompa
 
   // ---- run
   add(metricRow('duration', 'Duration', 'run', 'duration', 'neutral', runDuration(a.report), runDuration(b.report), { hint: 'Wall time of the run (of the trace or profile for a lone file).' }));
-  const requested = (x: CompareInput) => x.report.session?.flags.semiSpaceMB ?? x.report.summary.gc?.semiSpaceRequestedMB ?? null;
+  const requested = (x: CompareInput) => x.report.summary.gc?.semiSpaceRequestedMB ?? x.report.session?.flags.semiSpaceMB ?? null;
   const requestedText = (x: CompareInput) => (requested(x) === null && x.report.session ? 'V8 default' : undefined);
   add(
     metricRow('semiSpaceRequested', 'Semi-space asked for', 'run', 'MB', 'neutral', requested(a), requested(b), {

@@ -51,6 +51,7 @@ import { functionPlaceKey, scriptCalleesOf, scriptFramesOf } from '../cpu/cpuMod
 import { v8LensScripts, type IsV8LensScript } from '../cpu/v8LensFrames';
 import { PRELOAD_BUNDLE_FILE } from '../launcher/bundledScripts';
 import type { ScriptFrames } from '../heap/resolvePositions';
+import { semiSpaceAskedOf } from '../flags/semiSpaceAsked';
 
 /** GC data already in memory from a live capture, so the trace file need not be read back. */
 export interface LiveGcData {
@@ -411,7 +412,7 @@ function summarizeGcOf(counted: readonly RunProcess[], isolates: readonly Isolat
     newSpaceMaxBytes: p.record?.newSpaceMaxBytes ?? null,
   }));
   const main = app?.isolate ? { pid: app.pid, isolate: app.isolate } : null;
-  return summarizeRunGc(parts, main, { semiSpaceRequestedMB: session?.flags.semiSpaceMB ?? null, unparsedLines });
+  return summarizeRunGc(parts, main, { semiSpaceRequestedMB: semiSpaceAskedOf(session, app?.record?.execArgv), unparsedLines });
 }
 
 function processSummary(
@@ -433,7 +434,7 @@ function processSummary(
     gc = summarizeGc(group?.events ?? [], {
       wallMs: r ? processWallMs(r) : null,
       newSpaceMaxBytes: r?.newSpaceMaxBytes ?? null,
-      semiSpaceRequestedMB: session?.flags.semiSpaceMB ?? null,
+      semiSpaceRequestedMB: semiSpaceAskedOf(session, r?.execArgv),
       mainPid: p.pid,
     });
   }
