@@ -67,7 +67,9 @@ describe('v8-lens sweep', () => {
     );
     assert.equal(r.code, 0, r.stderr);
     assertNoStack(r.stderr);
-    assert.equal(r.stderr.split('\n').filter((l) => /^v8-lens: run \d\/4 · (2|16) MB · round [12] · ok · /.test(l)).length, 4, r.stderr);
+    // Two measured rounds per size, then one profiling run per size (its profilers would change the figures).
+    assert.equal(r.stderr.split('\n').filter((l) => /^v8-lens: run \d\/6 · (2|16) MB · round [12] · ok · /.test(l)).length, 4, r.stderr);
+    assert.equal(r.stderr.split('\n').filter((l) => /^v8-lens: run [56]\/6 · (2|16) MB · profiling run \(not in the figures\) · ok · /.test(l)).length, 2, r.stderr);
     assert.match(r.stdout, /scavenges \/1k req/);
     assert.match(r.stderr, new RegExp(`sweep folder: ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(finished\\)`));
 
@@ -97,8 +99,11 @@ describe('v8-lens sweep', () => {
         assert.match(readFileSync(join(out, run.dir, 'output.log'), 'utf8'), /alloc-service listening on http:\/\/127\.0\.0\.1:/);
       }
     }
-    // Rounds interleaved and rotated: 2 16 | 16 2.
-    assert.deepEqual(allRuns(result).map((run) => run.semiSpaceMB), [2, 16, 16, 2]);
+    // Rounds interleaved and rotated: 2 16 | 16 2, then the profiling runs in the values' order.
+    assert.deepEqual(allRuns(result).map((run) => [run.semiSpaceMB, run.purpose]), [[2, 'measure'], [16, 'measure'], [16, 'measure'], [2, 'measure'], [2, 'profile'], [16, 'profile']]);
+    const measured = allRuns(result).filter((run) => run.purpose === 'measure');
+    const profiling = allRuns(result).filter((run) => run.purpose === 'profile');
+    for (const run of measured) assert.ok(run.pretenuring, 'every measured run records V8\'s pretenuring decisions');
     const [small, big] = result.results;
     assert.ok(big!.median.scavengesPer1k! < small!.median.scavengesPer1k!, `scavenges/1k: 2 MB ${small!.median.scavengesPer1k}, 16 MB ${big!.median.scavengesPer1k}`);
     assert.equal(typeof result.recommendation.reason, 'string');
@@ -106,10 +111,11 @@ describe('v8-lens sweep', () => {
     assert.equal(result.recommendation.semiSpaceMB, result.recommendation.value);
     assert.equal(result.recommendation.metric, 'gcMsPer1k');
 
-    // What the code allocates per request, sampled in each run's window: the same at 2 and 16 MB
-    // (the semi-space cannot change it), with the service's own allocator on top, named as the
-    // code-side alternative.
-    for (const run of allRuns(result)) {
+    // What the code allocates per request, sampled in each profiling run's window (the measured runs
+    // have no sampler): the same at 2 and 16 MB (the semi-space cannot change it), with the
+    // service's own allocator on top, named as the code-side alternative.
+    for (const run of measured) assert.equal(run.allocBytesPerRequest, null, 'a measured run samples nothing');
+    for (const run of profiling) {
       assert.ok(typeof run.allocBytesPerRequest === 'number' && run.allocBytesPerRequest > 20_000 && run.allocBytesPerRequest < 500_000, `bytes per request ${run.allocBytesPerRequest}`);
       const top = run.topAllocators?.[0];
       assert.ok(top && /^(handle|buildOrder|\(anonymous\))$/.test(top.name) && top.share > 0.4, JSON.stringify(run.topAllocators));
@@ -117,25 +123,27 @@ describe('v8-lens sweep', () => {
     const perRequest = result.results.map((s) => s.median.allocBytesPerRequest!);
     assert.ok(Math.max(...perRequest) / Math.min(...perRequest) - 1 <= 0.15, `bytes per request by size: ${perRequest.join(', ')}`);
     assert.ok(!result.warnings.some((w) => w.startsWith('Bytes allocated per request differ')), result.warnings.join('\n'));
-    const topName = allRuns(result)[0]!.topAllocators![0]!.name;
+    const topName = profiling[0]!.topAllocators![0]!.name;
     assert.match(result.recommendation.reason, new RegExp(`Or cut allocation: ${topName.replace(/[()]/g, '\\$&')} makes \\d+% of the [\\d.]+ KB allocated per request\\.`));
     assert.match(r.stdout, /alloc \/req/);
-    for (const run of allRuns(result)) assert.ok(readdirSync(join(out, run.dir, 'heap')).some((f) => f.endsWith('.heapprofile')), 'each run keeps its heap profile');
+    for (const run of profiling) assert.ok(readdirSync(join(out, run.dir, 'heap')).some((f) => f.endsWith('.heapprofile')), 'each profiling run keeps its heap profile');
 
-    // Each run is a run folder: its CPU profile, session and summary; the report and compare open it,
-    // and its figures are the sweep's own for that run.
+    // Each run is a run folder: its session and summary (and, for the profiling runs, its CPU
+    // profile); the report and compare open it, and its figures are the sweep's own for that run.
     for (const run of allRuns(result)) {
       const dir = join(out, run.dir);
-      assert.equal(readdirSync(join(dir, 'cpu')).filter((f) => f.endsWith('.cpuprofile')).length, 1, `one CPU profile in ${run.dir}`);
+      const profiled = run.purpose === 'profile';
+      assert.equal(existsSync(join(dir, 'cpu')) ? readdirSync(join(dir, 'cpu')).filter((f) => f.endsWith('.cpuprofile')).length : 0, profiled ? 1 : 0, `CPU profiles in ${run.dir}`);
       const session = JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')) as { status: string; target: { name: string }; flags: { semiSpaceMB: number } };
       assert.equal(session.status, 'finished');
       assert.equal(session.flags.semiSpaceMB, run.value);
-      assert.match(session.target.name, new RegExp(`^server\\.js · max-semi-space-size=${run.value} MB · round ${run.round}$`));
+      assert.match(session.target.name, new RegExp(`^server\\.js · max-semi-space-size=${run.value} MB · ${profiled ? 'profiling run' : `round ${run.round}`}$`));
       const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { cpu: { sampleCount: number } | null; load: { figures: { requests: number } } | null };
-      assert.ok(summary.cpu && summary.cpu.sampleCount > 100, `${run.dir} has its CPU figures`);
+      if (profiled) assert.ok(summary.cpu && summary.cpu.sampleCount > 100, `${run.dir} has its CPU figures`);
+      else assert.equal(summary.cpu, null, `${run.dir} ran without a profiler`);
       assert.equal(summary.load?.figures.requests, run.load!.requests);
     }
-    const [a, b] = [allRuns(result)[0]!, allRuns(result)[1]!];
+    const [a, b] = [profiling[0]!, profiling[1]!];
     const compared = await runCli(['compare', join(out, a.dir), join(out, b.dir), '--json']);
     assert.equal(compared.code, 0, compared.stderr);
     const model = JSON.parse(compared.stdout) as { flameMissing: string | null; metrics: { key: string; base: number | null; other: number | null }[] };
@@ -155,7 +163,7 @@ describe('v8-lens sweep', () => {
       { env: { PORT: String(port), [marker]: '1' } },
     );
     const done = collect(cli, 60_000);
-    await waitForOutput(cli, /run 1\/4 · 2 MB · round 1 · ok/);
+    await waitForOutput(cli, /run 1\/6 · 2 MB · round 1 · ok/);
     // The second run is under load now: cancel it in the middle.
     await new Promise((r) => setTimeout(r, 1200));
     cli.kill('SIGINT');
@@ -181,7 +189,7 @@ describe('v8-lens sweep', () => {
     const script = join(dir, 'never-listens.js');
     writeFileSync(script, "console.log('booting forever');\nsetInterval(() => {}, 1000);\n");
     const url = `http://127.0.0.1:${port}/`;
-    const common = ['sweep', '--sizes', '2,4', '--rounds', '1', '--warmup', '0', '--duration', '1', '--ready-timeout', '2', '--url', url];
+    const common = ['sweep', '--sizes', '2,4', '--rounds', '1', '--no-profile-rounds', '--warmup', '0', '--duration', '1', '--ready-timeout', '2', '--url', url];
 
     const goOn = join(dir, 'continue');
     const r1 = await runCli([...common, '--on-failure', 'continue', '--out', goOn, '--', script], { timeoutMs: 60_000 });
@@ -215,7 +223,7 @@ describe('v8-lens sweep', () => {
     // Serves, then dies half a second into the load with exit code 3.
     writeFileSync(script, `require('http').createServer((req, res) => res.end('ok')).listen(${port}, '127.0.0.1', () => setTimeout(() => process.exit(3), 1500));\n`);
     const out = join(dir, 'crash');
-    const r = await runCli(['sweep', '--sizes', '2,4', '--rounds', '1', '--warmup', '1', '--duration', '3', '--url', `http://127.0.0.1:${port}/`, '--out', out, '--', script], { timeoutMs: 60_000 });
+    const r = await runCli(['sweep', '--sizes', '2,4', '--rounds', '1', '--no-profile-rounds', '--warmup', '1', '--duration', '3', '--url', `http://127.0.0.1:${port}/`, '--out', out, '--', script], { timeoutMs: 60_000 });
     assert.equal(r.code, 1, r.stderr);
     assertNoStack(r.stderr);
     const sweep = readSweep(out);
@@ -247,7 +255,7 @@ describe('v8-lens sweep', () => {
     const out = join(dir, 'sweep');
     const url = `http://127.0.0.1:${port}/`;
     const r = await runCli(
-      ['sweep', '--sizes', '2,16', '--rounds', '3', '--warmup', '0', '--duration', '1', '--connections', '4', '--url', url, '--out', out, '--', script],
+      ['sweep', '--sizes', '2,16', '--rounds', '3', '--no-profile-rounds', '--warmup', '0', '--duration', '1', '--connections', '4', '--url', url, '--out', out, '--', script],
       { env: { PORT: String(port) }, timeoutMs: 90_000 },
     );
     assert.equal(r.code, 0, r.stderr); // finished, with valid runs at 2 MB
