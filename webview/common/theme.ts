@@ -60,6 +60,7 @@ export const CATEGORY_VARS: Record<FrameCategory, [string, string]> = {
   idle: ['--vscode-charts-lines', '#808080'],
   process: ['--vscode-charts-foreground', '#cccccc'],
   tool: ['--vscode-disabledForeground', '#8c8c8c'],
+  waiting: ['--vscode-charts-lines', '#808080'],
 };
 
 /** GC types V8 prints, to a chart colour; unknown types get the rest of the palette in order. */
@@ -105,7 +106,8 @@ export function readPalette(): Palette {
     const c = parseColor(cssVar(name, fallback));
     category[cat] = c;
     // Enough of the chart colour to tell categories apart, enough background for the label to read.
-    frame[cat] = mix(c, background, cat === 'idle' ? 0.35 : dark ? 0.62 : 0.6);
+    // Waiting: the idle grey, fainter, so the two off-CPU kinds stay apart in the legend.
+    frame[cat] = mix(c, background, cat === 'idle' ? 0.35 : cat === 'waiting' ? 0.55 : dark ? 0.62 : 0.6);
   }
   const gcCache = new Map<string, Rgb>();
   return {

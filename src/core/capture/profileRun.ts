@@ -9,6 +9,7 @@ import { probeNodeRuntime } from '../flags/nodeRuntime';
 import type { PresetId } from '../flags/presets';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
+import { ThreadPoller } from '../launcher/threadPoller';
 import type { StrayProcess } from '../launcher/strayProcesses';
 import { createRunFolder, requireEmptyRunFolder, reserveRecordSpace, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { runLayout, type RunLayout } from '../run/runLayout';
@@ -100,6 +101,8 @@ export class ProfileRun {
   private stdoutPaused = false;
   private readonly load: RunLoad | null;
   private readonly gcTrace: RunFileStream;
+  /** Each thread's own CPU, read from outside (a waiting worker cannot say how little it ran). */
+  private readonly threads: ThreadPoller;
   /** The first file of the run folder that could not be written (a full disk), one line; null while all is well. */
   private writeProblem: string | null = null;
   /** Frees the room kept for the last records (see reserveRecordSpace). */
@@ -125,6 +128,8 @@ export class ProfileRun {
         })
       : null;
     this.pipeOutput();
+    this.threads = new ThreadPoller(() => runPids(target.pid, layout.agentDir));
+    this.threads.start();
     const timer = timeoutS !== null ? setTimeout(() => void this.target.stop(), timeoutS * 1000) : undefined;
     this.done = this.target.exited.then(async (exit) => {
       clearTimeout(timer);
@@ -308,6 +313,7 @@ export class ProfileRun {
   }
 
   private async finish(exit: TargetExit): Promise<RunResult> {
+    this.threads.stop();
     await this.gcTrace.end();
     await this.releaseRecordSpace();
     // Each record is written whole or not at all; one that cannot be (a full disk) is said, and the rest still tried.
@@ -332,6 +338,8 @@ export class ProfileRun {
       stderrTail: this.stderrTail.slice(-STDERR_TAIL_LINES),
     };
     await save(this.layout.session, 'session.json', this.session);
+    const threads = this.threads.record();
+    if (threads) await save(this.layout.threads, 'threads.json', threads);
     const moveProblem = (await this.codeTrace?.collect()) ?? null;
     const summary = await summarizeRunFolder(this.layout, this.session, { events: this.collector.events, unparsedLines: this.collector.unparsedLines, raw: this.collector.rawCounts(), pretenuring: this.collector.pretenuring.summary() });
     if (moveProblem) summary.warnings.push(moveProblem);
@@ -341,6 +349,22 @@ export class ProfileRun {
     const problem = [stoppedForWrite ?? problemOf(exit), ...unwritten].filter((p) => p !== null).join('; ');
     return { layout: this.layout, session: this.session, summary, outcome, problem: problem === '' ? null : problem };
   }
+}
+
+/** The launched process and every process its agent recorded (`<pid>.json`, `<pid>-<threadId>.json`). */
+function runPids(launchedPid: number, agentDir: string): Set<number> {
+  const pids = new Set([launchedPid]);
+  let names: string[] = [];
+  try {
+    names = readdirSync(agentDir);
+  } catch {
+    // not there yet
+  }
+  for (const name of names) {
+    const pid = /^(\d+)(?:-\d+)?\.json$/.exec(name)?.[1];
+    if (pid !== undefined) pids.add(Number(pid));
+  }
+  return pids;
 }
 
 function strayWarning({ pid, command }: StrayProcess): string {

@@ -24,6 +24,7 @@ import { readProcStat } from '../launcher/procStats';
 import { watchNewSpace } from './newSpaceWatch';
 import { currentThread } from './currentThread';
 import { createWorkerRelay, exposeWorkerHook } from './workerRelay';
+import { ownThreadId, readThreadCpu } from './threadCpu';
 
 const { isMainThread, threadId } = currentThread();
 
@@ -79,6 +80,10 @@ function start(): void {
     } catch (err) {
       noteError(record, 'resource usage', err);
     }
+    // This thread's own CPU: the process's above counts every thread (see threadCpu.ts).
+    const own = readThreadCpu();
+    record.threadCpuUs = own?.us ?? null;
+    record.threadCpuSource = own?.source ?? null;
     record.updatedAtMs = Date.now();
   };
   const write = () => {
@@ -370,6 +375,7 @@ function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
     ppid: process.ppid,
     threadId,
     clusterWorkerId: clusterWorkerId(),
+    tid: ownThreadId(),
     hasIpc: isMainThread && process.channel !== undefined,
     codeTrace,
     argv: process.argv,

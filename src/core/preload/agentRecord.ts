@@ -13,6 +13,8 @@ export interface AgentRecord {
   ppid: number;
   /** worker_threads' threadId: 0 for a process's main thread. */
   threadId?: number;
+  /** The kernel's id of the thread (Linux; the pid for a main thread): pairs it with /proc/<pid>/task/<tid>. Null elsewhere. */
+  tid?: number | null;
   /** `cluster` worker id (NODE_UNIQUE_ID) when the process is a cluster worker, else null. */
   clusterWorkerId?: number | null;
   /** Started with an IPC channel (child_process.fork, cluster): a child of another Node process. */
@@ -45,8 +47,16 @@ export interface AgentRecord {
   newSpaceMaxBytes: number;
   /** Peak resident set size (process.resourceUsage().maxRSS), KB. */
   maxRssKB: number;
+  /** The whole process's CPU time (every thread), µs. */
   cpuUserUs: number;
   cpuSystemUs: number;
+  /**
+   * This thread's own CPU time at `updatedAtMs`, µs (see threadCpu.ts); null when the platform cannot
+   * tell. A worker blocked in Atomics.wait never runs the agent's timers, so its last reading can be
+   * old: the run's thread poller (launcher/threadPoller.ts) has the later figure.
+   */
+  threadCpuUs?: number | null;
+  threadCpuSource?: 'threadCpuUsage' | 'schedstat' | null;
   /** Older records only: the machine is in session.json (what the agent reads at start-up, it allocates in the app's heap). */
   machine?: { cpus: number; loadavg: number[]; totalMemBytes: number; platform: string };
   /** The sampling heap profile this isolate wrote; null when allocations were not collected or it failed (see errors). */

@@ -13,6 +13,8 @@ import type { AgentRecord } from '../preload/agentRecord';
 import type { TimeProfile } from '../../shared/model/timeProfile';
 import type { GcEvent } from '../gc/gcEvent';
 import { readGcTraceFile, readRunGcTrace, v8LensScriptsOf } from '../run/analyzeRun';
+import { impossibleGcEvents } from '../run/impossibleGcs';
+import { groupByIsolate } from '../gc/gcSummary';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import { readSessionRecord } from '../run/runRecords';
 import { sessionMode, type SessionRecord } from '../../shared/model/session';
@@ -94,7 +96,10 @@ async function attachedAllocFlame(layout: RunLayout, session: SessionRecord, sum
 
 /** The run's GC trace events; none without a trace or when it may not be read (the summary said why). */
 async function runGcEvents(layout: RunLayout): Promise<readonly GcEvent[]> {
-  return (await readRunGcTrace(layout, []))?.events ?? [];
+  const events = (await readRunGcTrace(layout, []))?.events ?? [];
+  // What the summary left out as impossible for V8 (see run/impossibleGcs.ts) is not drawn either.
+  const impossible = impossibleGcEvents(await readAgentRecords(layout).catch(() => []), groupByIsolate(events), null).events;
+  return impossible.size === 0 ? events : events.filter((e) => !impossible.has(e));
 }
 
 /**

@@ -7,6 +7,7 @@ import { pretenuringText } from '../../shared/pretenuringText';
 import { deoptEventCount } from '../../shared/deoptText';
 import { hasGap, selfCheckGaps } from '../../shared/selfCheckText';
 import { tierClockText, tierNowText, tierSummaryText } from '../../shared/tierText';
+import { threadCpuText } from '../../shared/threadCpuText';
 import type { LoadSummary, ProcessSummary, Summary } from '../../shared/model/summary';
 
 export interface TextReportOptions {
@@ -46,6 +47,9 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     );
     const leftOut = leftOutText(cpu.leftOut);
     if (leftOut) out.push(leftOut);
+    if (cpu.waitingMs && cpu.waiting && cpu.waiting.length > 0) {
+      out.push(`  waiting, off the CPU (threads blocked in Atomics.wait), in no function below: ${fmtMs(cpu.waitingMs)} in ${cpu.waiting.map((w) => w.name).join(', ')}`);
+    }
     const rows = cpu.functions.slice(0, options.topFunctions ?? 10);
     if (rows.length > 0) {
       out.push(table(
@@ -66,7 +70,12 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     const wall = processes.length > 1 || isolates > 1 ? `${fmtMs(gc.wallMs)} of their wall time added up` : `${fmtMs(gc.wallMs)} wall`;
     const gcLines = summary.selfCheck?.gcLines;
     const unread = gcLines && gcLines.seen > gcLines.read ? ` (of ${gcLines.seen} V8 printed: ${gcLines.seen - gcLines.read} could not be read)` : '';
-    out.push(`GC${who}: ${gc.eventCount} events${unread}, ${fmtNum(gc.totalPauseMs, 1)} ms paused = ${fmtNum(gc.wallShare * 100, 1)}% of ${wall}`);
+    if (gc.shareOf) {
+      // With worker threads: the share of the threads that served the app, each thread's own below.
+      const others = processes.filter((p) => p.gc && !gc.shareOf!.processes.includes(p.id));
+      const beside = others.length > 0 ? `; ${others.map((p) => `${p.threadId ? `thread ${p.threadId}` : `pid ${p.pid}`} ${fmtNum(p.gc!.wallShare * 100, 1)}%`).join(', ')} of their own` : '';
+      out.push(`GC${who}: ${gc.eventCount} events${unread}, ${fmtNum(gc.totalPauseMs, 1)} ms paused; ${gc.shareOf.label}: ${fmtNum(gc.shareOf.pauseMs, 1)} ms = ${fmtNum(gc.wallShare * 100, 1)}% of its ${fmtMs(gc.wallMs)}${beside}`);
+    } else out.push(`GC${who}: ${gc.eventCount} events${unread}, ${fmtNum(gc.totalPauseMs, 1)} ms paused = ${fmtNum(gc.wallShare * 100, 1)}% of ${wall}`);
     const types = Object.entries(gc.byType).sort((a, b) => b[1].totalMs - a[1].totalMs);
     if (types.length > 0) {
       out.push(table(
@@ -184,13 +193,13 @@ function formatProcesses(processes: readonly ProcessSummary[]): string {
   const rows = processes.map((p) => [
     p.role,
     p.threadId !== null && p.threadId > 0 ? `${p.pid}/${p.threadId}` : p.id,
-    p.cpu ? `${fmtMs(p.cpu.sampledMs)}, ${fmtNum(p.cpu.idleShare * 100, 0)}% idle` : '–',
+    p.cpu ? threadCpuText(p.cpu) : '–',
     p.gc ? `${p.gc.eventCount} events, ${fmtNum(p.gc.wallShare * 100, 1)}%` : '–',
     p.gc?.semiSpaceMB != null ? `${fmtNum(p.gc.semiSpaceMB, 1)} MB` : '–',
     p.deoptCount === null ? 'not collected' : String(p.deoptCount),
     p.command,
   ]);
-  return `Processes and threads: ${processes.length}\n${table(['role', 'pid', 'CPU sampled', 'GC', 'young gen', 'deopts', 'command'], rows, [false, true, false, false, true, true, false])}`;
+  return `Processes and threads: ${processes.length}\n${table(['role', 'pid', 'CPU', 'GC', 'young gen', 'deopts', 'command'], rows, [false, true, false, false, true, true, false])}`;
 }
 
 /** A warning that explains why deopts are missing (the report's deopt section uses the same test). */
@@ -250,7 +259,7 @@ export function formatLoadLine(load: LoadSummary): string {
     load.failedRequests > 0 ? `${load.failedRequests.toLocaleString('en-US')} FAILED (${f.errors} errors, ${f.timeouts} timeouts, ${f.non2xx} non-2xx)` : '0 failed',
   ];
   const gc = load.gcInWindow;
-  if (gc) parts.push(`GC in the window: ${gc.scavenges} scavenges, ${gc.markCompacts} Mark-Compact, ${fmtNum(gc.pauseMs, 1)} ms paused (${fmtNum(gc.wallShare * 100, 1)}%)`);
+  if (gc) parts.push(`GC in the window: ${gc.scavenges} scavenges, ${gc.markCompacts} Mark-Compact, ${fmtNum(gc.pauseMs, 1)} ms paused (${gc.shareOf ? `${gc.shareOf.label}: ${fmtNum(gc.shareOf.pauseMs, 1)} ms = ` : ''}${fmtNum(gc.wallShare * 100, 1)}%)`);
   return `Under load (${load.url}, ${load.connections} connections, ${f.durationSeconds.toFixed(1)} s): ${parts.join(' · ')}`;
 }
 

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentRecord } from '../preload/agentRecord';
 import type { CodeTraceRedirect } from '../preload/codeTraceRedirect';
-import { arrayOf, bool, nullable, num, optional, shape, str } from '../../shared/model/shapeCheck';
+import { arrayOf, bool, nullable, num, oneOf, optional, shape, str } from '../../shared/model/shapeCheck';
 import { RUN_FILE_LIMITS, readRunJson } from './runFiles';
 import type { RunLayout } from './runLayout';
 
@@ -24,7 +24,10 @@ type ReadFields =
   | 'newSpaceMaxBytes'
   | 'maxRssKB'
   | 'cpuUserUs'
-  | 'cpuSystemUs';
+  | 'cpuSystemUs'
+  | 'tid'
+  | 'threadCpuUs'
+  | 'threadCpuSource';
 
 export const checkAgentRecord = shape<Pick<AgentRecord, ReadFields>>({
   pid: num,
@@ -41,6 +44,9 @@ export const checkAgentRecord = shape<Pick<AgentRecord, ReadFields>>({
   maxRssKB: num,
   cpuUserUs: num,
   cpuSystemUs: num,
+  tid: optional(nullable(num)),
+  threadCpuUs: optional(nullable(num)),
+  threadCpuSource: optional(oneOf('threadCpuUsage', 'schedstat', null)),
 });
 
 /**

@@ -32,8 +32,10 @@ import { EXACT_ALLOC_SITES_FLAGS } from '../preload/allocationSampler';
 import { errorMessage, isErrno } from '../util/errors';
 import { round } from '../util/stats';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
-import { processWallMs, readAgentRecords } from './agentRecords';
+import { readAgentRecords } from './agentRecords';
 import { buildProcessTable, type RunProcess } from './processTable';
+import { readThreadRecord, threadFigures, threadWallMs, type ThreadFigures } from './threadFigures';
+import { servingLabel } from '../gc/gcSummary';
 import { listCodeTraces, listCpuProfiles, listV8Logs, type CpuProfileArtifact, type V8LogArtifact } from './runArtifacts';
 import { buildTierHistory } from '../v8log/tierHistory';
 import { readRunDeopts, type WindowMarks } from './runDeopts';
@@ -88,6 +90,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     readLoad(layout, said[4]!),
   ]);
   warnings.push(...said.flat());
+  const polledThreads = await readThreadRecord(layout, warnings);
   const gcWarnings: string[] = [];
   const gcData = liveGc ?? (await readRunGcTrace(layout, gcWarnings));
   warnings.push(...gcWarnings);
@@ -108,6 +111,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const app = processes.find((p) => p.isApp) ?? counted[0] ?? null;
 
   const cpuParts = await readCpuParts(layout, profiles, warnings, v8LensScriptsOf(session));
+  const threads = threadsOf(processes, cpuParts, polledThreads);
   const cpu = summarizeRunCpu(cpuParts, processes, app, capture.cpu && said[1]!.length === 0, warnings);
   const gcRaw = gcData ? rawGcCounts(gcData) : null;
   // V8 printed GC events and none could be read: unknown, not "0 events".
@@ -117,7 +121,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const v8LensGcs = v8LensGcEvents(counted, isolates);
   const appIsolates = withoutEvents(isolates, v8LensGcs);
   const appGcEvents = v8LensGcs.size === 0 ? gcData?.events ?? [] : (gcData?.events ?? []).filter((e) => !v8LensGcs.has(e));
-  const gc = gcData && !gcLost && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, appIsolates, app, gcData.unparsedLines, session) : null;
+  const gc = gcData && !gcLost && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, appIsolates, app, gcData.unparsedLines, session, threads) : null;
   if (gc) {
     gc.pretenuring = pretenuringOf(gcData!, session);
     gc.causedByV8Lens = causedByV8Lens(v8LensGcs);
@@ -162,7 +166,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const selfCheck = buildSelfCheck({ gc: gcRaw, ...deoptRaw });
   deoptCoverage = deoptCoverageAfterCheck(selfCheck, deoptCoverage, warnings);
 
-  if (load) refineGcInWindow(load, counted);
+  if (load) refineGcInWindow(load, counted, threads);
   const appRecord = app?.record ?? null;
   if (appRecord && !appRecord.final) {
     warnings.push(`the target (pid ${appRecord.pid}) did not exit normally, so its figures end at ${new Date(appRecord.updatedAtMs).toISOString()}`);
@@ -170,7 +174,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   if (load?.error) warnings.unshift(`load: ${load.error}`);
   if (load && load.failedRequests > 0) warnings.unshift(`load: the target lost ${load.failedRequests} request(s) in the measured window (errors, timeouts, non-2xx answers)`);
   const runStart = session ? Date.parse(session.startedAt) : null;
-  const processSummaries = processes.map((p) => processSummary(p, cpuParts, appGcEvents, appIsolates, deoptCounts, runStart, session, capture.gc));
+  const processSummaries = processes.map((p) => processSummary(p, cpuParts, appGcEvents, appIsolates, deoptCounts, runStart, session, capture.gc, threads.get(p)!));
   const allocAsked = capture.alloc === true;
   const scriptFrames = new Map(cpuParts.map((part) => [part.artifact.path, part.frames] as const));
   const allocations = allocAsked ? await readRunAllocations(layout, processes, load, { scriptFrames, preloadPath: preloadPathOf(session) }, gcData ? appIsolates : null, warnings) : null;
@@ -226,27 +230,37 @@ async function readLoad(layout: RunLayout, warnings: string[]): Promise<LoadSumm
 /**
  * The load's GC share, now that the processes are known: the pause of the app's processes (npm's
  * left out) over their lives inside the window, added up. A process that lived through the window
- * without a GC counts with 0%, as it should.
+ * without a GC counts with 0%, as it should. With worker threads, the share is of the threads that
+ * served the requests (each process's main thread), as in summarizeRunGc; the counts and the pause
+ * stay every isolate's (GC per 1k requests is all the GC the requests cost).
  */
-function refineGcInWindow(load: LoadSummary, counted: readonly RunProcess[]): void {
+function refineGcInWindow(load: LoadSummary, counted: readonly RunProcess[], threads: ReadonlyMap<RunProcess, RunThread>): void {
   const gc = load.gcInWindow;
   const window = load.windowEpochMs;
   if (!gc?.processes || !window) return;
   const windowMs = Math.max(0, window.end - window.start);
   const isOurs = (iso: { pid: number; isolate: string }) => counted.some((p) => p.pid === iso.pid && (p.isolate === iso.isolate || p.isolate === null));
   const figures = gc.processes.filter(isOurs);
-  let lives = 0;
-  for (const p of counted) {
+  const lifeInWindow = (p: RunProcess): number => {
     const r = p.record;
-    if (r) {
-      const from = Math.max(window.start, r.processStartMs);
-      const to = Math.min(window.end, r.final ? r.updatedAtMs : window.end);
-      lives += Math.max(0, to - from);
-    } else if (figures.some((f) => f.pid === p.pid && f.isolate === p.isolate)) {
-      lives += windowMs;
-    }
+    if (!r) return figures.some((f) => f.pid === p.pid && f.isolate === p.isolate) ? windowMs : 0;
+    const end = threads.get(p)?.figures.endMs ?? null;
+    const from = Math.max(window.start, r.processStartMs);
+    const to = Math.min(window.end, r.final ? r.updatedAtMs : end ?? window.end);
+    return Math.max(0, to - from);
+  };
+  const lives = counted.reduce((n, p) => n + lifeInWindow(p), 0);
+  const totals = windowTotals(figures, Math.max(lives, windowMs));
+  const serving = counted.filter((p) => p.threadId === 0);
+  if (serving.length === 0 || serving.length === counted.length) {
+    load.gcInWindow = { ...totals, processes: figures };
+    return;
   }
-  load.gcInWindow = { ...windowTotals(figures, Math.max(lives, windowMs)), processes: figures };
+  const servingFigures = figures.filter((f) => serving.some((p) => p.pid === f.pid && p.isolate === f.isolate));
+  const servingLives = Math.max(serving.reduce((n, p) => n + lifeInWindow(p), 0), windowMs);
+  const pauseMs = servingFigures.reduce((n, f) => n + f.pauseMs, 0);
+  const shareOf = { processes: serving.map((p) => p.id), label: servingLabel(serving.map((p) => p.pid)), pauseMs: round(pauseMs, 3), wallMs: round(servingLives, 3) };
+  load.gcInWindow = { ...totals, wallShare: servingLives > 0 ? round(Math.min(1, pauseMs / servingLives), 6) : 0, processes: figures, shareOf };
 }
 
 /** V8 Lens's own scripts in the run's processes (the preload it launched them with); null when unknown. */
@@ -404,12 +418,31 @@ function summarizeRunCpu(parts: readonly ProfilePart[], processes: readonly RunP
   return mergeCpuSummaries(use, main, parts.map(profileFile));
 }
 
+/** A thread's own CPU and wall time (see threadFigures.ts). */
+interface RunThread {
+  figures: ThreadFigures;
+  wallMs: number | null;
+}
+
+function threadsOf(processes: readonly RunProcess[], cpuParts: readonly ProfilePart[], polled: Awaited<ReturnType<typeof readThreadRecord>>): Map<RunProcess, RunThread> {
+  return new Map(
+    processes.map((p) => {
+      const part = cpuParts.find((c) => c.artifact === p.profile);
+      // The profile's own length: its sampled time, V8 Lens's and the stretch before the first sample.
+      const profileWall = part ? part.summary.durationMs + (part.summary.leftOut?.v8LensMs ?? 0) + (part.summary.leftOut?.beforeFirstSampleMs ?? 0) : null;
+      const figures = threadFigures(p.record, polled);
+      return [p, { figures, wallMs: threadWallMs(p.record, figures, profileWall) }];
+    }),
+  );
+}
+
 /** Each counted process's and thread's own isolate (npm's are left out); see summarizeRunGc. */
-function summarizeGcOf(counted: readonly RunProcess[], isolates: readonly IsolateEvents[], app: RunProcess | null, unparsedLines: number, session: SessionRecord | null): GcSummary {
+function summarizeGcOf(counted: readonly RunProcess[], isolates: readonly IsolateEvents[], app: RunProcess | null, unparsedLines: number, session: SessionRecord | null, threads: ReadonlyMap<RunProcess, RunThread>): GcSummary {
   const parts: RunGcPart[] = counted.map((p) => ({
     events: isolates.find((i) => i.pid === p.pid && i.isolate === p.isolate)?.events ?? [],
-    wallMs: p.record ? processWallMs(p.record) : p.isApp ? session?.durationMs ?? null : null,
+    wallMs: threads.get(p)?.wallMs ?? (p.isApp ? session?.durationMs ?? null : null),
     newSpaceMaxBytes: p.record?.newSpaceMaxBytes ?? null,
+    thread: { id: p.id, pid: p.pid, serving: p.threadId === 0 },
   }));
   const main = app?.isolate ? { pid: app.pid, isolate: app.isolate } : null;
   return summarizeRunGc(parts, main, { semiSpaceRequestedMB: semiSpaceAskedOf(session, app?.record?.execArgv), unparsedLines });
@@ -424,6 +457,7 @@ function processSummary(
   runStart: number | null,
   session: SessionRecord | null,
   gcWanted: boolean,
+  thread: RunThread,
 ): ProcessSummary {
   const cpuPart = cpuParts.find((c) => c.artifact === p.profile);
   const group = isolates.find((i) => i.pid === p.pid && i.isolate === p.isolate);
@@ -432,7 +466,7 @@ function processSummary(
   let gc: GcSummary | null = null;
   if (group || (gcWanted && events.length > 0 && r)) {
     gc = summarizeGc(group?.events ?? [], {
-      wallMs: r ? processWallMs(r) : null,
+      wallMs: thread.wallMs,
       newSpaceMaxBytes: r?.newSpaceMaxBytes ?? null,
       semiSpaceRequestedMB: semiSpaceAskedOf(session, r?.execArgv),
       mainPid: p.pid,
@@ -453,6 +487,11 @@ function processSummary(
           sampledMs: cpuPart.summary.durationMs,
           sampleCount: cpuPart.summary.sampleCount,
           idleShare: cpuPart.summary.durationMs > 0 ? round(cpuPart.summary.pseudo.idleMs / cpuPart.summary.durationMs, 4) : 0,
+          waitingShare: cpuPart.summary.durationMs > 0 ? round((cpuPart.summary.waitingMs ?? 0) / cpuPart.summary.durationMs, 4) : 0,
+          threadCpuMs: thread.figures.cpuMs,
+          threadCpuSource: thread.figures.source,
+          wallMs: thread.wallMs === null ? null : round(thread.wallMs, 3),
+          tid: thread.figures.tid,
         }
       : null,
     gc,

@@ -36,6 +36,8 @@ export const RUN_FILE_LIMITS = {
   load: { maxBytes: 16 * MB, json: { containers: 200_000, values: 2_000_000, depth: RUN_JSON_DEPTH } },
   /** One process's record: about a KB. */
   agentRecord: { maxBytes: 1 * MB, json: { containers: 50_000, values: 500_000, depth: RUN_JSON_DEPTH } },
+  /** threads.json: about 100 bytes per thread, at most 5,000 threads. */
+  threads: { maxBytes: 4 * MB, json: { containers: 20_000, values: 100_000, depth: RUN_JSON_DEPTH } },
   cpuProfile: CPU_PROFILE_READ_LIMIT,
   /** A sampling heap profile is a call tree of allocating stacks: far smaller than a CPU profile. */
   heapProfile: CPU_PROFILE_READ_LIMIT,

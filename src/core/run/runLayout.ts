@@ -28,6 +28,13 @@ export interface RunLayout extends CapturePaths {
   codeTraces: string;
   /** The preload agent's per-process records (`<pid>.json`). */
   agentDir: string;
+  /** Each thread's own CPU time, read from /proc while the target ran (launcher/threadPoller.ts); Linux only. */
+  threads: string;
+  /**
+   * The survivors pass (`--survivors`): the same target run once more with the allocation sampler
+   * keeping survivors only, a run folder of its own inside this one (capture/survivorsPass.ts).
+   */
+  survivorsDir: string;
 }
 
 export function runLayout(dir: string): RunLayout {
@@ -43,6 +50,7 @@ export function runLayout(dir: string): RunLayout {
     v8LogFile: join(dir, 'v8', 'v8.log'),
     codeTraces: join(dir, 'v8', 'code-startup.asm'),
     agentDir: join(dir, 'agent'),
+    threads: join(dir, 'threads.json'),
     heapDir: join(dir, 'heap'),
   };
 }

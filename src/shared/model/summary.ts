@@ -109,7 +109,9 @@ export interface LoadSummary {
   /**
    * GC inside the measured window (by the arrival of the trace lines), over every process: `pauseMs`
    * is their sum, `wallShare` that sum over the window times the processes alive in it (a true share,
-   * within the processes' own), and `processes` each one's own figures.
+   * within the processes' own), and `processes` each one's own figures. With worker threads,
+   * `wallShare` is the share of the threads that served the requests (each process's main thread,
+   * named in `shareOf`), never pauses spread over idle workers' time.
    */
   gcInWindow: GcInWindow | null;
   /** The measured window, epoch ms: places deopts with times before, in or after it. Absent in older files. */
@@ -139,6 +141,24 @@ export interface SummarySource {
 }
 
 // ---------------------------------------------------------------------------------------- Processes
+  /** Whose share `wallShare` is, when the run had worker threads; absent otherwise and in older files. */
+  shareOf?: GcShareOf | null;
+}
+
+/**
+ * Whose GC share a run-level `wallShare` is: the threads that served the app (each process's main
+ * thread), with their pause over their own wall time. A worker thread's isolate pauses only its own
+ * thread: spreading the main thread's pauses over idle workers' wall time said 1.6% for a main
+ * thread at 4.9%. Every thread's own share is in `processes`.
+ */
+export interface GcShareOf {
+  /** `ProcessSummary.id` of each thread counted. */
+  processes: string[];
+  /** "the main thread (pid 4120)", "the main threads of 4 processes". */
+  label: string;
+  /** Their GC pause and wall time (their lives in the window, under load), ms: the share is pauseMs / wallMs. */
+  pauseMs: number;
+  wallMs: number;
 
 /**
  * What a process (or thread) was in the run. 'main': the launched app when it is one process;
@@ -189,6 +209,23 @@ export interface CpuSummary {
   /**
    * File name of the profile the figures come from; with several (processes, threads) the figures
    * are their sum and this is the launched process's main thread's.
+  /**
+   * Share of that time in waiting frames (a thread blocked in `Atomics.wait`, as a pool's idle
+   * worker is: see `CpuSummary.waitingMs`), 0–1. Absent in older summaries.
+   */
+  waitingShare?: number;
+  /**
+   * The thread's own CPU time as the OS counts it, ms (Linux: /proc/<pid>/task/<tid>/schedstat read
+   * from outside while it ran; `process.threadCpuUsage()` or /proc/thread-self in the thread itself);
+   * null when not collected (another platform, an attached process). Absent in older summaries.
+   */
+  threadCpuMs?: number | null;
+  /** Where `threadCpuMs` came from: '/proc' (read from outside), 'threadCpuUsage' or 'schedstat' (the thread's own reading). */
+  threadCpuSource?: '/proc' | 'threadCpuUsage' | 'schedstat' | null;
+  /** The thread's wall time, from its start to its end, ms (what `threadCpuMs` is a share of); null when unknown. */
+  wallMs?: number | null;
+  /** The kernel's thread id (Linux); null when unknown. */
+  tid?: number | null;
    */
   profile: string;
   /**
@@ -224,6 +261,20 @@ export interface CpuLeftOut {
   v8LensSamples: number;
   beforeFirstSampleMs: number;
 }
+  /**
+   * Sampled time in waiting frames: a thread blocked off the CPU in `Atomics.wait` (piscina's and
+   * tinypool's `atomicsWaitLoop`; see shared/frameCategory.ts), which the profiler samples as if the
+   * function ran. In `durationMs`, like `(idle)`, but in no function or line: `waiting` lists them.
+   * Absent in older summaries (their functions may include such frames).
+   */
+  waitingMs?: number;
+  /** The waiting frames and their time, most first; absent when there were none. */
+  waiting?: CpuFunctionSummary[];
+  /**
+   * Sampled time on the CPU: `durationMs` without `(idle)` and waiting. The shares of lenses and line
+   * heat are of it (of the threads the code ran on: see `CpuFunctionSummary.onCpuMs`). Absent in older summaries.
+   */
+  onCpuMs?: number;
 
 export interface CpuFunctionSummary {
   name: string;
@@ -257,18 +308,25 @@ export interface GcTypeStats {
   count: number;
   totalMs: number;
   meanMs: number;
+  /**
+   * The on-CPU time of the threads it ran on, ms, when that is not all of `CpuSummary.onCpuMs` (a
+   * function of a worker thread's): its shares are of this. Absent: of `CpuSummary.onCpuMs`.
+   */
+  onCpuMs?: number;
   p95Ms: number;
   maxMs: number;
 }
 
 export interface GcSummary {
   /** Keyed by the type as V8 prints it: "Scavenge", "Mark-Compact", "Minor Mark-Sweep", … */
+  /** As `CpuFunctionSummary.onCpuMs`: the on-CPU time of the threads the line ran on, when not all of it. */
+  onCpuMs?: number;
   byType: Record<string, GcTypeStats>;
   /** Sum of main-thread pauses (V8's first "X / Y ms" figure) of every event. */
   totalPauseMs: number;
   /** Incremental-marking work done before Mark-Compact pauses ("+ A ms in N steps"), not in totalPauseMs. */
   incrementalMarkingMs: number;
-  /** totalPauseMs / wall time of the traced isolate, 0–1. */
+  /** totalPauseMs / wall time of the traced isolate, 0–1; with worker threads, the share of `shareOf`'s threads. */
   wallShare: number;
   /** Wall time the share is computed over. */
   wallMs: number;
@@ -294,6 +352,8 @@ export interface GcSummary {
    * V8's allocation-site pretenuring decisions (`--trace-pretenuring-statistics`, on in every run with
    * a GC trace since 0.2): null when the run did not record them (older runs, attach). Absent in older summaries.
    */
+  /** Whose share `wallShare` is when the run had worker threads (see GcShareOf); absent otherwise and in older summaries. */
+  shareOf?: GcShareOf | null;
   pretenuring?: PretenuringSummary | null;
   /**
    * GCs V8 Lens itself caused (its allocation sampler's stop makes V8 collect all garbage first),

@@ -14,6 +14,9 @@ import {
   type CpuLineSummary,
   type CpuProfileFile,
   type CpuSummary,
+  type GcShareOf,
+  type SurvivorFunction,
+  type SurvivorsSummary,
   type TierEvent,
   type TierHistory,
   type TierHistoryEntry,
@@ -53,8 +56,8 @@ export const profileFileName: Check = (v, at) => {
 const position = { url: str, line: num, column: num };
 const sourcePosition = shape<SourcePosition>(position);
 
-const cpuFunction = shape<CpuFunctionSummary>({ name: str, ...position, selfMs: num, totalMs: num, pids: optional(arrayOf(num)) });
-const cpuLine = shape<CpuLineSummary>({ url: str, line: num, selfMs: num });
+const cpuFunction = shape<CpuFunctionSummary>({ name: str, ...position, selfMs: num, totalMs: num, pids: optional(arrayOf(num)), onCpuMs: optional(num) });
+const cpuLine = shape<CpuLineSummary>({ url: str, line: num, selfMs: num, onCpuMs: optional(num) });
 const cpuProfileFile = shape<CpuProfileFile>({ file: profileFileName, pid: nullable(num), threadId: nullable(num), durationMs: num, sampleCount: num });
 
 const cpuSummary = shape<CpuSummary>({
@@ -67,12 +70,16 @@ const cpuSummary = shape<CpuSummary>({
   pseudo: shape<CpuSummary['pseudo']>({ gcMs: num, idleMs: num, programMs: num }),
   leftOut: optional(shape<CpuLeftOut>({ v8LensMs: num, v8LensSamples: num, beforeFirstSampleMs: num })),
   profiles: arrayOf(cpuProfileFile),
+  waitingMs: optional(num),
+  waiting: optional(arrayOf(cpuFunction)),
+  onCpuMs: optional(num),
 });
 
 const gcTypeStats = shape<GcTypeStats>({ count: num, totalMs: num, meanMs: num, p95Ms: num, maxMs: num });
 const gcIsolate = shape<GcIsolateSummary>({ pid: num, isolate: str, eventCount: num, totalPauseMs: num });
 
 const gcSummary = shape<GcSummary>({
+const gcShareOf = optional(nullable(shape<GcShareOf>({ processes: arrayOf(str), label: str, pauseMs: num, wallMs: num })));
   byType: recordOf(gcTypeStats),
   totalPauseMs: num,
   incrementalMarkingMs: num,
@@ -80,6 +87,7 @@ const gcSummary = shape<GcSummary>({
   wallMs: num,
   semiSpaceMB: nullable(num),
   youngGeneration: optional(shape<YoungGeneration>({ collector: oneOf('Scavenger', 'Minor Mark-Sweep', null), newSpaceMB: nullable(num) })),
+  shareOf: gcShareOf,
   semiSpaceRequestedMB: nullable(num),
   eventCount: num,
   byReason: recordOf(num),
@@ -166,6 +174,7 @@ const gcInWindow = shape<GcInWindow>({
 });
 
 /** load.json, and `load` in summary.json. */
+  shareOf: gcShareOf,
 export const checkLoadSummary: Check = shape<LoadSummary>({
   url: str,
   connections: num,
@@ -204,7 +213,19 @@ const processSummary = shape<ProcessSummary>({
   command: str,
   startMs: nullable(num),
   endMs: nullable(num),
-  cpu: nullable(shape<ProcessCpuSummary>({ profile: profileFileName, sampledMs: num, sampleCount: num, idleShare: num })),
+  cpu: nullable(
+    shape<ProcessCpuSummary>({
+      profile: profileFileName,
+      sampledMs: num,
+      sampleCount: num,
+      idleShare: num,
+      waitingShare: optional(num),
+      threadCpuMs: optional(nullable(num)),
+      threadCpuSource: optional(oneOf('/proc', 'threadCpuUsage', 'schedstat', null)),
+      wallMs: optional(nullable(num)),
+      tid: optional(nullable(num)),
+    }),
+  ),
   gc: nullable(gcSummary),
   deoptCount: nullable(num),
   maxRssMB: nullable(num),

@@ -121,7 +121,11 @@ export interface SweepRun {
   gc: WindowGcFigures | null;
   /** Process CPU time (user + system) in the measured window, of every process of the target (a cluster's workers too). */
   cpuMs: number | null;
-  /** GC pause / (window wall time × the processes that collected garbage), 0–1: a true share for a cluster too. */
+  /**
+   * The GC share of the threads that served the requests: their pause / (window wall time × the
+   * processes that collected garbage), 0–1, a true share for a cluster too. Each process's main
+   * thread counts, not its worker threads (a pool's idle workers diluted it threefold).
+   */
   gcWallShare: number | null;
   /** GC pause / process CPU time in the window, 0–1 (GC helper threads make this an estimate). */
   gcCpuShare: number | null;

@@ -41,7 +41,7 @@ export interface TimeProfile {
 }
 
 /** Frame categories by index, as `fnCategory` stores them (the order of shared/frameCategory.ts plus 'process'; new ones at the end, so packed profiles keep their meaning). */
-export const TIME_PROFILE_CATEGORIES: readonly FrameCategory[] = ['user', 'dependency', 'node', 'native', 'gc', 'idle', 'process', 'tool'];
+export const TIME_PROFILE_CATEGORIES: readonly FrameCategory[] = ['user', 'dependency', 'node', 'native', 'gc', 'idle', 'process', 'tool', 'waiting'];
 
 /**
  * How a TimeProfile travels inside an exported report: its number arrays as one run of unsigned

@@ -1,7 +1,8 @@
 /**
  * The hot-functions table for a time range: each function's self time and total time, a recursive
  * function's total counting each sample once (its outermost call), heaviest self time first. The
- * `(V8 Lens)` frame (V8 Lens's own agent) is left out.
+ * `(V8 Lens)` frame (V8 Lens's own agent) is left out, and so are waiting frames (a thread blocked in
+ * `Atomics.wait`: off the CPU, not a hot function; see shared/frameCategory.ts).
  */
 import type { CpuFunctionSummary } from '../model/summary';
 import type { ProfileIndex } from './profileIndex';
@@ -27,7 +28,7 @@ export function functionTimes(index: ProfileIndex, selfUs: Float64Array): Functi
     if (total[f]! <= 0) continue;
     const { name, url, line, column, category } = index.fn(f);
     // V8 Lens's own agent (one grey frame) is drawn, never listed among the app's functions.
-    if (category === 'tool') continue;
+    if (category === 'tool' || category === 'waiting') continue;
     rows.push({ fn: f, name, url, line, column, selfMs: self[f]! / 1000, totalMs: total[f]! / 1000 });
   }
   return rows.sort((a, b) => b.selfMs - a.selfMs || b.totalMs - a.totalMs);

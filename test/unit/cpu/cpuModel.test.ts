@@ -65,6 +65,9 @@ describe('recursion (fib → fib → fib)', () => {
         { url: 'file:///app/fib.js', line: 3, selfMs: 0.02 },
       ],
       pseudo: { gcMs: 0.01, idleMs: 0, programMs: 0.04 },
+      // No thread waited (no Atomics.wait frame): all of the sampled time was on the CPU.
+      waitingMs: 0,
+      onCpuMs: 0.09,
       leftOut: { v8LensMs: 0, v8LensSamples: 0, beforeFirstSampleMs: 0.01 },
     });
   });

@@ -42,6 +42,35 @@ describe('summarizeRunGc: several processes read as one run', () => {
   });
 });
 
+describe('summarizeRunGc: a process with worker threads', () => {
+  // The numbers: the main thread paused 497 ms in 10.07 s; two pool workers lived as long
+  // and collected three times between them. Their pooled share was 1.6%: the main thread's is 4.9%.
+  const main = Array.from({ length: 100 }, (_, i) => scavenge(7, '0x2988c720', 20 + i * 90, 4.97));
+  const parts = [
+    { events: main, wallMs: 10_070, newSpaceMaxBytes: 16 * 2 ** 20, thread: { id: '7', pid: 7, serving: true } },
+    { events: [scavenge(7, '0x7f98d4000f00', 40, 1), scavenge(7, '0x7f98d4000f00', 80, 1)], wallMs: 10_050, newSpaceMaxBytes: 2 ** 20, thread: { id: '7/1', pid: 7, serving: false } },
+    { events: [scavenge(7, '0x7f98d0000f00', 40, 1)], wallMs: 10_050, newSpaceMaxBytes: 2 ** 20, thread: { id: '7/2', pid: 7, serving: false } },
+  ];
+  const gc = summarizeRunGc(parts, { pid: 7, isolate: '0x2988c720' }, { semiSpaceRequestedMB: null, unparsedLines: 0 });
+
+  it("gives the main thread's own share, its pause over its own wall time, and says whose", () => {
+    assert.equal(gc.wallShare, Math.round((497 / 10_070) * 1e6) / 1e6);
+    assert.equal(gc.wallMs, 10_070);
+    assert.deepEqual(gc.shareOf, { processes: ['7'], label: 'the main thread (pid 7)', pauseMs: 497, wallMs: 10_070 });
+  });
+
+  it("keeps every isolate's events and pause in the counts", () => {
+    assert.equal(gc.eventCount, 103);
+    assert.equal(gc.totalPauseMs, 500);
+  });
+
+  it('without worker threads, the share is as before and says nobody in particular', () => {
+    const plain = summarizeRunGc([parts[0]!], { pid: 7, isolate: '0x2988c720' }, { semiSpaceRequestedMB: null, unparsedLines: 0 });
+    assert.equal(plain.shareOf, undefined);
+    assert.equal(plain.wallShare, gc.wallShare);
+  });
+});
+
 describe('gcInWindow: a load window over several processes', () => {
   const tally = (pid: number, scavenges: number, pauseMs: number) => ({ pid, isolate: '0x1', counts: { Scavenge: scavenges }, pauseMs });
 
