@@ -397,6 +397,21 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
     assert.match(await page.locator('#metrics-section .hint').first().innerText(), /Totals of the whole run grow with the work done/);
 
     // Allocations: per request beside the GC, and the allocators whose bytes per request changed most.
+    // Functions per request too (issue 21): the top lists and the flame graph in µs per request of each window.
+    assert.equal(loadModel.normalization, 'request');
+    assert.match(await page.locator('#compare-basis-text').innerText(), /^Self time per request: each whole profile’s self time over the requests of its measured window \(A: [\d,]+, B: [\d,]+\), in µs\./);
+    const perRequest = page.locator('#changes-section table[data-normalization="request"]').first();
+    assert.equal(await perRequest.count(), 1, 'the top changes are per request');
+    const firstCells = await perRequest.locator('tbody tr').first().locator('td').allInnerTexts();
+    assert.match(firstCells[1]!, /^[\d.,]+ (µs|ms)$/);
+    assert.match(firstCells[3]!, /^[+−][\d.,]+ (µs|ms)$/);
+    assert.equal(await page.locator('#flame-graph').getAttribute('data-normalization'), 'request');
+    await page.locator('#compare-share').click();
+    assert.equal(await page.locator('#changes-section table[data-normalization="share"]').count() > 0, true, 'share when asked');
+    await page.locator('#compare-share').click();
+    assert.equal(await page.locator('#changes-section table[data-normalization="request"]').count() > 0, true, 'and back to per request, not ms');
+    assert.match(await page.locator('#compare-noise').innerText(), /^1 vs 1 run: no run-to-run noise estimate, so 'better' and 'worse' are the measured change/);
+
     const allocRow = page.locator('#compare-load tr[data-key="load.allocPerRequest"]');
     assert.equal(await allocRow.getAttribute('data-verdict'), rowOf('load.allocPerRequest').verdict);
     assert.match((await cells('load.allocPerRequest')).join(' '), /^Allocated per request [\d.]+ KB [\d.]+ KB/);

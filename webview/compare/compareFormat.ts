@@ -1,6 +1,7 @@
 /** Values and signed changes for the compare view, in the units the model names. */
 import { fmtBytes } from '../../src/shared/formatBytes';
 import type { CompareNormalization, MetricRow } from '../../src/shared/compareProtocol';
+import type { CompareRequests } from '../../src/shared/model/compareModel';
 export { describeMove } from '../../src/shared/model/compareModel';
 import { fmtDuration, fmtMB, fmtMs, fmtNum } from '../common/format';
 
@@ -53,17 +54,32 @@ export function fmtMetricChange(unit: MetricRow['unit'], change: number): string
   return signed(change, (v) => fmtMetric(unit, v));
 }
 
-/** A self or total time in the comparison's unit: ms, or percent of the profile. */
+/** µs per request: "19.7 µs", "1.25 ms" from 1,000 µs. */
+function fmtPerRequest(us: number): string {
+  const abs = Math.abs(us);
+  if (abs >= 1000) return `${fmtNum(us / 1000, 2)} ms`;
+  return `${fmtNum(us, abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3)} µs`;
+}
+
+/** A self or total time in the comparison's unit: ms, percent of the profile, or µs per request. */
 export function fmtTime(value: number, normalization: CompareNormalization): string {
+  if (normalization === 'request') return fmtPerRequest(value);
   return normalization === 'ms' ? fmtMs(value) : `${fmtNum(value, value !== 0 && Math.abs(value) < 0.1 ? 3 : 2)}%`;
 }
 
 export function fmtTimeChange(delta: number, normalization: CompareNormalization): string {
+  if (normalization === 'request') return signed(delta, fmtPerRequest);
   return normalization === 'ms' ? signed(delta, fmtMs) : signed(delta, (v) => `${fmtNum(v, v !== 0 && v < 0.1 ? 3 : 2)} pp`);
 }
 
 /** What the numbers are, in words, for the page. */
-export function describeNormalization(normalization: CompareNormalization, profileMs: { base: number; other: number }): string {
+export function describeNormalization(normalization: CompareNormalization, profileMs: { base: number; other: number }, requests: CompareRequests | null = null): string {
+  if (normalization === 'request' && requests) {
+    return (
+      `Self time per request: each whole profile’s self time over the requests of its measured window (A: ${count(requests.base)}, B: ${count(requests.other)}), in µs. ` +
+      'It includes start-up and warm-up, so it overstates a request’s cost, alike in both runs (same warm-up and window); a run that served more requests is not slower for it.'
+    );
+  }
   return normalization === 'ms'
     ? 'Self time in milliseconds, as measured in each run.'
     : `Self time as a share of each profile’s sampled time (A: ${fmtDuration(profileMs.base)}, B: ${fmtDuration(profileMs.other)}); changes in percentage points (pp).`;

@@ -9,7 +9,7 @@
  */
 import type { FlameHierarchyNode } from 'd3-flame-graph';
 import { FRAME_CATEGORY_LABELS } from '../../src/shared/frameCategory';
-import { compareTotals, normalizeCompareTree } from '../../src/shared/model/compareModel';
+import { compareTotals, normalizationScale, normalizeCompareTree } from '../../src/shared/model/compareModel';
 import type { CompareModel, CompareNode, CompareNormalization, CompareSide, FromCompareWebview } from '../../src/shared/compareProtocol';
 import { el } from '../common/dom';
 import { emptyFlameGraph, flameChrome, isIdleFrame, tooltipLocation } from '../common/flameChrome';
@@ -98,13 +98,11 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
     : 0;
   let showIdle = !idleNode || idleShare < 0.3;
 
-  const scale = () => ({
-    base: normalization === 'share' ? (profileMs.base > 0 ? 100 / profileMs.base : 0) : 1,
-    other: normalization === 'share' ? (profileMs.other > 0 ? 100 / profileMs.other : 0) : 1,
-  });
+  const requests = model.requests ?? null;
+  const scale = () => normalizationScale(normalization, profileMs, requests);
 
   function build(): { data: CompareNode; stats: Stats } {
-    const data = normalizeCompareTree(flame!, normalization, profileMs, sizeBy);
+    const data = normalizeCompareTree(flame!, normalization, profileMs, sizeBy, requests);
     if (!showIdle) data.children = data.children.filter((c) => !isIdleFrame(c));
     const s = scale();
     return { data, stats: { unit: compareTotals(data, (n) => n.baseMs * s.base, (n) => n.otherMs * s.other), ms: compareTotals(data) } };
@@ -162,7 +160,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
 
   function describe(): void {
     const width = sizeBy === 'other' ? 'Width = B’s time' : 'Width = A’s time (frames gone in B show blue)';
-    const unit = normalization === 'ms' ? 'in ms' : 'as % of each profile';
+    const unit = normalization === 'ms' ? 'in ms' : normalization === 'request' ? 'in µs per request' : 'as % of each profile';
     hint.textContent = `${width}, ${unit}. Colour = change of the frame’s total from A to B; the stronger, the larger the relative change. Click to zoom${host.connected ? '; Ctrl/⌘-click opens the code' : ''}.`;
     container.setAttribute('data-size-by', sizeBy);
     container.setAttribute('data-normalization', normalization);
@@ -242,7 +240,7 @@ export function renderDiffFlame(section: HTMLElement, model: CompareModel, host:
       ),
     );
     /** "1.20 ms" or "0.41% (1.20 ms)". */
-    const both = (unitValue: number, ms: number) => (normalization === 'ms' ? fmtMs(ms) : `${fmtTime(unitValue, 'share')} (${fmtMs(ms)})`);
+    const both = (unitValue: number, ms: number) => (normalization === 'ms' ? fmtMs(ms) : `${fmtTime(unitValue, normalization)} (${fmtMs(ms)})`);
     const change = (a: number, b: number) => `${fmtTimeChange(b - a, normalization)}${a > 0 ? ` (${fmtPctChange(((b - a) / a) * 100)})` : b > 0 ? ' (new)' : ''}`;
     const fill = (d: FlameFrame<CompareNode>) => {
       const node = d.data;

@@ -49,6 +49,8 @@ function render(model: CompareModel): void {
   document.documentElement.removeAttribute('data-report-ready');
   document.title = `V8 Lens · ${model.title}`;
   let normalization: CompareNormalization = model.normalization;
+  // Without the share: per request when both runs compare per request, else milliseconds.
+  const unshared: CompareNormalization = model.requests ? 'request' : 'ms';
 
   const header = el('header', { id: 'compare-header' });
   app.append(header);
@@ -58,12 +60,14 @@ function render(model: CompareModel): void {
   const basisText = el('span', { id: 'compare-basis-text' });
   const shareToggle = el(
     'vscode-checkbox',
-    { id: 'compare-share', attrs: { checked: normalization === 'share', title: 'Compare each function’s share of its own profile instead of milliseconds' } },
+    { id: 'compare-share', attrs: { checked: normalization === 'share', title: `Compare each function’s share of its own profile instead of ${unshared === 'request' ? 'its time per request' : 'milliseconds'}` } },
     'Compare as share of each profile',
   );
   const lengthNote = el('span', { id: 'compare-length-note', className: 'length-note' });
   const basis = el('div', { id: 'compare-basis', className: 'basis' }, el('span', { className: 'basis-label', text: 'Compared:' }), basisText, lengthNote, el('span', { className: 'spacer' }), shareToggle);
   app.append(basis, status);
+  // Every verdict below is one run against one: said once, above them, as the gate says it.
+  if (model.noiseNote) app.append(el('p', { id: 'compare-noise', className: 'hint noise-note', attrs: { role: 'note' }, text: model.noiseNote }));
   status.textContent = '';
 
   const metricsSection = el('section', { id: 'metrics-section', className: 'panel', attrs: { 'aria-label': 'GC and run figures' } });
@@ -81,14 +85,14 @@ function render(model: CompareModel): void {
   renderAllocChanges(allocSection, model, host);
 
   const describeBasis = () => {
-    basisText.textContent = describeNormalization(normalization, model.profileMs);
+    basisText.textContent = describeNormalization(normalization, model.profileMs, model.requests ?? null);
     lengthNote.textContent =
       model.lengthsDiffer && normalization === 'ms' ? 'The profiles differ in length by more than 20%: shares may compare better.' : '';
     document.documentElement.setAttribute('data-normalization', normalization);
   };
   describeBasis();
   shareToggle.addEventListener('change', () => {
-    normalization = (shareToggle as unknown as { checked: boolean }).checked ? 'share' : 'ms';
+    normalization = (shareToggle as unknown as { checked: boolean }).checked ? 'share' : unshared;
     describeBasis();
     flameView?.setNormalization(normalization);
     renderTopChanges(changesSection, model, normalization, host);

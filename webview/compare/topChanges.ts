@@ -5,10 +5,17 @@
  * function when the host can.
  */
 import type { CompareModel, CompareNormalization, FromCompareWebview, FunctionChange } from '../../src/shared/compareProtocol';
+import { normalizationScale } from '../../src/shared/model/compareModel';
 import { clear, el, emptyNote, openOnActivate } from '../common/dom';
 import { formatLocation, type LocationContext } from '../common/format';
 import { describeMove, fmtPctChange, fmtTime, fmtTimeChange } from './compareFormat';
 import { canOpen, type Host } from '../common/host';
+
+const UNIT_HINT: Record<CompareNormalization, string> = {
+  ms: 'Self time in ms, change B − A.',
+  share: 'Self time as % of each profile, change B − A in percentage points.',
+  request: 'Self time in µs per request served in each run’s measured window, change B − A: a run that served more requests spent more in total, not per request.',
+};
 
 export function renderTopChanges(section: HTMLElement, model: CompareModel, normalization: CompareNormalization, host: Host<FromCompareWebview>): void {
   clear(section);
@@ -22,7 +29,7 @@ export function renderTopChanges(section: HTMLElement, model: CompareModel, norm
     el('p', {
       className: 'hint',
       text:
-        (normalization === 'ms' ? 'Self time in ms, change B − A.' : 'Self time as % of each profile, change B − A in percentage points.') +
+        UNIT_HINT[normalization] +
         ' Functions are matched by name and file, then by the nearest line, so one that moved is still itself; one found in a single run counts 0 in the other.' +
         (host.connected ? ' Click a row to open the function.' : ''),
     }),
@@ -33,8 +40,8 @@ export function renderTopChanges(section: HTMLElement, model: CompareModel, norm
     el(
       'div',
       { className: 'changes-grid' },
-      table('top-increases', 'Slower in B (more self time)', top.increases, 'No function has more self time in B.', normalization, host, loc),
-      table('top-decreases', 'Faster in B (less self time)', top.decreases, 'No function has less self time in B.', normalization, host, loc),
+      table('top-increases', 'Slower in B (more self time)', top.increases, 'No function has more self time in B.', normalization, host, loc, model),
+      table('top-decreases', 'Faster in B (less self time)', top.decreases, 'No function has less self time in B.', normalization, host, loc, model),
     ),
   );
 }
@@ -47,7 +54,9 @@ function table(
   normalization: CompareNormalization,
   host: Host<FromCompareWebview>,
   loc: (f: FunctionChange) => LocationContext,
+  model: CompareModel,
 ): HTMLElement {
+  const scale = normalizationScale(normalization, model.profileMs, model.requests ?? null);
   const wrap = el('div', { className: 'changes-block' }, el('h3', { text: caption }));
   if (rows.length === 0) {
     wrap.append(el('div', { id, className: 'is-empty' }, emptyNote(none)));
@@ -72,7 +81,7 @@ function table(
   );
   const body = el('tbody');
   for (const f of rows) {
-    const [a, b] = normalization === 'ms' ? [f.baseSelfMs, f.otherSelfMs] : [f.baseSelfPct, f.otherSelfPct];
+    const [a, b] = normalization === 'share' ? [f.baseSelfPct, f.otherSelfPct] : [f.baseSelfMs * scale.base, f.otherSelfMs * scale.other];
     const where = f.url ? formatLocation(f.url, f.line, f.column, loc(f)) : null;
     const moved = f.movedFrom ? el('span', { className: 'moved', text: describeMove(f.movedFrom, f) }) : null;
     const pct = f.presence === 'other' ? 'new in B' : f.presence === 'base' ? 'gone in B' : f.deltaPct === null ? 'from 0' : fmtPctChange(f.deltaPct);

@@ -19,10 +19,12 @@ import {
   MAX_MOVED,
   TOP_CHANGES,
   normalizeCompareTree,
+  normalizationScale,
   compareTotals,
   type CompareModel,
   type CompareNode,
   type CompareNormalization,
+  type CompareRequests,
   type CompareRunInfo,
   type CompareSide,
   type FunctionChange,
@@ -45,7 +47,7 @@ export { judgeChange, metricRow, SAME_THRESHOLD } from './metricRow';
 export { matchFunctions, type FunctionMatch, type FunctionRef } from './functionMatch';
 
 export interface CompareOptions {
-  /** The unit of the tree's values and deltas; `ms` by default. */
+  /** The unit of the tree's values and deltas; by default µs per request when both runs compare per request, else ms. */
   normalization?: CompareNormalization;
 }
 
@@ -105,14 +107,17 @@ function byRole(report: ReportModel): FlameNode | null {
 
 /** The comparison of two loaded inputs (pure: no file access). */
 export function compareReports(a: CompareInput, b: CompareInput, options: CompareOptions = {}): CompareModel {
-  const normalization = options.normalization ?? 'ms';
+  const profileMs = { base: profileTotal(a.report), other: profileTotal(b.report) };
+  const requests = perRequestBasis(a.report.summary, b.report.summary, profileMs);
+  // A request-based model asked for where the runs cannot be compared per request falls back to ms.
+  const wanted = options.normalization ?? (requests ? 'request' : 'ms');
+  const normalization = wanted === 'request' && !requests ? 'ms' : wanted;
   const base = runInfo('base', a);
   const other = runInfo('other', b);
   if (base.label === other.label) {
     base.label = `${base.label} (${basename(base.source)})`;
     other.label = `${other.label} (${basename(other.source)})`;
   }
-  const profileMs = { base: profileTotal(a.report), other: profileTotal(b.report) };
   const longer = Math.max(profileMs.base, profileMs.other);
   const lengthsDiffer = profileMs.base > 0 && profileMs.other > 0 && Math.abs(profileMs.base - profileMs.other) / longer > 0.2;
   // One matching for the flame graph and the tables, so a function is the same function in both.
@@ -128,7 +133,7 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
   let flameMissing: string | null = null;
   if (a.report.flame && b.report.flame) {
     const merged = mergeFlameTrees(a.report.flame, b.report.flame, match)!;
-    flame = normalization === 'ms' ? merged : normalizeCompareTree(merged, normalization, profileMs);
+    flame = normalization === 'ms' ? merged : normalizeCompareTree(merged, normalization, profileMs, 'other', requests);
   } else {
     const without = [a, b].filter((x) => !x.report.flame).map((x) => (x === a ? 'A' : 'B'));
     flameMissing = `${without.join(' and ')} ${without.length > 1 ? 'have' : 'has'} no CPU profile, so there is nothing to compare frame by frame.`;
@@ -144,6 +149,8 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
     other,
     normalization,
     profileMs,
+    requests,
+    noiseNote: ONE_RUN_A_SIDE,
     lengthsDiffer,
     flame,
     flameMissing,
@@ -152,6 +159,7 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
     topChanges: {
       ms: topFunctionChanges(a.report.summary, b.report.summary, 'ms', profileMs, match),
       share: topFunctionChanges(a.report.summary, b.report.summary, 'share', profileMs, match),
+      request: requests ? topFunctionChanges(a.report.summary, b.report.summary, 'request', profileMs, match, TOP_CHANGES, requests) : { increases: [], decreases: [] },
     },
     moved: { count: moves.length, functions: moves.slice(0, MAX_MOVED).map(({ base: from, other: to }): MovedFunction => ({ name: to.name, url: to.url, from: at(from), to: at(to) })) },
     load,
@@ -161,6 +169,28 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
 }
 
 const at = (f: FunctionRef) => ({ line: f.line, column: f.column });
+
+/**
+ * The compare page and `v8-lens compare` hold one run against one run: what that can tell, in the
+ * gate's terms (the gate takes folders of rounds and tells a change from noise).
+ */
+export const ONE_RUN_A_SIDE =
+  "1 vs 1 run: no run-to-run noise estimate, so 'better' and 'worse' are the measured change, which may be noise (only V8's sampling noise is known); " +
+  'to tell a change from noise, profile 3 or more rounds per side and hold them with the gate: v8-lens compare <folder of runs A> <folder of runs B> --fail-on …';
+
+/**
+ * The requests each run served in its measured window, when self times compare per request: both
+ * runs under load with the same warm-up and window lengths, both with a CPU profile. The profile
+ * covers the whole run, so its self time over the window's requests overstates a request's cost,
+ * alike in both runs only when the windows are alike (as compareLoad's CPU per request); null otherwise.
+ */
+export function perRequestBasis(a: Summary, b: Summary, profileMs: { base: number; other: number }): CompareRequests | null {
+  const fa = a.load?.figures;
+  const fb = b.load?.figures;
+  if (!fa || !fb || !(fa.requests > 0) || !(fb.requests > 0) || !(profileMs.base > 0) || !(profileMs.other > 0)) return null;
+  if (a.load!.warmupSeconds !== b.load!.warmupSeconds || a.load!.durationSeconds !== b.load!.durationSeconds) return null;
+  return { base: fa.requests, other: fb.requests };
+}
 
 /** Every function a run's tables and flame graph name. */
 function functionsOf(report: ReportModel): FunctionRef[] {
@@ -433,7 +463,10 @@ export function topFunctionChanges(
   profileMs: { base: number; other: number },
   match: FunctionMatch = matchFunctions(a.cpu?.functions ?? [], b.cpu?.functions ?? []),
   limit = TOP_CHANGES,
+  /** For `request`: each run's requests in its measured window. */
+  requests: CompareRequests | null = null,
 ): TopChanges {
+  const scale = normalizationScale(normalization, profileMs, requests);
   if (!a.cpu || !b.cpu) return { increases: [], decreases: [] };
   const joined = new Map<string, { base: CpuFunctionSummary | null; other: CpuFunctionSummary | null }>();
   for (const f of a.cpu.functions) if (!isWaiting(f)) joined.set(match.identity('base', f), { base: f, other: null });
@@ -452,8 +485,8 @@ export function topFunctionChanges(
     const otherSelfMs = other?.selfMs ?? 0;
     const baseSelfPct = round(pct(baseSelfMs, profileMs.base), 6);
     const otherSelfPct = round(pct(otherSelfMs, profileMs.other), 6);
-    const [from, to] = normalization === 'ms' ? [baseSelfMs, otherSelfMs] : [baseSelfPct, otherSelfPct];
-    const delta = round(to - from, normalization === 'ms' ? 3 : 6);
+    const [from, to] = normalization === 'share' ? [baseSelfPct, otherSelfPct] : [baseSelfMs * scale.base, otherSelfMs * scale.other];
+    const delta = round(to - from, normalization === 'share' ? 6 : 3);
     if (delta === 0) continue;
     changes.push({
       name: f.name,

@@ -38,6 +38,8 @@ export function formatCompareText(model: CompareModel, options: CompareTextOptio
     out.push(`${run.side === 'base' ? 'A' : 'B'}: ${run.label}  (${formatLocation(run.source, 0, 0, options.cwd)})`);
   }
   out.push('');
+  // Every verdict below is one run against one.
+  if (model.noiseNote) out.push(`Noise: ${model.noiseNote}`, '');
 
   const load = model.load;
   if (load) {
@@ -56,12 +58,20 @@ export function formatCompareText(model: CompareModel, options: CompareTextOptio
   }
 
   if (model.profileMs.base > 0 && model.profileMs.other > 0) {
-    const { increases, decreases } = model.topChanges.ms;
+    const requests = model.requests ?? null;
+    const { increases, decreases } = requests ? model.topChanges.request : model.topChanges.ms;
     const limit = options.topFunctions ?? 10;
-    out.push(`Biggest changes in self time (ms, B ${MINUS} A; sampled A ${fmtMs(model.profileMs.base)}, B ${fmtMs(model.profileMs.other)}):`);
-    if (model.lengthsDiffer) out.push('  · the profiles differ in length by more than 20%: --json has the same lists as shares of each profile (topChanges.share)');
-    out.push(functionTable('slower in B', increases.slice(0, limit), options.cwd));
-    out.push(functionTable('faster in B', decreases.slice(0, limit), options.cwd));
+    if (requests) {
+      // Under load a run that served more requests spent more in total: per request says whether each cost more.
+      out.push(`Biggest changes in self time per request (µs, B ${MINUS} A; the whole profile's self time over the window's ${fmtNum(requests.base, 0)} and ${fmtNum(requests.other, 0)} requests):`);
+      out.push('  · it includes start-up and warm-up, so it overstates a request\'s cost, alike in both runs (same warm-up and window); --json has the lists in ms too (topChanges.ms)');
+    } else {
+      out.push(`Biggest changes in self time (ms, B ${MINUS} A; sampled A ${fmtMs(model.profileMs.base)}, B ${fmtMs(model.profileMs.other)}):`);
+      if (model.lengthsDiffer) out.push('  · the profiles differ in length by more than 20%: --json has the same lists as shares of each profile (topChanges.share)');
+    }
+    const unit = requests ? { base: 1000 / requests.base, other: 1000 / requests.other, fmt: fmtUs } : { base: 1, other: 1, fmt: fmtMs };
+    out.push(functionTable('slower in B', increases.slice(0, limit), options.cwd, unit));
+    out.push(functionTable('faster in B', decreases.slice(0, limit), options.cwd, unit));
     out.push('');
   } else if (model.flameMissing) {
     out.push(`No function changes: ${model.flameMissing}`, '');
@@ -114,14 +124,21 @@ function metricTable(rows: readonly MetricRow[]): string {
   );
 }
 
-function functionTable(title: string, rows: readonly FunctionChange[], cwd: string): string {
+/** Each run's ms of self time in the table's unit, and how a value of that unit is written. */
+interface TimeUnit {
+  base: number;
+  other: number;
+  fmt: (value: number) => string;
+}
+
+function functionTable(title: string, rows: readonly FunctionChange[], cwd: string, unit: TimeUnit): string {
   if (rows.length === 0) return `  ${title}: none`;
   const body = table(
     ['change', 'A self', 'B self', 'function', 'location'],
     rows.map((f) => {
       const where = f.url ? formatLocation(f.url, f.line, f.column, cwd) : f.line > 0 ? `(script without a file):${f.line}` : '(native / VM)';
       const what = f.presence === 'other' ? 'new in B' : f.presence === 'base' ? 'gone in B' : f.movedFrom ? describeMove(f.movedFrom, f) : '';
-      return [signed(f.delta, fmtMs), fmtMs(f.baseSelfMs), fmtMs(f.otherSelfMs), f.name, what ? `${where}  (${what})` : where];
+      return [signed(f.delta, unit.fmt), unit.fmt(f.baseSelfMs * unit.base), unit.fmt(f.otherSelfMs * unit.other), f.name, what ? `${where}  (${what})` : where];
     }),
     [true, true, true, false, false],
   );
@@ -161,6 +178,13 @@ function fmtChange(unit: MetricRow['unit'], change: number): string {
 function signed(value: number, text: (abs: number) => string): string {
   if (value === 0) return text(0);
   return `${value > 0 ? '+' : MINUS}${text(Math.abs(value))}`;
+}
+
+/** 0.042 µs, 19.7 µs, 250 µs: a request's share of a function's time. */
+function fmtUs(us: number): string {
+  if (us === 0) return '0 µs';
+  const abs = Math.abs(us);
+  return `${fmtNum(us, abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3)} µs`;
 }
 
 /** 0.042 ms, 1.35 ms, 123.4 ms, 12,345 ms: a precision that suits the size. */

@@ -15,9 +15,28 @@ export type CompareSide = 'base' | 'other';
 
 /**
  * How self times are compared. `ms`: as measured (right for the same workload run twice);
- * `share`: as percent of each profile's sampled time (right when the runs differ in length).
+ * `share`: as percent of each profile's sampled time (right when the runs differ in length);
+ * `request`: µs per request served in the measured window (both runs under load with the same
+ * warm-up and window: a run that served more requests spent more time in total, not per request).
  */
-export type CompareNormalization = 'ms' | 'share';
+export type CompareNormalization = 'ms' | 'share' | 'request';
+
+/** The requests each run served in its measured window, when its self times compare per request. */
+export interface CompareRequests {
+  base: number;
+  other: number;
+}
+
+/**
+ * What one ms of each run's self time is in the unit: 1 (ms), 100 / its sampled time (share), or
+ * 1,000 / its requests (µs per request). 0 where the unit cannot be had.
+ */
+export function normalizationScale(normalization: CompareNormalization, profileMs: { base: number; other: number }, requests: CompareRequests | null): { base: number; other: number } {
+  const over = (n: number, d: number) => (d > 0 ? n / d : 0);
+  if (normalization === 'share') return { base: over(100, profileMs.base), other: over(100, profileMs.other) };
+  if (normalization === 'request') return { base: over(1000, requests?.base ?? 0), other: over(1000, requests?.other ?? 0) };
+  return { base: 1, other: 1 };
+}
 
 /** Where a function started in A, when it starts elsewhere in B (a line was added or removed above it). */
 export interface MovedFrom {
@@ -185,6 +204,17 @@ export interface CompareModel {
   normalization: CompareNormalization;
   /** Sampled time of each whole profile, ms (the share denominators); 0 without a profile. */
   profileMs: { base: number; other: number };
+  /**
+   * Requests in each run's measured window, when self times compare per request (`request`): both
+   * runs under load with the same warm-up and window, and both with a CPU profile; null otherwise.
+   * Absent in older models.
+   */
+  requests?: CompareRequests | null;
+  /**
+   * What one run a side can and cannot tell (no run-to-run noise estimate), said beside the
+   * verdicts as the gate says it. Absent in older models.
+   */
+  noiseNote?: string;
   /** The profiled lengths differ by more than 20%: milliseconds alone may mislead. */
   lengthsDiffer: boolean;
   /** The merged call tree (root = "all"); null when either run has no CPU profile. */
@@ -249,9 +279,9 @@ export function normalizeCompareTree(
   normalization: CompareNormalization,
   profileMs: { base: number; other: number },
   sizeBy: CompareSide = 'other',
+  requests: CompareRequests | null = null,
 ): CompareNode {
-  const scaleBase = normalization === 'share' ? (profileMs.base > 0 ? 100 / profileMs.base : 0) : 1;
-  const scaleOther = normalization === 'share' ? (profileMs.other > 0 ? 100 / profileMs.other : 0) : 1;
+  const { base: scaleBase, other: scaleOther } = normalizationScale(normalization, profileMs, requests);
   const copy = (n: CompareNode): CompareNode => {
     const base = n.baseMs * scaleBase;
     const other = n.otherMs * scaleOther;

@@ -611,6 +611,43 @@ describe('buildCompareModel: two runs under load, per request', () => {
     assert.equal(load.rows.find((r) => r.key === 'load.gcMsPer1k')!.other, 350);
   });
 
+  it('compares functions per request too: 40% more requests and 40% more self time is no change', async () => {
+    // Issue 21: B served 55% more requests, so a function unchanged per request was "+56.8% slower" in ms.
+    const a = writeProfile('per-request-a.cpuprofile', [{ stack: [main, work], samples: 200 }, { stack: [main, helper], samples: 100 }]);
+    const b = writeProfile('per-request-b.cpuprofile', [{ stack: [main, work], samples: 280 }, { stack: [main, helper], samples: 210 }]);
+    const load = { p50Ms: 10, p99Ms: 20, gcPauseMs: 100, scavenges: 10 };
+    const ra = writeRun('per-request-a', { ...common, profile: a, gcLines: [scavenge(100, 1)], load: loadOf({ ...load, requests: 10_000 }) });
+    const rb = writeRun('per-request-b', { ...common, profile: b, gcLines: [scavenge(100, 1)], load: loadOf({ ...load, requests: 14_000 }) });
+    const model = await buildCompareModel(ra, rb);
+    assert.equal(model.normalization, 'request', 'per request by default when both ran under load alike');
+    assert.deepEqual(model.requests, { base: 10_000, other: 14_000 });
+    // In ms both grew: work by 80 ms (+40%).
+    const workMs = model.topChanges.ms.increases.find((f) => f.name === 'work')!;
+    assert.deepEqual([workMs.delta, workMs.deltaPct], [80, 40]);
+    // Per request, work is 20 µs in both (200 ms / 10,000, 280 ms / 14,000): not a change; helper went from 10 to 15 µs.
+    const perRequest = model.topChanges.request;
+    assert.deepEqual(perRequest.increases.map((f) => [f.name, f.delta, f.deltaPct]), [['helper', 5, 50]]);
+    assert.deepEqual(perRequest.decreases.map((f) => f.name), []);
+    const w = at(model.flame!, 'main', 'work')!;
+    close(w.value, 20, 'B: 20 µs per request', 1e-9);
+    close(w.delta, 0, 'the same per request', 1e-9);
+    close(w.otherMs, 280, 'ms stay in the node');
+    // The webview re-normalises the same tree to ms and back.
+    close(at(normalizeCompareTree(model.flame!, 'ms', model.profileMs), 'main', 'work')!.delta, 80);
+    close(at(normalizeCompareTree(model.flame!, 'request', model.profileMs, 'other', model.requests!), 'main', 'helper')!.delta, 5, '', 1e-9);
+    // Every verdict is one run against one: said as the gate says it.
+    assert.match(model.noiseNote!, /^1 vs 1 run: no run-to-run noise estimate/);
+
+    // Different windows: the share of the profile outside them differs, so ms, and no request lists.
+    const longer = writeRun('per-request-c', { ...common, profile: b, gcLines: [scavenge(100, 1)], load: loadOf({ ...load, requests: 28_000, durationSeconds: 20 }) });
+    const unlike = await buildCompareModel(ra, longer);
+    assert.equal(unlike.normalization, 'ms');
+    assert.equal(unlike.requests, null);
+    assert.deepEqual(unlike.topChanges.request, { increases: [], decreases: [] });
+    // Asked for per request where there is none: ms.
+    assert.equal((await buildCompareModel(ra, longer, { normalization: 'request' })).normalization, 'ms');
+  });
+
   it('only one run under load: says so, compares nothing per request, and judges no totals', async () => {
     const model = await buildCompareModel(idle, runB);
     const load = model.load!;
