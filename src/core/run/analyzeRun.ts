@@ -48,6 +48,7 @@ import { openRegularFile } from '../util/files';
 import { openRunFile, readRunText, readableArtifacts } from './runFiles';
 import { readLoadRecord } from './runRecords';
 import { v8LensGcEvents, withoutEvents } from './v8LensGcs';
+import { impossibleGcEvents } from './impossibleGcs';
 import { buildSelfCheck, deoptCoverageAfterCheck, gcUnreadable } from './selfCheck';
 import { functionPlaceKey, scriptCalleesOf, scriptFramesOf } from '../cpu/cpuModel';
 import { v8LensScripts, type IsV8LensScript } from '../cpu/v8LensFrames';
@@ -96,7 +97,11 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   warnings.push(...gcWarnings);
   // A trace that is there but may not be read has said so already.
   if (!gcData && capture.gc && gcWarnings.length === 0) warnings.push('no GC trace was found in the run folder');
-  const isolates = groupByIsolate(gcData?.events ?? []);
+  // Lines V8 cannot have written (a target printing its own "GC lines") are left out, and said.
+  const impossible = impossibleGcEvents(records, groupByIsolate(gcData?.events ?? []), session?.durationMs ?? null);
+  if (impossible.warning) warnings.push(impossible.warning);
+  const traced = impossible.events.size === 0 ? gcData?.events ?? [] : (gcData?.events ?? []).filter((e) => !impossible.events.has(e));
+  const isolates = groupByIsolate(traced);
   const processes = buildProcessTable({
     records,
     launchedPid: session?.pid ?? null,
@@ -120,7 +125,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   // GCs that V8 Lens's own sampler made V8 run are kept apart: no figure of the app counts them.
   const v8LensGcs = v8LensGcEvents(counted, isolates);
   const appIsolates = withoutEvents(isolates, v8LensGcs);
-  const appGcEvents = v8LensGcs.size === 0 ? gcData?.events ?? [] : (gcData?.events ?? []).filter((e) => !v8LensGcs.has(e));
+  const appGcEvents = v8LensGcs.size === 0 ? traced : traced.filter((e) => !v8LensGcs.has(e));
   const gc = gcData && !gcLost && (gcData.events.length > 0 || capture.gc) ? summarizeGcOf(counted, appIsolates, app, gcData.unparsedLines, session, threads) : null;
   if (gc) {
     gc.pretenuring = pretenuringOf(gcData!, session);

@@ -133,14 +133,6 @@ export interface GcInWindowFigures {
 export interface GcInWindow extends GcInWindowFigures {
   /** Per process (its main isolate) or worker thread: `pid`, and the isolate as the GC lines print it. Absent in older files. */
   processes?: Array<GcInWindowFigures & { pid: number; isolate: string }>;
-}
-
-export interface SummarySource {
-  kind: 'run' | 'cpuprofile' | 'heapprofile' | 'pprof' | 'gc-trace' | 'v8-log';
-  path: string;
-}
-
-// ---------------------------------------------------------------------------------------- Processes
   /** Whose share `wallShare` is, when the run had worker threads; absent otherwise and in older files. */
   shareOf?: GcShareOf | null;
 }
@@ -159,6 +151,14 @@ export interface GcShareOf {
   /** Their GC pause and wall time (their lives in the window, under load), ms: the share is pauseMs / wallMs. */
   pauseMs: number;
   wallMs: number;
+}
+
+export interface SummarySource {
+  kind: 'run' | 'cpuprofile' | 'heapprofile' | 'pprof' | 'gc-trace' | 'v8-log';
+  path: string;
+}
+
+// ---------------------------------------------------------------------------------------- Processes
 
 /**
  * What a process (or thread) was in the run. 'main': the launched app when it is one process;
@@ -201,14 +201,6 @@ export interface ProcessCpuSummary {
   sampleCount: number;
   /** Share of that time in `(idle)`, 0–1: an idle primary reads ~1. */
   idleShare: number;
-}
-
-// ---------------------------------------------------------------------------------------------- CPU
-
-export interface CpuSummary {
-  /**
-   * File name of the profile the figures come from; with several (processes, threads) the figures
-   * are their sum and this is the launched process's main thread's.
   /**
    * Share of that time in waiting frames (a thread blocked in `Atomics.wait`, as a pool's idle
    * worker is: see `CpuSummary.waitingMs`), 0–1. Absent in older summaries.
@@ -226,6 +218,14 @@ export interface CpuSummary {
   wallMs?: number | null;
   /** The kernel's thread id (Linux); null when unknown. */
   tid?: number | null;
+}
+
+// ---------------------------------------------------------------------------------------------- CPU
+
+export interface CpuSummary {
+  /**
+   * File name of the profile the figures come from; with several (processes, threads) the figures
+   * are their sum and this is the launched process's main thread's.
    */
   profile: string;
   /**
@@ -246,6 +246,20 @@ export interface CpuSummary {
   /** Time in V8's pseudo-frames: `(garbage collector)`, `(idle)`, `(program)`. */
   pseudo: { gcMs: number; idleMs: number; programMs: number };
   /**
+   * Sampled time in waiting frames: a thread blocked off the CPU in `Atomics.wait` (piscina's and
+   * tinypool's `atomicsWaitLoop`; see shared/frameCategory.ts), which the profiler samples as if the
+   * function ran. In `durationMs`, like `(idle)`, but in no function or line: `waiting` lists them.
+   * Absent in older summaries (their functions may include such frames).
+   */
+  waitingMs?: number;
+  /** The waiting frames and their time, most first; absent when there were none. */
+  waiting?: CpuFunctionSummary[];
+  /**
+   * Sampled time on the CPU: `durationMs` without `(idle)` and waiting. The shares of lenses and line
+   * heat are of it (of the threads the code ran on: see `CpuFunctionSummary.onCpuMs`). Absent in older summaries.
+   */
+  onCpuMs?: number;
+  /**
    * Profiled time that is in no figure above (not in `durationMs`, the functions, the lines or the
    * shares): V8 Lens's own agent on the app's threads (its frames and all they called: start-up,
    * timers, the exit handler), and the stretch from the profile's start to its first sample, which
@@ -261,20 +275,6 @@ export interface CpuLeftOut {
   v8LensSamples: number;
   beforeFirstSampleMs: number;
 }
-  /**
-   * Sampled time in waiting frames: a thread blocked off the CPU in `Atomics.wait` (piscina's and
-   * tinypool's `atomicsWaitLoop`; see shared/frameCategory.ts), which the profiler samples as if the
-   * function ran. In `durationMs`, like `(idle)`, but in no function or line: `waiting` lists them.
-   * Absent in older summaries (their functions may include such frames).
-   */
-  waitingMs?: number;
-  /** The waiting frames and their time, most first; absent when there were none. */
-  waiting?: CpuFunctionSummary[];
-  /**
-   * Sampled time on the CPU: `durationMs` without `(idle)` and waiting. The shares of lenses and line
-   * heat are of it (of the threads the code ran on: see `CpuFunctionSummary.onCpuMs`). Absent in older summaries.
-   */
-  onCpuMs?: number;
 
 export interface CpuFunctionSummary {
   name: string;
@@ -286,12 +286,19 @@ export interface CpuFunctionSummary {
   totalMs: number;
   /** The processes it ran in, when the run had several profiles (absent otherwise). */
   pids?: number[];
+  /**
+   * The on-CPU time of the threads it ran on, ms, when that is not all of `CpuSummary.onCpuMs` (a
+   * function of a worker thread's): its shares are of this. Absent: of `CpuSummary.onCpuMs`.
+   */
+  onCpuMs?: number;
 }
 
 export interface CpuLineSummary {
   url: string;
   line: number;
   selfMs: number;
+  /** As `CpuFunctionSummary.onCpuMs`: the on-CPU time of the threads the line ran on, when not all of it. */
+  onCpuMs?: number;
 }
 
 export interface CpuProfileFile {
@@ -308,19 +315,12 @@ export interface GcTypeStats {
   count: number;
   totalMs: number;
   meanMs: number;
-  /**
-   * The on-CPU time of the threads it ran on, ms, when that is not all of `CpuSummary.onCpuMs` (a
-   * function of a worker thread's): its shares are of this. Absent: of `CpuSummary.onCpuMs`.
-   */
-  onCpuMs?: number;
   p95Ms: number;
   maxMs: number;
 }
 
 export interface GcSummary {
   /** Keyed by the type as V8 prints it: "Scavenge", "Mark-Compact", "Minor Mark-Sweep", … */
-  /** As `CpuFunctionSummary.onCpuMs`: the on-CPU time of the threads the line ran on, when not all of it. */
-  onCpuMs?: number;
   byType: Record<string, GcTypeStats>;
   /** Sum of main-thread pauses (V8's first "X / Y ms" figure) of every event. */
   totalPauseMs: number;
@@ -330,6 +330,8 @@ export interface GcSummary {
   wallShare: number;
   /** Wall time the share is computed over. */
   wallMs: number;
+  /** Whose share `wallShare` is when the run had worker threads (see GcShareOf); absent otherwise and in older summaries. */
+  shareOf?: GcShareOf | null;
   /**
    * The young-generation size the run really reached, MB, in the flag's unit: with the Scavenger the
    * semi-space (largest new space seen / 2), with Minor Mark-Sweep the one new space. With several
@@ -352,8 +354,6 @@ export interface GcSummary {
    * V8's allocation-site pretenuring decisions (`--trace-pretenuring-statistics`, on in every run with
    * a GC trace since 0.2): null when the run did not record them (older runs, attach). Absent in older summaries.
    */
-  /** Whose share `wallShare` is when the run had worker threads (see GcShareOf); absent otherwise and in older summaries. */
-  shareOf?: GcShareOf | null;
   pretenuring?: PretenuringSummary | null;
   /**
    * GCs V8 Lens itself caused (its allocation sampler's stop makes V8 collect all garbage first),

@@ -15,8 +15,6 @@ import {
   type CpuProfileFile,
   type CpuSummary,
   type GcShareOf,
-  type SurvivorFunction,
-  type SurvivorsSummary,
   type TierEvent,
   type TierHistory,
   type TierHistoryEntry,
@@ -68,26 +66,26 @@ const cpuSummary = shape<CpuSummary>({
   functions: arrayOf(cpuFunction),
   lines: arrayOf(cpuLine),
   pseudo: shape<CpuSummary['pseudo']>({ gcMs: num, idleMs: num, programMs: num }),
-  leftOut: optional(shape<CpuLeftOut>({ v8LensMs: num, v8LensSamples: num, beforeFirstSampleMs: num })),
-  profiles: arrayOf(cpuProfileFile),
   waitingMs: optional(num),
   waiting: optional(arrayOf(cpuFunction)),
   onCpuMs: optional(num),
+  leftOut: optional(shape<CpuLeftOut>({ v8LensMs: num, v8LensSamples: num, beforeFirstSampleMs: num })),
+  profiles: arrayOf(cpuProfileFile),
 });
 
 const gcTypeStats = shape<GcTypeStats>({ count: num, totalMs: num, meanMs: num, p95Ms: num, maxMs: num });
 const gcIsolate = shape<GcIsolateSummary>({ pid: num, isolate: str, eventCount: num, totalPauseMs: num });
+const gcShareOf = optional(nullable(shape<GcShareOf>({ processes: arrayOf(str), label: str, pauseMs: num, wallMs: num })));
 
 const gcSummary = shape<GcSummary>({
-const gcShareOf = optional(nullable(shape<GcShareOf>({ processes: arrayOf(str), label: str, pauseMs: num, wallMs: num })));
   byType: recordOf(gcTypeStats),
   totalPauseMs: num,
   incrementalMarkingMs: num,
   wallShare: num,
   wallMs: num,
+  shareOf: gcShareOf,
   semiSpaceMB: nullable(num),
   youngGeneration: optional(shape<YoungGeneration>({ collector: oneOf('Scavenger', 'Minor Mark-Sweep', null), newSpaceMB: nullable(num) })),
-  shareOf: gcShareOf,
   semiSpaceRequestedMB: nullable(num),
   eventCount: num,
   byReason: recordOf(num),
@@ -171,10 +169,10 @@ const gcInWindowFigures = { events: num, scavenges: num, markCompacts: num, paus
 const gcInWindow = shape<GcInWindow>({
   ...gcInWindowFigures,
   processes: optional(arrayOf(shape<GcInWindowFigures & { pid: number; isolate: string }>({ ...gcInWindowFigures, pid: num, isolate: str }))),
+  shareOf: gcShareOf,
 });
 
 /** load.json, and `load` in summary.json. */
-  shareOf: gcShareOf,
 export const checkLoadSummary: Check = shape<LoadSummary>({
   url: str,
   connections: num,
