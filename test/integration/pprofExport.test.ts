@@ -58,6 +58,31 @@ async function reportJson(target: string): Promise<Summary> {
   return JSON.parse(r.stdout) as Summary;
 }
 
+describe('pprof export and its help text', () => {
+  it('--help names exactly the sample types the exports hold (alloc_space, no alloc_objects)', { timeout: 90_000 }, async () => {
+    const help = await runCli(['--help']);
+    assert.equal(help.code, 0, help.stderr);
+    const paragraph = /--pprof FILE([\s\S]*?)\n  --type/.exec(help.stdout)?.[1] ?? '';
+    // type/unit as pprof writes them ("pid/process labels" is not one).
+    const promised = new Set([...paragraph.matchAll(/\b([a-z_]+)\/(count|nanoseconds|microseconds|milliseconds|bytes)\b/g)].map((m) => `${m[1]}/${m[2]}`));
+    assert.ok(promised.size > 0, `the --pprof help names its sample types: ${paragraph}`);
+
+    const dir = tempDir();
+    const run = join(dir, 'run');
+    assert.equal((await runCli(['profile', '--preset', 'cpu-gc-alloc', '--out', run, '--', TWO_ALLOCATORS])).code, 0);
+    const written = new Set<string>();
+    for (const type of ['cpu', 'alloc']) {
+      const file = join(dir, `${type}.pb.gz`);
+      const e = await runCli(['export', run, '--pprof', file, '--type', type]);
+      assert.equal(e.code, 0, e.stderr);
+      const profile = Profile.decode(gunzipSync(readFileSync(file)));
+      const str = (i: number | bigint) => profile.stringTable.strings[Number(i)]!;
+      for (const t of profile.sampleType) written.add(`${str(t.type)}/${str(t.unit)}`);
+    }
+    assert.deepEqual([...promised].sort(), [...written].sort());
+  });
+});
+
 describe('pprof export, read by go tool pprof', { skip: skipWithoutGo }, () => {
   for (const node of NODES) {
     it(`${node.label}: the top functions and their self times (CPU) and bytes (allocations) are the report's`, { timeout: 120_000 }, async () => {

@@ -146,8 +146,11 @@ export class AttachController implements vscode.Disposable {
       items.push({ label: `$(debug) Debug session: ${session.name}`, description: 'reuses its connection', source: { kind: 'debugSession', session } });
     }
     let processes: LocalNodeProcess[] = [];
+    const hidden: string[] = [];
     try {
-      processes = await listLocalNodeProcesses();
+      // Editors' helpers (tsserver, language servers) and V8 Lens's own load generator are not the app.
+      processes = await listLocalNodeProcesses({ onHidden: (pid, why) => hidden.push(`${pid} (${why})`) });
+      if (hidden.length > 0) this.output.appendLine(`[V8 Lens] attach: not offered, not the user's programs: ${hidden.join(', ')}`);
     } catch (err) {
       this.output.appendLine(`[V8 Lens] could not list Node processes: ${errorMessage(err)}`);
     }
