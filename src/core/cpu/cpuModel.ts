@@ -4,6 +4,7 @@ import type { ScriptFrames } from '../heap/resolvePositions';
 import { functionTotals, nodeTotals } from './functionTotals';
 import { groupFunctions, type CpuFunctionTime } from './groupFunctions';
 import { lineSelfTimes, type CpuLineTime } from './lineSelfTimes';
+import { inlinedLinePlacer, type InlinedLineCounts, type OutlineOf } from './inlinedLines';
 import { GapCounter } from './medianInterval';
 import { nodeSelfTimes } from './sampleWeights';
 import { foldV8LensFrames, type IsV8LensScript } from './v8LensFrames';
@@ -28,6 +29,8 @@ export interface CpuModel {
   functions: CpuFunctionTime[];
   /** Every source line with position ticks and self time, in first-seen order. */
   lines: CpuLineTime[];
+  /** How the lines of inlined code were placed (see inlinedLines.ts); null when the sources were not consulted. */
+  inlinedLines: InlinedLineCounts | null;
   /** Wall time of the profile: endTime − startTime (legacy: first sample to the end of the last). */
   durationUs: number;
   /** Time the samples cover, from the first sample to the end of the last: Σ self of all nodes. */
@@ -50,6 +53,8 @@ export interface CpuModel {
 export interface CpuModelOptions {
   /** V8 Lens's own scripts (the preload the run launched with): folded into `(V8 Lens)`. */
   isV8LensScript?: IsV8LensScript | null;
+  /** The sources' outlines: with them, line ticks of inlined code go to their own script (inlinedLines.ts). */
+  outlineOf?: OutlineOf | null;
 }
 
 export function buildCpuModel(raw: CpuProfile, options: CpuModelOptions = {}): CpuModel {
@@ -64,6 +69,7 @@ export function buildCpuModel(raw: CpuProfile, options: CpuModelOptions = {}): C
   const totalUs = functionTotals(profile.parents, nodeTotalUs, nodeFunction, functions.length);
   for (let f = 0; f < functions.length; f++) functions[f]!.totalUs = totalUs[f]!;
 
+  const placed = lineSelfTimes(profile.nodes, nodeSelfUs, groups, options.outlineOf ? inlinedLinePlacer(profile, groups, options.outlineOf) : null);
   const sampled = profile.samples.length > 0;
   let v8LensSamples = 0;
   if (v8LensNode >= 0) for (const leaf of profile.samples) if (leaf === v8LensNode) v8LensSamples++;
@@ -76,7 +82,8 @@ export function buildCpuModel(raw: CpuProfile, options: CpuModelOptions = {}): C
     nodeTotalUs,
     nodeFunction,
     functions,
-    lines: lineSelfTimes(profile.nodes, nodeSelfUs, groups),
+    lines: placed.lines,
+    inlinedLines: placed.inlined,
     durationUs: Math.max(0, Math.max(profile.endTimeUs, lastSampleUs) - profile.startTimeUs),
     coveredUs: sampled ? lastSampleUs + lastSampleWeightUs - firstSampleUs : 0,
     // Without samples, the whole profile went unseen.

@@ -7,6 +7,7 @@ import { pretenuringText } from '../../shared/pretenuringText';
 import { deoptEventCount } from '../../shared/deoptText';
 import { hasGap, selfCheckGaps } from '../../shared/selfCheckText';
 import { tierClockText, tierNowText, tierSummaryText } from '../../shared/tierText';
+import { inlinedLinesText } from '../../shared/inlinedLinesText';
 import { threadCpuText } from '../../shared/threadCpuText';
 import type { LoadSummary, ProcessSummary, Summary } from '../../shared/model/summary';
 
@@ -60,6 +61,8 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     }
     const hot = cpu.lines[0];
     if (hot) out.push(`Hottest line: ${place(hot.url, hot.line)}  ${fmtNum(hot.selfMs, 1)} ms self`);
+    const inlined = inlinedLinesText(cpu.inlinedLines);
+    if (inlined) out.push(inlined);
     out.push('');
   }
 

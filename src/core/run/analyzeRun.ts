@@ -2,7 +2,11 @@ import { stat, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { basename } from 'node:path';
 import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
-import { summarizeCpu } from '../cpu/cpuSummary';
+import { summarizeCpuModel } from '../cpu/cpuSummary';
+import { buildCpuModel } from '../cpu/cpuModel';
+import type { InlinedLineCounts } from '../cpu/inlinedLines';
+import { scriptOutlinesOf, type OutlineCache } from './scriptOutlines';
+import { inlinedLinesOf } from './inlinedLinesNote';
 import { mergeCpuSummaries, type CpuPart } from '../cpu/mergeCpuSummaries';
 import { GcTraceCollector, type GcRawCounts } from '../gc/gcTraceCollector';
 import { groupByIsolate, summarizeGc, summarizeRunGc, type IsolateEvents, type RunGcPart } from '../gc/gcSummary';
@@ -115,9 +119,14 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const counted = processes.filter((p) => p.role !== 'npm');
   const app = processes.find((p) => p.isApp) ?? counted[0] ?? null;
 
-  const cpuParts = await readCpuParts(layout, profiles, warnings, v8LensScriptsOf(session));
+  const cpuParts = await readCpuParts(layout, profiles, warnings, v8LensScriptsOf(session), session ? Date.parse(session.startedAt) : null);
   const threads = threadsOf(processes, cpuParts, polledThreads);
   const cpu = summarizeRunCpu(cpuParts, processes, app, capture.cpu && said[1]!.length === 0, warnings);
+  if (cpu) {
+    const npmProfiles = new Set(processes.filter((p) => p.role === 'npm').map((p) => p.profile));
+    const inlined = inlinedLinesOf(cpuParts.filter((part) => !npmProfiles.has(part.artifact)).map((part) => part.inlinedLines), warnings);
+    if (inlined) cpu.inlinedLines = inlined;
+  }
   const gcRaw = gcData ? rawGcCounts(gcData) : null;
   // V8 printed GC events and none could be read: unknown, not "0 events".
   const gcLost = gcUnreadable(buildSelfCheck({ gc: gcRaw, deopts: null, optimizations: null }));
@@ -373,6 +382,8 @@ async function attachedAllocations(layout: RunLayout, session: SessionRecord, pa
 }
 
 interface ProfilePart extends CpuPart {
+  /** How its line ticks of inlined code were placed; null when the sources were not consulted. */
+  inlinedLines: InlinedLineCounts | null;
   artifact: CpuProfileArtifact;
   /** Its scripts by V8's id: completes the same isolate's heap profile (heap/resolvePositions.ts). */
   frames: ScriptFrames;
@@ -392,12 +403,26 @@ function mergedCallees(parts: readonly ProfilePart[]): Map<string, Set<string>> 
   return all;
 }
 
-async function readCpuParts(layout: RunLayout, artifacts: readonly CpuProfileArtifact[], warnings: string[], isV8LensScript: IsV8LensScript | null = null): Promise<ProfilePart[]> {
+/**
+ * Each CPU profile, summarized. With `sourcesChangedAfterMs` (a launched run's start), the scripts'
+ * sources are read so that line ticks of inlined code go to their own file (run/scriptOutlines.ts).
+ */
+async function readCpuParts(
+  layout: RunLayout,
+  artifacts: readonly CpuProfileArtifact[],
+  warnings: string[],
+  isV8LensScript: IsV8LensScript | null = null,
+  sourcesChangedAfterMs: number | null | undefined = undefined,
+): Promise<ProfilePart[]> {
   const parts: ProfilePart[] = [];
+  const outlines: OutlineCache = new Map();
+  const budget = { bytes: 0 };
   for (const artifact of artifacts) {
     try {
       const profile = parseCpuProfile(await readRunText(layout.dir, artifact.path, CPU_PROFILE_READ_LIMIT), artifact.file);
-      parts.push({ artifact, pid: artifact.pid, summary: summarizeCpu(profile, { profileFile: artifact.file, isV8LensScript }), frames: scriptFramesOf(profile), callees: scriptCalleesOf(profile) });
+      const outlineOf = sourcesChangedAfterMs === undefined ? null : await scriptOutlinesOf(profile, outlines, budget, Number.isFinite(sourcesChangedAfterMs) ? sourcesChangedAfterMs : null);
+      const model = buildCpuModel(profile, { isV8LensScript, outlineOf });
+      parts.push({ artifact, pid: artifact.pid, summary: summarizeCpuModel(model, { profileFile: artifact.file }), inlinedLines: model.inlinedLines, frames: scriptFramesOf(profile), callees: scriptCalleesOf(profile) });
       for (const w of profile.warnings) warnings.push(`${artifact.file}: ${w}`);
     } catch (err) {
       warnings.push(errorMessage(err));

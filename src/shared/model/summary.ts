@@ -243,6 +243,14 @@ export interface CpuSummary {
   functions: CpuFunctionSummary[];
   /** Per source line, from `positionTicks`, sorted by `selfMs` descending. */
   lines: CpuLineSummary[];
+  /**
+   * Line ticks of code V8 inlined (up to Node 24 V8 gives them to the function the code was inlined
+   * into, with the inlined function's line numbers): `movedMs` placed at the inlined function's own
+   * file and line; `droppedMs` on lines outside the function V8 gave them to, with no one file that
+   * could own them, so in no line; `uncheckedMs` of functions whose source could not be read or
+   * parsed, kept as V8 gave them. Absent when the sources were not consulted and in older summaries.
+   */
+  inlinedLines?: InlinedLinesSummary;
   /** Time in V8's pseudo-frames: `(garbage collector)`, `(idle)`, `(program)`. */
   pseudo: { gcMs: number; idleMs: number; programMs: number };
   /**
@@ -268,6 +276,12 @@ export interface CpuSummary {
   leftOut?: CpuLeftOut;
   /** Every profile found in the run (worker threads write their own). */
   profiles: CpuProfileFile[];
+}
+
+export interface InlinedLinesSummary {
+  movedMs: number;
+  droppedMs: number;
+  uncheckedMs: number;
 }
 
 export interface CpuLeftOut {
