@@ -195,8 +195,20 @@ describe('the report page with allocations', () => {
     assert.equal(await page.locator('#flame-tabs').count(), 0);
     assert.equal(await page.locator('#flame-section h2').innerText(), 'CPU flame graph');
     const panel = await page.locator('#alloc-section').innerText();
-    assert.match(panel, /Allocations: not collected \(the default preset samples them; this run's preset did not\)/);
+    // A summary from before the reasons: the general one.
+    assert.match(panel, /Allocations: not collected \(the default preset samples them\)/);
     assert.doesNotMatch(panel, /\b0 B\b/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('without allocations, with the reason summary.json gives: the panel says that reason, not the preset', async () => {
+    const m = model(false);
+    const reason = 'the thread ended before its agent could write them (a worker the app terminated itself, or a killed process)';
+    const { page, problems } = await open({ ...m, summary: { ...m.summary, allocMissing: reason } });
+    const panel = await page.locator('#alloc-section').innerText();
+    assert.ok(panel.includes(`Allocations: not collected (${reason})`), panel);
+    assert.doesNotMatch(panel, /preset/);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -75,6 +75,10 @@ describe('line heat of inlined code', () => {
       assert.match(r.stdout, /inlined-lines done/);
       const summary = readSummary(out);
       const cpu = summary.cpu!;
+      // A preset without allocations says so as the reason, in summary.json and the text.
+      assert.equal(summary.alloc, null);
+      assert.equal(summary.allocMissing, "this run's preset (cpu-gc) does not sample them; the default preset does");
+      assert.match(r.stdout, /^Allocations: not collected \(this run's preset \(cpu-gc\) does not sample them; the default preset does\)$/m);
       const ours = cpu.lines.filter((l) => pathOf(l.url) === APP || pathOf(l.url) === ORDERS);
       const total = ours.reduce((s, l) => s + l.selfMs, 0);
       for (const l of ours) {

@@ -14,12 +14,14 @@ import { canOpen, type Host } from '../common/host';
 /** How many allocators the panel lists. */
 export const TOP_ALLOCATORS = 8;
 
-export const NOT_COLLECTED = 'not collected (the default preset samples them; this run\'s preset did not)';
+/** Said when a summary written before the reasons existed has none. */
+export const NOT_COLLECTED = 'not collected (the default preset samples them)';
 
-export function renderAllocPanel(section: HTMLElement, alloc: AllocSummary | null | undefined, host: Host<FromReportWebview>, loc: LocationContext): void {
+/** `missing`: why there are none (summary.json's allocMissing, the run's or the picked thread's). */
+export function renderAllocPanel(section: HTMLElement, alloc: AllocSummary | null | undefined, host: Host<FromReportWebview>, loc: LocationContext, missing?: string): void {
   section.append(el('h2', { text: 'GC ← allocations' }));
   if (!alloc) {
-    section.append(el('div', { id: 'alloc-panel', className: 'is-empty' }, emptyNote('Allocations:', NOT_COLLECTED)));
+    section.append(el('div', { id: 'alloc-panel', className: 'is-empty' }, emptyNote('Allocations:', missing ? `not collected (${missing})` : NOT_COLLECTED)));
     return;
   }
   const card = (label: string, value: string, detail: string, name: string) =>

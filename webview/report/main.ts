@@ -165,7 +165,7 @@ function render(full: ReportModel, painted?: () => void): void {
     if (gcWindow && views.gc?.zoomTo) views.gc.zoomTo(gcWindow.fromMs, gcWindow.toMs);
     if (time && !time.gc) timed('v8-lens:flame-chart-draw', () => time.ownAxis());
     timed('v8-lens:tables', () => {
-      if (allocSection) renderAllocPanel(allocSection, model.summary.alloc, host, loc);
+      if (allocSection) renderAllocPanel(allocSection, model.summary.alloc, host, loc, model.summary.allocMissing);
       const hotCpu = cpu && model.summary.cpu ? { ...model.summary.cpu, functions: functionTimes(cpu.index, cpu.selfUs), durationMs: cpu.wholeMs } : model.summary.cpu;
       renderHotFunctions(hotSection, hotCpu, missingFlame(model), host, loc, cpu ? { text: cpu.scopeText, sandwich: (fn) => pickSandwich(fn, full) } : null);
       renderTierSection(tierSection, model.summary.tierHistory, missingTiers(model), host, loc, model.loadWindow?.rps ?? []);

@@ -22,7 +22,7 @@ export function modelForProcess(model: ReportModel, id: string): ReportModel {
     allocFlame: view.allocFlame ?? null,
     gcEvents: view.gcEvents,
     gcClock: 'isolate',
-    summary: { ...model.summary, cpu: view.cpu, gc: view.gc, deopts: view.deopts, alloc: view.process.alloc ?? null },
+    summary: { ...model.summary, cpu: view.cpu, gc: view.gc, deopts: view.deopts, alloc: view.process.alloc ?? null, allocMissing: view.process.allocMissing },
   };
 }
 

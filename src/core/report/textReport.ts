@@ -126,7 +126,7 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     }
     out.push('');
   } else if (summary.source.kind === 'run' && summary.alloc === null) {
-    out.push('Allocations: not collected (the cpu-gc-alloc preset samples them)', '');
+    out.push(`Allocations: not collected (${summary.allocMissing ?? 'the cpu-gc-alloc preset samples them'})`, '');
   }
 
   // Deopts not collected (an npm script, an attached process, a preset without them, a lost trace)

@@ -7,6 +7,7 @@ import { buildCpuModel } from '../cpu/cpuModel';
 import type { InlinedLineCounts } from '../cpu/inlinedLines';
 import { scriptOutlinesOf, type OutlineCache } from './scriptOutlines';
 import { inlinedLinesOf } from './inlinedLinesNote';
+import { processAllocMissing, runAllocMissing } from './allocMissing';
 import { mergeCpuSummaries, type CpuPart } from '../cpu/mergeCpuSummaries';
 import { GcTraceCollector, type GcRawCounts } from '../gc/gcTraceCollector';
 import { groupByIsolate, summarizeGc, summarizeRunGc, type IsolateEvents, type RunGcPart } from '../gc/gcSummary';
@@ -203,6 +204,12 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     }
     if (allocations.alloc) allocations.alloc = marked(allocations.alloc);
   }
+  // Each "not collected" with its own reason.
+  const notAsked = runAllocMissing(allocAsked, session?.flags.preset ?? null);
+  for (const p of processSummaries) {
+    const own = processes.find((x) => x.id === p.id);
+    if (!p.alloc && own) p.allocMissing = notAsked ?? processAllocMissing(own, load !== null);
+  }
   warnings.push(...pauseAboveWallWarnings(gc, processSummaries));
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
@@ -216,6 +223,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     ...(processSummaries.length > 0 ? { processes: processSummaries } : {}),
     // null: not collected (or nothing usable was written: the warnings say why), never 0.
     alloc: allocations?.alloc ?? null,
+    ...(allocations?.alloc ? {} : { allocMissing: notAsked ?? 'no process or thread wrote a usable heap profile (see the warnings)' }),
     ...(selfCheck ? { selfCheck } : {}),
     warnings,
   };

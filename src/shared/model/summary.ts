@@ -58,6 +58,8 @@ export interface Summary {
    * run did not collect allocations ("not collected", never 0), absent in older summaries.
    */
   alloc?: AllocSummary | null;
+  /** Why `alloc` is null (after "not collected"); absent when it is not, and in older summaries. */
+  allocMissing?: string;
   /**
    * What V8 wrote, counted in its raw form while the run was read, beside what V8 Lens made of it:
    * a gap means a format this version does not fully understand, and the figures it concerns are
@@ -191,6 +193,8 @@ export interface ProcessSummary {
   maxRssMB: number | null;
   /** Its own allocations; absent when not collected. */
   alloc?: AllocSummary | null;
+  /** Why it has none, when it has none (the run did not ask, its thread ended first, …); absent otherwise and in older summaries. */
+  allocMissing?: string;
 }
 
 export interface ProcessCpuSummary {

@@ -230,6 +230,7 @@ const processSummary = shape<ProcessSummary>({
   deoptCount: nullable(num),
   maxRssMB: nullable(num),
   alloc: optional(nullable(allocSummary)),
+  allocMissing: optional(str),
 });
 
 const tierEvent = shape<TierEvent>({ atMs: nullable(num), atErrorMs: optional(num), kind: oneOf('optimized', 'deopt'), tier: str, reason: optional(str), process: optional(str) });
@@ -272,6 +273,7 @@ export const checkSummary: Check = shape<Summary>({
   load: optional(nullable(checkLoadSummary)),
   processes: optional(arrayOf(processSummary)),
   alloc: optional(nullable(allocSummary)),
+  allocMissing: optional(str),
   selfCheck: optional(nullable(selfCheck)),
   warnings: optional(arrayOf(str)),
 });
