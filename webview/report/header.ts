@@ -41,6 +41,10 @@ export function renderHeader(root: HTMLElement, model: ReportModel, host: Host<F
     add('Node', `${s.node.version}${s.node.v8Version ? ` (V8 ${s.node.v8Version})` : ''}`, 'node');
     add('Command', describeCommand(s), 'command', true, [s.launch.command, ...s.launch.argv].join(' '));
     add('Flags', describeFlags(s, model.summary.gc?.semiSpaceRequestedMB ?? s.flags.semiSpaceMB), 'flags', true);
+    const load = model.summary.load;
+    // Which URL was loaded: runs of one service under two routes differ only there.
+    const secs = (v: number) => (Number.isInteger(v) ? String(v) : fmtNum(v, 1));
+    if (load) add('Loaded', `${load.url} · ${load.connections} connections · ${load.rate === null ? 'as fast as it answers' : `${load.rate.toLocaleString('en-US')} req/s`} · ${secs(load.warmupSeconds)} s warm-up + ${secs(load.durationSeconds)} s measured`, 'load', true);
     add('Duration', s.durationMs !== null ? fmtDuration(s.durationMs) : s.status === 'running' ? 'still running' : '–', 'duration');
     add('Exit', describeExit(s), 'exit');
     add('Started', runDateTime(s.startedAt), 'started');

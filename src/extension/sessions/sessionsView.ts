@@ -6,7 +6,7 @@ import { withSummaryDefaults, type Summary } from '../../shared/model/summary';
 import { deoptCountText } from '../../shared/deoptText';
 import { selfCheckGaps } from '../../shared/selfCheckText';
 import { runClock } from '../../shared/runTime';
-import { runTargetTitle } from '../../shared/runTitle';
+import { loadedPath, runTargetTitle } from '../../shared/runTitle';
 import { Commands, TreeItemContexts, asCommand, type SessionItemArg } from '../contract';
 import { runsFolderFor } from '../profile/runsFolder';
 import { readSessionRecord, readSummaryRecord } from '../../core/run/runRecords';
@@ -142,6 +142,8 @@ function iconFor(session: SessionRecord | null): string {
 function describe(session: SessionRecord | null, summary: Summary | null): string {
   if (!session) return '';
   const parts = [runClock(session.startedAt)];
+  // Under load: which URL, so a /hash run and a /price run of the same service look apart.
+  if (summary?.load) parts.push(`GET ${loadedPath(summary.load.url)}`);
   if (session.durationMs !== null) parts.push(`${(session.durationMs / 1000).toFixed(1)} s`);
   if (summary?.gc) parts.push(`GC ${(summary.gc.wallShare * 100).toFixed(1)}%`);
   // "deopts: not collected" for runs that did not look (npm scripts, attached, presets without them), never "0 deopts".
@@ -160,6 +162,7 @@ function tooltip({ runDir, session, summary }: RunEntry): vscode.MarkdownString 
     md.appendText(`Node ${session.node.version} · ${session.flags.preset ?? 'custom'} · ${session.status}\n`);
     if (session.flags.inheritedNodeOptions) md.appendText(`NODE_OPTIONS=${session.flags.inheritedNodeOptions}\n`);
   }
+  if (summary?.load) md.appendText(`Under load: ${summary.load.url} (${summary.load.connections} connections)\n`);
   const top = summary?.cpu?.functions.find((f) => f.url !== '');
   if (top) md.appendText(`Hottest: ${top.name} (${top.selfMs.toFixed(1)} ms self)\n`);
   if (summary?.gc) md.appendText(`GC: ${summary.gc.eventCount} events, ${summary.gc.totalPauseMs.toFixed(1)} ms paused\n`);

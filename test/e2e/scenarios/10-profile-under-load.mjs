@@ -29,5 +29,19 @@ export default {
     await frame.evaluate(() => document.getElementById('load-section').scrollIntoView({ block: 'start' }));
     await t.sleep(300);
     await t.screenshot(page, join(t.screenshotsDir, 'profile-under-load.png'));
+
+    // Which URL was loaded, in the report header and in the Sessions view's row (issue 21: runs of
+    // one service under two routes looked alike).
+    const loaded = (await frame.locator('#run-meta [data-meta="load"] dd').innerText()).trim();
+    t.log(`header, loaded: ${loaded}`);
+    assert.match(loaded, /^http:\/\/127\.0\.0\.1:\d+\/\S* · \d+ connections · as fast as it answers · \d+(\.\d)? s warm-up \+ \d+(\.\d)? s measured$/);
+    const path = new URL(loaded.split(' · ')[0]).pathname;
+    await page.locator('.part.activitybar [aria-label^="V8 Lens"]').first().click();
+    // Other scenarios' runs of server.js may be listed too: this one is the row that names its path.
+    const row = page.locator('.part.sidebar .monaco-list-row', { hasText: `GET ${path} · ` }).first();
+    await row.waitFor({ timeout: 15_000 });
+    const rowText = (await row.textContent()) ?? '';
+    t.log(`Sessions view: ${rowText}`);
+    assert.match(rowText, /server\.js/);
   },
 };
