@@ -117,6 +117,8 @@ export const StateKeys = {
   AnnotatedRun: 'v8Lens.annotations.run',
   /** Annotations on or off, deopts and heat. */
   AnnotationToggles: 'v8Lens.annotations.toggles',
+  /** Adding .v8-lens/ to .gitignore was offered in this workspace (once, whatever the answer). */
+  GitignoreOffered: 'v8Lens.gitignoreOffered',
 } as const;
 export type StateKey = (typeof StateKeys)[keyof typeof StateKeys];
 

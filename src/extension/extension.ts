@@ -23,6 +23,7 @@ import { ReportPanels, exportReport } from './report/reportPanel';
 import { registerProfileEditor } from './report/profileEditor';
 import { exportPprofCommand } from './report/exportPprofCommand';
 import { SessionsView } from './sessions/sessionsView';
+import { GitignoreOffer } from './profile/gitignoreOffer';
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME);
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const annotations = new AnnotationStore(context.workspaceState);
   const lab = new SemiSpaceLab(context.extensionUri, context.workspaceState, output);
   const attach = new AttachController(panels, output);
+  const gitignore = new GitignoreOffer(context.workspaceState, output);
   attachForDeactivate = attach;
   const sourceFiles: vscode.DocumentSelector = ['javascript', 'typescript', 'javascriptreact', 'typescriptreact'].flatMap((language) =>
     ['file', 'vscode-remote'].map((scheme) => ({ language, scheme })),
@@ -50,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): void {
     output,
     runs,
     panels,
+    gitignore,
     registerProfileEditor(panels),
     // Several runs can be selected: two of them are compared directly.
     vscode.window.createTreeView(ViewIds.Sessions, { treeDataProvider: sessions, canSelectMany: true }),
@@ -82,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): void {
         // offers it (Show Output), and the palette's Output: Show Output Channels opens it anytime.
         const result = await runs.run(target, flags, folder, load ?? undefined);
         if (result) await openReport(result.layout.dir);
+        if (result) void gitignore.afterRun(result.layout.dir);
       } catch (err) {
         void vscode.window.showErrorMessage(`V8 Lens: ${err instanceof UserError ? err.message : errorMessage(err)}`);
       }
