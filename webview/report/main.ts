@@ -18,7 +18,7 @@ import { renderFlameTabs, type FlameTab, type FlameTabsInput } from './flameTabs
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
 import { renderLoadSection } from './loadFigures';
-import { ALL_PROCESSES, modelForProcess, renderProcessPicker } from './processPicker';
+import { ALL_PROCESSES, defaultProcessId, modelForProcess, renderProcessPicker } from './processPicker';
 import { missingDeopts, missingFlame, missingGc } from './missing';
 import { renderDeopts, renderHotFunctions } from './tables';
 import { renderTierSection, tierMarks } from './tiers';
@@ -107,6 +107,8 @@ function render(full: ReportModel, painted?: () => void): void {
     cpuState = { ...cpuState, sandwichFn: null };
     // A heap profile alone opens on what it has.
     if (full.flame === null && !full.timeProfile && full.allocFlame) flameTab = 'alloc';
+    // Another run opens where its work is (a pool's busiest thread, else "all"); a re-sent one keeps the pick.
+    if (lastModel === null || full.source !== lastModel.source) selectedProcess = defaultProcessId(full);
     lastModel = full;
   }
   const scrollY = window.scrollY;
@@ -234,7 +236,21 @@ function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContex
     if (picked !== null) section.querySelector('h2')?.append(processOf(picked));
     document.getElementById(`flame-tab-${tab}`)?.focus();
   }, host, loc, palette);
+  if (!cpu && flameTab === 'cpu') allViewsNote(section, model);
   return view;
+}
+
+/**
+ * "All" of a multi-process run draws every process under one root, but the bottom-up, callers &
+ * callees and folding views and the CPU-over-time strip work on one profile (one clock) at a time:
+ * said where they would be, not left to be guessed.
+ */
+function allViewsNote(section: HTMLElement, model: ReportModel): void {
+  if (!model.processes?.some((v) => v.timeProfile)) return;
+  const note = el('p', { id: 'all-views-note', className: 'hint', text: 'Bottom-up, callers & callees, folding and CPU over time work on one process or thread at a time (each has its own profile and clock): pick one in the table above.' });
+  const heading = section.querySelector('h2');
+  if (heading) heading.after(note);
+  else section.prepend(note);
 }
 
 /** What the CPU views need when the model has the profile in time order; null without one. */
@@ -366,7 +382,7 @@ function renderNoTimeline(section: HTMLElement, full: ReportModel): void {
   section.append(el('h2', { text: 'CPU over time' }));
   const perProcess = full.processes?.some((v) => v.timeProfile) && selectedProcess === ALL_PROCESSES;
   const why = perProcess
-    ? 'each process has its own clock: pick one above to see its CPU over time.'
+    ? 'each process and thread has its own clock: pick one in the table above to see its CPU over time, with the bottom-up and callers & callees views.'
     : full.summary.source.kind === 'pprof' && full.summary.cpu
       ? 'pprof keeps each stack’s total, not when it ran, so there is no time order to draw.'
       : full.summary.cpu === null && full.summary.alloc

@@ -3,13 +3,21 @@
  * one row each, with its role, pid, CPU and GC at a glance, and "All" first. Picking a row shows that
  * process alone in the flame graph, GC timeline and tables; "All" shows the run as a whole.
  */
-import type { ProcessSummary } from '../../src/shared/model/summary';
+import type { ProcessCpuSummary, ProcessSummary } from '../../src/shared/model/summary';
+import { threadCpuText } from '../../src/shared/threadCpuText';
+import { openingProcessId } from '../../src/shared/openingProcess';
 import type { ProcessView, ReportModel } from '../../src/shared/reportProtocol';
 import { youngGenerationParts } from '../../src/shared/youngGenerationText';
 import { el } from '../common/dom';
 import { fmtDuration, fmtPct } from '../common/format';
 
 export const ALL_PROCESSES = 'all';
+
+/** Where a report opens: a pool's busiest thread, else "all" (see shared/openingProcess.ts). */
+export function defaultProcessId(model: ReportModel): string {
+  const views = (model.processes ?? []).map((v) => ({ id: v.id, process: v.process, hasProfile: Boolean(v.timeProfile) }));
+  return openingProcessId(views) ?? ALL_PROCESSES;
+}
 
 /** The model as the report draws it for one process, or the model itself for "all". */
 export function modelForProcess(model: ReportModel, id: string): ReportModel {
@@ -29,11 +37,11 @@ export function modelForProcess(model: ReportModel, id: string): ReportModel {
 export function renderProcessPicker(section: HTMLElement, model: ReportModel, selected: string, onPick: (id: string) => void): void {
   const views = model.processes ?? [];
   section.append(el('h2', { text: `Processes and threads (${views.length})` }));
-  const head = el('tr', {}, ...['', 'role', 'pid', 'CPU busy', 'GC', 'young gen', 'deopts', 'command'].map((h) => el('th', { attrs: { scope: 'col' }, text: h })));
+  const head = el('tr', {}, ...['', 'role', 'pid', 'CPU', 'GC', 'young gen', 'deopts', 'command'].map((h) => el('th', { attrs: { scope: 'col' }, text: h })));
   const body = el('tbody');
   const all = model.summary;
   const allGc = all.gc ? `${all.gc.eventCount.toLocaleString('en-US')} · ${fmtPct(all.gc.wallShare, 1)}` : '–';
-  body.append(row(ALL_PROCESSES, 'All', ['all', '', cpuText(all.cpu ? { sampledMs: all.cpu.durationMs, idleShare: all.cpu.durationMs > 0 ? all.cpu.pseudo.idleMs / all.cpu.durationMs : 0 } : null), allGc, youngText(all.gc), deoptsText(all.deoptCoverage === 'not-collected' ? null : all.deopts.reduce((n, d) => n + d.count, 0)), 'the whole run']));
+  body.append(row(ALL_PROCESSES, 'All', ['all', '', cpuText(all.cpu ? { profile: all.cpu.profile, sampledMs: all.cpu.durationMs, sampleCount: all.cpu.sampleCount, idleShare: all.cpu.durationMs > 0 ? all.cpu.pseudo.idleMs / all.cpu.durationMs : 0, waitingShare: all.cpu.durationMs > 0 ? (all.cpu.waitingMs ?? 0) / all.cpu.durationMs : 0 } : null), allGc, youngText(all.gc), deoptsText(all.deoptCoverage === 'not-collected' ? null : all.deopts.reduce((n, d) => n + d.count, 0)), 'the whole run']));
   for (const v of views) body.append(row(v.id, v.label, cells(v)));
   section.append(el('table', { id: 'process-table', className: 'data-table process-table' }, el('thead', {}, head), body));
 
@@ -57,8 +65,9 @@ function cells(v: ProcessView): string[] {
   return [p.role, pid, cpuText(p.cpu), gc, youngText(p.gc), deoptsText(p.deoptCount), p.command];
 }
 
-function cpuText(cpu: { sampledMs: number; idleShare: number } | null): string {
-  return cpu ? `${fmtPct(1 - cpu.idleShare, 1, 0)} of ${fmtDuration(cpu.sampledMs)}` : '–';
+/** "2% CPU (0.27 s of 13.5 s) · 98% waiting": the thread's own CPU as the OS counts it, and its profile's off-CPU shares. */
+function cpuText(cpu: ProcessCpuSummary | null): string {
+  return cpu ? threadCpuText(cpu) : '–';
 }
 
 function youngText(gc: ProcessSummary['gc']): string {

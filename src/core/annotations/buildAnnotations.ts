@@ -272,7 +272,10 @@ async function addHeat(summary: Summary, placer: Placer, fileOf: (p: Placed) => 
     const entry = tierEntryAt(summary.tierHistory, f.url, f.line, f.column);
     return entry ? { story: tierSummaryText(entry), now: tierNowText(entry) } : null;
   };
-  const perLine = new Map<FileAnnotations, Map<number, number>>();
+  // Shares are of the on-CPU time of the threads the code ran on: a busy worker's hot line is not
+  // diluted by the main thread's idle time, nor a service's by its waiting pool (older summaries: the sampled time).
+  const onCpuOf = (entry: { onCpuMs?: number }) => entry.onCpuMs ?? cpu.onCpuMs ?? cpu.durationMs;
+  const perLine = new Map<FileAnnotations, Map<number, { selfMs: number; onCpuMs: number }>>();
   for (const l of cpu.lines) {
     if (l.selfMs <= 0) continue;
     const where = await placer.place(l.url, l.line, 0);
@@ -280,18 +283,21 @@ async function addHeat(summary: Summary, placer: Placer, fileOf: (p: Placed) => 
     const file = fileOf(where);
     let lines = perLine.get(file);
     if (!lines) perLine.set(file, (lines = new Map()));
-    lines.set(where.line, (lines.get(where.line) ?? 0) + l.selfMs);
+    const sum = lines.get(where.line) ?? { selfMs: 0, onCpuMs: 0 };
+    lines.set(where.line, { selfMs: sum.selfMs + l.selfMs, onCpuMs: Math.max(sum.onCpuMs, onCpuOf(l)) });
   }
   for (const [file, lines] of perLine) {
-    for (const [line, selfMs] of lines) {
-      const share = selfMs / cpu.durationMs;
+    for (const [line, { selfMs, onCpuMs }] of lines) {
+      if (onCpuMs <= 0) continue;
+      const share = Math.min(1, selfMs / onCpuMs);
       const labeled = selfMs >= thresholds.heatMinMs && share * 100 >= thresholds.heatMinPercent;
       file.heatLines.push({ line, selfMs, share, level: heatLevel(share), labeled });
     }
     file.heatLines.sort((a, b) => a.line - b.line);
   }
   for (const f of cpu.functions) {
-    if (f.line <= 0 || (f.totalMs / cpu.durationMs) * 100 < thresholds.hotFunctionMinPercent) continue;
+    const onCpuMs = onCpuOf(f);
+    if (f.line <= 0 || onCpuMs <= 0 || (f.totalMs / onCpuMs) * 100 < thresholds.hotFunctionMinPercent) continue;
     // A module's own top level (the anonymous function at 1:1): its total is everything the file
     // started while loading, a lens on line 1 that says nothing about any function.
     if (f.line === 1 && f.column === 1 && (f.name === '' || f.name === '(anonymous)')) continue;
@@ -303,14 +309,15 @@ async function addHeat(summary: Summary, placer: Placer, fileOf: (p: Placed) => 
       column: where.column,
       selfMs: f.selfMs,
       totalMs: f.totalMs,
-      selfShare: f.selfMs / cpu.durationMs,
-      totalShare: f.totalMs / cpu.durationMs,
+      selfShare: Math.min(1, f.selfMs / onCpuMs),
+      // A total can hold a thread's waiting (a pool's task loop calls Atomics.wait): never above all its work.
+      totalShare: Math.min(1, f.totalMs / onCpuMs),
       tiers: tiersOf(f),
     });
   }
 }
 
-/** Gutter level by share of the whole profile, so a level means the same in every file. */
+/** Gutter level by share of its threads' on-CPU time, so a level means the same in every file. */
 export function heatLevel(share: number): HeatLine['level'] {
   if (share >= 0.1) return 5;
   if (share >= 0.05) return 4;

@@ -31,7 +31,7 @@ export interface GateMetricInfo {
 
 export const GATE_METRICS: Record<GateMetricId, GateMetricInfo> = {
   'cpu.self': { id: 'cpu.self', description: 'self time of each of the top 20 functions by self time in either run (ms; per 1k requests when both runs ran under load)', unit: 'ms', needs: 'a CPU profile (a preset with cpu)' },
-  'cpu.busy': { id: 'cpu.busy', description: 'CPU time of the whole profile without (idle) (ms; per 1k requests under load)', unit: 'ms', needs: 'a CPU profile (a preset with cpu)' },
+  'cpu.busy': { id: 'cpu.busy', description: 'CPU time of the whole profile without (idle) and waiting threads (ms; per 1k requests under load)', unit: 'ms', needs: 'a CPU profile (a preset with cpu)' },
   'gc.share': { id: 'gc.share', description: 'GC pause as a share of wall time (under load: of the measured window)', unit: 'share', needs: 'the GC trace (a preset with gc)' },
   'gc.pauseMs': { id: 'gc.pauseMs', description: 'total GC pause, ms (under load: in the measured window)', unit: 'ms', needs: 'the GC trace (a preset with gc)' },
   'gc.msPer1k': { id: 'gc.msPer1k', description: 'GC pause per 1,000 requests in the measured window (under load only)', unit: 'ms', needs: 'a run under load (--url) with the GC trace' },
@@ -61,7 +61,8 @@ export function scalarOf(summary: Summary, id: Exclude<GateMetricId, 'cpu.self'>
     case 'cpu.busy': {
       const cpu = summary.cpu;
       if (!cpu) return null;
-      const busy = cpu.durationMs - cpu.pseudo.idleMs;
+      // Off the CPU: the event loop idle, and threads blocked in Atomics.wait (a pool waiting for work).
+      const busy = cpu.durationMs - cpu.pseudo.idleMs - (cpu.waitingMs ?? 0);
       return perRequest ? per1k(busy) : busy;
     }
     case 'gc.share':

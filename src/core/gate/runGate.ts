@@ -7,6 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import type { SessionRecord } from '../../shared/model/session';
 import type { Summary } from '../../shared/model/summary';
+import { isWaitingFrame } from '../../shared/frameCategory';
 import { loadReport } from '../report/loadReport';
 import { readSessionRecord } from '../run/runRecords';
 import { UserError } from '../util/errors';
@@ -203,13 +204,15 @@ function functionChecks(rule: GateRule, a: readonly Summary[], b: readonly Summa
       const requests = requestsOf(s);
       const interval = s.cpu?.sampleIntervalMs || 1;
       for (const f of s.cpu?.functions ?? []) {
-        if (NOT_CODE.test(f.name)) continue;
+        // A thread blocked in Atomics.wait is off the CPU: never held to a CPU rule (summaries before
+        // 0.2 still list such frames among their functions).
+        if (NOT_CODE.test(f.name) || isWaitingFrame(f.name, f.url)) continue;
         const key = functionKey(f);
         const prev = out.get(key);
         const ms = (prev?.ms ?? 0) + (perRequest && requests !== null ? (f.selfMs / requests) * 1000 : f.selfMs);
         out.set(key, { name: f.name || '(anonymous)', url: f.url, line: f.line, ms, samples: (prev?.samples ?? 0) + f.selfMs / interval });
       }
-      const onCpuSamples = s.cpu ? Math.max(0, s.cpu.durationMs - s.cpu.pseudo.idleMs) / interval : 0;
+      const onCpuSamples = s.cpu ? Math.max(0, s.cpu.durationMs - s.cpu.pseudo.idleMs - (s.cpu.waitingMs ?? 0)) / interval : 0;
       return { collected: s.cpu !== null, functions: out, onCpuSamples };
     });
   const runsA = byKey(a);

@@ -279,18 +279,19 @@ function treeFrames(root: FlameNode | null): FlameNode[] {
   return out;
 }
 
+/** The sampled time, waiting frames' included (they are in the flame tree, and out of the functions). */
 function profileTotal(report: ReportModel): number {
   if (report.flame) {
     const { totals } = flameTotals(report.flame);
     return round(totals.get(report.flame) ?? 0, 6);
   }
-  return round(report.summary.cpu?.functions.reduce((n, f) => n + f.selfMs, 0) ?? 0, 6);
+  return round((report.summary.cpu?.functions.reduce((n, f) => n + f.selfMs, 0) ?? 0) + (report.summary.cpu?.waitingMs ?? 0), 6);
 }
 
-/** Sampled time outside (idle), ms; null without a profile. */
+/** Sampled time outside (idle) and waiting (threads blocked in Atomics.wait), ms; null without a profile. */
 function busyMs(report: ReportModel): number | null {
   const cpu = report.summary.cpu;
-  return cpu ? round(Math.max(0, profileTotal(report) - cpu.pseudo.idleMs), 3) : null;
+  return cpu ? round(Math.max(0, profileTotal(report) - cpu.pseudo.idleMs - (cpu.waitingMs ?? 0)), 3) : null;
 }
 
 // ----------------------------------------------------------------------------------- run headers
@@ -431,9 +432,12 @@ export function compareMetrics(a: CompareInput, b: CompareInput, load: LoadCompa
   if (ca || cb) {
     const sampled = (x: CompareInput) => (x.report.summary.cpu ? profileTotal(x.report) : null);
     add(metricRow('profiled', 'Sampled time', 'cpu', 'duration', 'neutral', sampled(a), sampled(b)));
-    total(metricRow('busy', 'Busy (not idle), total', 'cpu', 'ms', 'lower', busyMs(a.report), busyMs(b.report), { hint: 'Sampled time outside (idle): for the same work, less is better.' }));
+    total(metricRow('busy', 'Busy (not idle), total', 'cpu', 'ms', 'lower', busyMs(a.report), busyMs(b.report), { hint: 'Sampled time outside (idle) and waiting (threads blocked in Atomics.wait): for the same work, less is better.' }));
     total(metricRow('gcInProfile', 'In the garbage collector, total', 'cpu', 'ms', 'lower', ca?.pseudo.gcMs ?? null, cb?.pseudo.gcMs ?? null, { hint: 'The profile’s (garbage collector) frame.' }));
     add(metricRow('idle', 'Idle', 'cpu', 'ms', 'neutral', ca?.pseudo.idleMs ?? null, cb?.pseudo.idleMs ?? null, { hint: 'The event loop waiting for work.' }));
+    if ((ca?.waitingMs ?? 0) > 0 || (cb?.waitingMs ?? 0) > 0) {
+      add(metricRow('waiting', 'Waiting (threads blocked)', 'cpu', 'ms', 'neutral', ca?.waitingMs ?? null, cb?.waitingMs ?? null, { hint: 'Worker threads blocked in Atomics.wait (a pool waiting for work): off the CPU, in no function.' }));
+    }
     add(metricRow('samples', 'Samples', 'cpu', 'count', 'neutral', ca?.sampleCount ?? null, cb?.sampleCount ?? null));
   }
 

@@ -86,13 +86,14 @@ async function exportRun(dir: string, shown: string, wanted: ExportKind | null):
     let durationUs = 0;
     let intervalUs = session?.flags.samplingIntervalUs ?? 0;
     const leftOut = { us: 0, samples: 0 };
+    let waitingUs = 0;
     for (const part of parts) {
       const model = await modelOf(part.file).catch((err: unknown) => {
         warnings.push(`${part.file}: ${errorMessage(err)}; left out`);
         return null;
       });
       if (!model) continue;
-      addCpuSamples(builder, model, part.labels);
+      waitingUs += addCpuSamples(builder, model, part.labels);
       durationUs = Math.max(durationUs, model.durationUs);
       if (intervalUs === 0) intervalUs = model.sampleIntervalUs;
       leftOut.us += model.v8LensUs;
@@ -100,6 +101,7 @@ async function exportRun(dir: string, shown: string, wanted: ExportKind | null):
     }
     if (builder.sampleCount === 0) throw new UserError(`${shown}: no CPU profile of the run could be read${warnings.length ? ` (${warnings[0]})` : ''}`);
     if (leftOut.samples > 0) comments.push(v8LensComment(leftOut.us, leftOut.samples));
+    if (waitingUs > 0) comments.push(waitingComment(waitingUs));
     const profile = builder.build({ period: { type: 'cpu', unit: 'nanoseconds', value: intervalUs * 1000 }, defaultSampleType: 'cpu', timeNanos: startNanos(session), durationNanos: durationUs * 1000, comments });
     return done(profile.encode(), 'cpu', builder.sampleCount, hasAlloc ? 'alloc' : null, warnings);
   }
@@ -151,6 +153,11 @@ function v8LensComment(us: number, samples: number): string {
   return `V8 Lens's agent: ${(us / 1000).toFixed(1)} ms (${samples} sample${samples === 1 ? '' : 's'}) on the app's threads, left out`;
 }
 
+/** Threads blocked in Atomics.wait: their samples are kept (label state=waiting), their time is not CPU. */
+function waitingComment(us: number): string {
+  return `waiting: ${(us / 1000).toFixed(1)} ms of threads blocked in Atomics.wait, off the CPU: samples labelled state=waiting, with no cpu time`;
+}
+
 function startNanos(session: SessionRecord | null): number {
   const ms = session ? Date.parse(session.startedAt) : NaN;
   return Number.isFinite(ms) ? ms * 1e6 : 0;
@@ -175,8 +182,9 @@ async function exportFile(path: string, shown: string, wanted: ExportKind | null
   if (wanted === 'alloc') throw new UserError(`${shown} is a CPU profile: it has no allocations to export`, EXIT.usage);
   const model = buildCpuModel(parseCpuProfile(text, name), { isV8LensScript: await v8LensScriptsBeside(path) });
   const builder = new PprofBuilder(CPU_SAMPLE_TYPES);
-  addCpuSamples(builder, model, []);
+  const waitingUs = addCpuSamples(builder, model, []);
   if (model.v8LensSamples > 0) comments.push(v8LensComment(model.v8LensUs, model.v8LensSamples));
+  if (waitingUs > 0) comments.push(waitingComment(waitingUs));
   const profile = builder.build({ period: { type: 'cpu', unit: 'nanoseconds', value: model.sampleIntervalUs * 1000 }, defaultSampleType: 'cpu', timeNanos: 0, durationNanos: model.durationUs * 1000, comments });
   return done(profile.encode(), 'cpu', builder.sampleCount, null, model.profile.warnings);
 }
