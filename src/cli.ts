@@ -15,7 +15,8 @@ import { attachAndProfile } from './core/attach/attachRun';
 import { formatHostPort, parseInspectorAddress } from './core/attach/inspectorAddress';
 import { resolveInspector } from './core/attach/inspectorDiscovery';
 import { loadRunnerPath, preloadAgentPath } from './core/launcher/bundledScripts';
-import { ProfileRun } from './core/capture/profileRun';
+import { ProfileRun, type AppOutput, type ProfileRequest, type RunResult } from './core/capture/profileRun';
+import { noSurvivorsPassReason, startSurvivorsPass, survivorsPassRequest, withSurvivors } from './core/capture/survivorsPass';
 import { PROFILE_LOAD_DEFAULTS } from './core/capture/runLoad';
 import type { ProfileTarget } from './core/targets/profileTarget';
 import { captureOptionsFor } from './core/flags/captureOptions';
@@ -74,6 +75,12 @@ profile options:
   --exact-alloc-sites
                     sample allocations with V8's inlining off, so an inlined function's bytes are
                     its own, not its caller's (changes performance: for finding sites only)
+  --survivors       then run the target once more, sampling only what outlives a young GC (what
+                    the scavenger copies and promotes): per function its survivors, their share of
+                    what it allocated (per request under load, or a script run to its end) and
+                    their estimated copy cost, in <run>/survivors; V8 runs one sampler per isolate
+  --gc-phases       trace GC as V8's phases (--trace-gc-nvp): the helper threads' GC time and what
+                    each scavenge copied; V8 prints no GC reason in them before Node 26
   --v8-flag FLAG    another V8 or Node flag, checked against the target's Node (repeatable)
   --timeout S       stop the target gracefully after S seconds (servers)
   --node PATH       the Node that runs the target (default: node on PATH)
@@ -251,6 +258,8 @@ async function profileCommand(args: string[]): Promise<number> {
     'stable-deopts': { type: 'boolean' },
     'alloc-interval': { type: 'string' },
     'exact-alloc-sites': { type: 'boolean' },
+    survivors: { type: 'boolean' },
+    'gc-phases': { type: 'boolean' },
     'v8-flag': { type: 'string', multiple: true },
     timeout: { type: 'string' },
     node: { type: 'string' },
@@ -282,37 +291,40 @@ async function profileCommand(args: string[]): Promise<number> {
   const cwd = process.cwd();
   const runDir = values.out ?? defaultRunDir(cwd, target);
   if (target.kind === 'command') await announceNodeOptionsLaunch(target, PRESETS[preset].capture, cwd);
+  if (values.survivors && !PRESETS[preset].capture.alloc) {
+    throw new UserError(`--survivors holds what survives against all that was allocated: it needs a preset with allocations (${PRESET_IDS.filter((id) => PRESETS[id].capture.alloc).join(', ')})`, EXIT.usage);
+  }
 
-  const run = await ProfileRun.start(
-    {
-      target,
-      cwd,
-      node: values.node ?? 'node',
+  const request: ProfileRequest = {
+    target,
+    cwd,
+    node: values.node ?? 'node',
+    preset,
+    options: captureOptionsFor({
       preset,
-      options: captureOptionsFor({
-        preset,
-        samplingIntervalUs: values.interval !== undefined ? wholeNumber('--interval', values.interval) : undefined,
-        semiSpaceMB: values['semi-space'] !== undefined ? wholeNumber('--semi-space', values['semi-space']) : null,
-        stableDeopts: values['stable-deopts'],
-        extraFlags: values['v8-flag'],
-        allocSamplingBytes: values['alloc-interval'] !== undefined ? wholeNumber('--alloc-interval', values['alloc-interval']) : undefined,
-        exactAllocSites: values['exact-alloc-sites'],
-      }),
-      runDir,
-      timeoutS: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : null,
-      stopGraceMs: values['stop-grace'] !== undefined ? positiveNumber('--stop-grace', values['stop-grace']) * 1000 : undefined,
-      load,
-    },
-    {
-      stdout: (text) => stdout.write(text),
-      // The app's bytes as they came: its output may be binary, or not UTF-8.
-      stdoutBytes: (bytes) => stdout.write(bytes),
-      // A reader that went away (| head) lets the app go on: its output is dropped, the run is not.
-      whenDrained: () => stdout.whenDrained(),
-      stderr: (text) => void process.stderr.write(text),
-      stderrBytes: (bytes) => void process.stderr.write(bytes),
-    },
-  );
+      samplingIntervalUs: values.interval !== undefined ? wholeNumber('--interval', values.interval) : undefined,
+      semiSpaceMB: values['semi-space'] !== undefined ? wholeNumber('--semi-space', values['semi-space']) : null,
+      stableDeopts: values['stable-deopts'],
+      extraFlags: values['v8-flag'],
+      allocSamplingBytes: values['alloc-interval'] !== undefined ? wholeNumber('--alloc-interval', values['alloc-interval']) : undefined,
+      exactAllocSites: values['exact-alloc-sites'],
+      gcPhases: values['gc-phases'],
+    }),
+    runDir,
+    timeoutS: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : null,
+    stopGraceMs: values['stop-grace'] !== undefined ? positiveNumber('--stop-grace', values['stop-grace']) * 1000 : undefined,
+    load,
+  };
+  const appOutput: AppOutput = {
+    stdout: (text) => stdout.write(text),
+    // The app's bytes as they came: its output may be binary, or not UTF-8.
+    stdoutBytes: (bytes) => stdout.write(bytes),
+    // A reader that went away (| head) lets the app go on: its output is dropped, the run is not.
+    whenDrained: () => stdout.whenDrained(),
+    stderr: (text) => void process.stderr.write(text),
+    stderrBytes: (bytes) => void process.stderr.write(bytes),
+  };
+  const run = await ProfileRun.start(request, appOutput);
   note(`profiling pid ${run.pid} into ${run.runDir} (Ctrl-C stops it and keeps the profile)`);
   // The summary formats numbers with toLocaleString, whose first call loads ICU's data (~10 ms):
   // done now, while the target runs, instead of after it ends.
@@ -330,8 +342,9 @@ async function profileCommand(args: string[]): Promise<number> {
     },
     () => run.cancel(),
   );
-  const result = await run.done;
+  let result = await run.done;
   stopListening();
+  if (values.survivors) result = await survivorsPassCommand(request, result, appOutput, () => interrupted);
 
   if (values.json) printJson(result.summary);
   else printText(`\n${formatTextReport(result.summary, { cwd })}`);
@@ -351,6 +364,28 @@ async function profileCommand(args: string[]): Promise<number> {
   }
   note(`run folder: ${result.layout.dir} (${result.outcome})`);
   return EXIT.ok;
+}
+
+/**
+ * `--survivors`: the same target once more, keeping what outlives a young GC (capture/survivorsPass.ts);
+ * the run's summary then holds the survivors beside its own allocations. Ctrl-C stops the pass as it
+ * does a run. Not after a run that was cancelled or failed, nor after Ctrl-C.
+ */
+async function survivorsPassCommand(request: ProfileRequest, first: RunResult, output: AppOutput, interrupted: () => boolean): Promise<RunResult> {
+  const passRequest = interrupted() ? null : survivorsPassRequest(request, first);
+  if (passRequest === null) return withSurvivors(first, null, interrupted() ? 'survivors: the run was stopped with Ctrl-C, so the survivors pass did not run' : noSurvivorsPassReason(first));
+  const pass = await startSurvivorsPass(passRequest, output);
+  note(`survivors pass: running the target again (pid ${pass.pid}), sampling only what outlives a young GC, into ${pass.runDir}${passRequest.timeoutS !== null && !request.load ? `; it stops after ${passRequest.timeoutS} s, as long as the run took` : ''}`);
+  const stopListening = onInterrupts(
+    () => {
+      note('stopping the survivors pass… (Ctrl-C again to kill it at once)');
+      pass.stop();
+    },
+    () => pass.cancel(),
+  );
+  const passResult = await pass.done;
+  stopListening();
+  return withSurvivors(first, passResult, null);
 }
 
 async function reportCommand(args: string[]): Promise<number> {

@@ -20,6 +20,8 @@ import type { GcPoint } from '../../src/shared/reportProtocol';
 import type { GcSummary } from '../../src/shared/model/summary';
 import { requestedSemiSpaceText, youngGenerationParts } from '../../src/shared/youngGenerationText';
 import { pretenuringText } from '../../src/shared/pretenuringText';
+import { HELPER_GC_HOW, gcCpuText, helperPhasesText } from '../../src/shared/gcCpuText';
+import { fmtBytes } from '../../src/shared/formatBytes';
 import { el, emptyNote } from '../common/dom';
 import { fmtDuration, fmtMB, fmtMs, fmtNum, fmtPct, plural } from '../common/format';
 import { toCss, type Palette } from '../common/theme';
@@ -267,7 +269,10 @@ function gcInRange(gc: GcSummary, events: GcPoint[], range: TimeRange): GcSummar
   }
   const totalPauseMs = inside.reduce((a, e) => a + e.pauseMs, 0);
   const wallMs = Math.max(0, range.toMs - range.fromMs);
-  return { ...gc, byType, eventCount: inside.length, totalPauseMs, wallMs, wallShare: wallMs > 0 ? Math.min(1, totalPauseMs / wallMs) : 0, incrementalMarkingMs: 0, otherIsolates: [] };
+  // The helpers' time of the range's own events (their phases are not kept per event).
+  const traced = inside.filter((e) => e.helperMs !== undefined);
+  const helperThreads = traced.length > 0 ? { ms: traced.reduce((a, e) => a + e.helperMs!, 0), byPhase: {}, events: traced.length } : null;
+  return { ...gc, byType, eventCount: inside.length, totalPauseMs, wallMs, wallShare: wallMs > 0 ? Math.min(1, totalPauseMs / wallMs) : 0, incrementalMarkingMs: 0, otherIsolates: [], helperThreads };
 }
 
 function typesByCount(gc: GcSummary | null, events: GcPoint[]): string[] {
@@ -287,7 +292,12 @@ function tooltipLines(item: TooltipItem<'scatter' | 'line'>, events: GcPoint[]):
   const raw = item.raw as GcXY;
   const e = events[raw.i];
   if (!e) return [];
-  return [`pause ${fmtMs(e.pauseMs)}`, `heap ${fmtMB(e.heapBeforeMB)} → ${fmtMB(e.heapAfterMB)}`, `reason: ${e.reason || 'not given'}`];
+  const lines = [`pause ${fmtMs(e.pauseMs)}`];
+  // With V8's phases (--trace-gc-nvp): the helpers' time beside the pause, and what a young GC copied.
+  if (e.helperMs !== undefined) lines.push(`helper threads ${fmtMs(e.helperMs)}`);
+  if (e.survivedBytes !== undefined || e.promotedBytes !== undefined) lines.push(`copied ${fmtBytes(e.survivedBytes ?? 0)} · promoted ${fmtBytes(e.promotedBytes ?? 0)}`);
+  lines.push(`heap ${fmtMB(e.heapBeforeMB)} → ${fmtMB(e.heapAfterMB)}`, `reason: ${e.reason || 'not given'}`);
+  return lines;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -302,6 +312,14 @@ function youngCard(gc: GcSummary, card: (label: string, value: string, detail: s
   const asked = `asked: ${requestedSemiSpaceText(gc.semiSpaceRequestedMB)}`;
   const label = what === 'semi-space' ? 'Semi-space (young generation)' : 'Young generation';
   return card(label, size === null ? (gc.youngGeneration?.collector === null ? 'no young GC ran' : 'not measured') : `${size} reached`, `${gc.youngGeneration?.collector === null ? '' : `${detail} · `}${asked}`, { 'data-card': 'semi-space' });
+}
+
+/** The GC's time on V8's helper threads beside the main thread's pause; "not collected" without V8's phases. */
+function helperCard(gc: GcSummary, card: (label: string, value: string, detail: string, extra?: Record<string, string>) => HTMLElement): HTMLElement {
+  const helper = gc.helperThreads;
+  if (!helper) return card('GC on helper threads', 'not collected', `needs ${HELPER_GC_HOW}`, { 'data-card': 'helpers' });
+  const phases = helperPhasesText(helper);
+  return card('GC on helper threads', fmtMs(helper.ms), `${gcCpuText(gc.totalPauseMs, helper.ms)}${phases ? ` · ${phases}` : ''}`, { 'data-card': 'helpers' });
 }
 
 function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette: Palette, ranged = false) {
@@ -321,6 +339,7 @@ function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette:
     card('Total pause', fmtMs(gc.totalPauseMs), `${plural(count, 'event')}${gc.incrementalMarkingMs > 0 ? ` · +${fmtMs(gc.incrementalMarkingMs)} incremental marking` : ''}`, { 'data-card': 'total' }),
     card('Pause mean / p95 / max', `${fmtMs(mean)}`, `p95 ${fmtMs(p95)} · max ${fmtMs(max)}`, { 'data-card': 'pauses' }),
     youngCard(gc, card),
+    helperCard(gc, card),
   );
   // Only when V8 tenured something: then the run is in another GC regime than one where it did not.
   if (gc.pretenuring && gc.pretenuring.sitesTenured > 0) {

@@ -13,7 +13,8 @@ import type { LocationContext } from '../common/format';
 import { connectHost } from '../common/host';
 import { onThemeChange, readPalette } from '../common/theme';
 import { renderAllocPanel } from './allocPanel';
-import { CPU_TIME_IN_RANGE, LIVE_BYTES, type FlameView } from './flameGraph';
+import { renderSurvivorsPanel } from './survivorsPanel';
+import { CPU_TIME_IN_RANGE, LIVE_BYTES, SURVIVOR_BYTES, type FlameView } from './flameGraph';
 import { renderFlameTabs, type FlameTab, type FlameTabsInput } from './flameTabs';
 import { renderGcSection, type GcView } from './gcTimeline';
 import { renderHeader } from './header';
@@ -168,6 +169,7 @@ function render(full: ReportModel, painted?: () => void): void {
     if (time && !time.gc) timed('v8-lens:flame-chart-draw', () => time.ownAxis());
     timed('v8-lens:tables', () => {
       if (allocSection) renderAllocPanel(allocSection, model.summary.alloc, host, loc, model.summary.allocMissing);
+      if (allocSection && model.summary.survivors) renderSurvivorsPanel(allocSection, model.summary.survivors, host, loc, picked !== null);
       const hotCpu = cpu && model.summary.cpu ? { ...model.summary.cpu, functions: functionTimes(cpu.index, cpu.selfUs), durationMs: cpu.wholeMs } : model.summary.cpu;
       renderHotFunctions(hotSection, hotCpu, missingFlame(model), host, loc, cpu ? { text: cpu.scopeText, sandwich: (fn) => pickSandwich(fn, full) } : null);
       renderTierSection(tierSection, model.summary.tierHistory, missingTiers(model), host, loc, model.loadWindow?.rps ?? []);
@@ -220,7 +222,7 @@ function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContex
   // Frames too narrow to draw even zoomed in are merged as the tree is built (the tables and views keep them all).
   const totals = new Map<FlameNode, number>();
   const tree = cpu ? topDown(cpu, DRAW_MIN_SHARE, totals) : model.flame;
-  const input: FlameTabsInput = { cpu: tree, ...(cpu ? { cpuTotals: totals } : {}), cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}), ...(model.summary.alloc?.liveOnly ? { allocUnit: LIVE_BYTES } : {}) };
+  const input: FlameTabsInput = { cpu: tree, ...(cpu ? { cpuTotals: totals } : {}), cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, survivors: model.survivorsFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}), ...(model.summary.alloc?.liveOnly ? { allocUnit: LIVE_BYTES } : model.summary.alloc?.mode === 'survivors' ? { allocUnit: SURVIVOR_BYTES } : {}) };
   if (cpu) {
     const bar = renderCpuViewBar(cpuState, range ? cpu.scopeText : null, (next) => {
       cpuState = next;
@@ -228,7 +230,7 @@ function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContex
     });
     input.cpuViews = { bar, table: cpuState.mode === 'flame' ? null : { title: cpuState.mode === 'bottom-up' ? 'CPU: bottom-up' : 'CPU: callers & callees', draw: (c) => renderTableView(c, cpu) } };
   }
-  if (input.alloc === null) flameTab = 'cpu';
+  if ((flameTab === 'alloc' && input.alloc === null) || (flameTab === 'survivors' && !input.survivors)) flameTab = 'cpu';
   const view = renderFlameTabs(section, input, flameTab, (tab) => {
     flameTab = tab;
     clear(section);

@@ -9,7 +9,7 @@ import { openingProcessId } from '../../src/shared/openingProcess';
 import type { ProcessView, ReportModel } from '../../src/shared/reportProtocol';
 import { youngGenerationParts } from '../../src/shared/youngGenerationText';
 import { el } from '../common/dom';
-import { fmtDuration, fmtPct } from '../common/format';
+import { fmtDuration, fmtNum, fmtPct } from '../common/format';
 
 export const ALL_PROCESSES = 'all';
 
@@ -28,6 +28,8 @@ export function modelForProcess(model: ReportModel, id: string): ReportModel {
     flame: view.flame,
     timeProfile: view.timeProfile ?? null,
     allocFlame: view.allocFlame ?? null,
+    // The survivors pass ran other processes: its graph is of the whole run only.
+    survivorsFlame: null,
     gcEvents: view.gcEvents,
     gcClock: 'isolate',
     summary: { ...model.summary, cpu: view.cpu, gc: view.gc, deopts: view.deopts, alloc: view.process.alloc ?? null, allocMissing: view.process.allocMissing },
@@ -37,18 +39,18 @@ export function modelForProcess(model: ReportModel, id: string): ReportModel {
 export function renderProcessPicker(section: HTMLElement, model: ReportModel, selected: string, onPick: (id: string) => void): void {
   const views = model.processes ?? [];
   section.append(el('h2', { text: `Processes and threads (${views.length})` }));
-  const head = el('tr', {}, ...['', 'role', 'pid', 'CPU', 'GC', 'young gen', 'deopts', 'command'].map((h) => el('th', { attrs: { scope: 'col' }, text: h })));
+  const head = el('tr', {}, ...['', 'role', 'pid', 'CPU', 'GC', 'GC ms: main + helpers', 'young gen', 'deopts', 'command'].map((h) => el('th', { attrs: { scope: 'col' }, text: h })));
   const body = el('tbody');
   const all = model.summary;
   const allGc = all.gc ? `${all.gc.eventCount.toLocaleString('en-US')} · ${fmtPct(all.gc.wallShare, 1)}` : '–';
-  body.append(row(ALL_PROCESSES, 'All', ['all', '', cpuText(all.cpu ? { profile: all.cpu.profile, sampledMs: all.cpu.durationMs, sampleCount: all.cpu.sampleCount, idleShare: all.cpu.durationMs > 0 ? all.cpu.pseudo.idleMs / all.cpu.durationMs : 0, waitingShare: all.cpu.durationMs > 0 ? (all.cpu.waitingMs ?? 0) / all.cpu.durationMs : 0 } : null), allGc, youngText(all.gc), deoptsText(all.deoptCoverage === 'not-collected' ? null : all.deopts.reduce((n, d) => n + d.count, 0)), 'the whole run']));
+  body.append(row(ALL_PROCESSES, 'All', ['all', '', cpuText(all.cpu ? { profile: all.cpu.profile, sampledMs: all.cpu.durationMs, sampleCount: all.cpu.sampleCount, idleShare: all.cpu.durationMs > 0 ? all.cpu.pseudo.idleMs / all.cpu.durationMs : 0, waitingShare: all.cpu.durationMs > 0 ? (all.cpu.waitingMs ?? 0) / all.cpu.durationMs : 0 } : null), allGc, gcMsText(all.gc), youngText(all.gc), deoptsText(all.deoptCoverage === 'not-collected' ? null : all.deopts.reduce((n, d) => n + d.count, 0)), 'the whole run']));
   for (const v of views) body.append(row(v.id, v.label, cells(v)));
   section.append(el('table', { id: 'process-table', className: 'data-table process-table' }, el('thead', {}, head), body));
 
   function row(id: string, label: string, values: string[]): HTMLElement {
     const pressed = id === selected;
     const button = el('button', { className: 'process-pick', attrs: { type: 'button', 'aria-pressed': pressed ? 'true' : 'false', title: id === ALL_PROCESSES ? 'Show the whole run' : `Show ${label} alone` }, text: pressed ? '●' : '○' });
-    const tr = el('tr', { className: pressed ? 'selected clickable' : 'clickable', attrs: { 'data-process-id': id } }, el('td', {}, button), ...values.map((v, i) => el('td', { className: i >= 2 && i <= 5 ? 'num' : '', text: v })));
+    const tr = el('tr', { className: pressed ? 'selected clickable' : 'clickable', attrs: { 'data-process-id': id } }, el('td', {}, button), ...values.map((v, i) => el('td', { className: i >= 2 && i <= 6 ? 'num' : '', text: v })));
     const pick = () => onPick(id);
     tr.addEventListener('click', pick);
     tr.addEventListener('keydown', (event) => {
@@ -62,7 +64,14 @@ function cells(v: ProcessView): string[] {
   const p: ProcessSummary = v.process;
   const pid = p.threadId !== null && p.threadId > 0 ? `${p.pid}/${p.threadId}` : String(p.pid);
   const gc = p.gc ? `${p.gc.eventCount.toLocaleString('en-US')} · ${fmtPct(p.gc.wallShare, 1)}` : '–';
-  return [p.role, pid, cpuText(p.cpu), gc, youngText(p.gc), deoptsText(p.deoptCount), p.command];
+  return [p.role, pid, cpuText(p.cpu), gc, gcMsText(p.gc), youngText(p.gc), deoptsText(p.deoptCount), p.command];
+}
+
+/** "48 + 31": the main thread's pause and V8's helper threads' GC time; "48 + ?" when the helpers were not traced. */
+function gcMsText(gc: ProcessSummary['gc']): string {
+  if (!gc) return '–';
+  const helper = gc.helperThreads;
+  return `${fmtNum(gc.totalPauseMs, 1)} + ${helper ? fmtNum(helper.ms, 1) : '?'}`;
 }
 
 /** "2% CPU (0.27 s of 13.5 s) · 98% waiting": the thread's own CPU as the OS counts it, and its profile's off-CPU shares. */

@@ -3,7 +3,7 @@
  * Lens titles may carry codicons (`$(warning)`); after-line texts are plain.
  */
 import { fmtBytes } from '../../shared/formatBytes';
-import type { AllocFunctionLens, AllocRunFacts, DeoptFunctionLens, DeoptSite, HeatLine, HotFunctionLens, OptimizedFunctionLens } from './annotationTypes';
+import type { AllocFunctionLens, AllocRunFacts, DeoptFunctionLens, DeoptSite, HeatLine, HotFunctionLens, OptimizedFunctionLens, SurvivorFunctionLens } from './annotationTypes';
 
 export function formatMs(ms: number): string {
   if (ms >= 100) return `${Math.round(ms).toLocaleString('en-US')} ms`;
@@ -79,6 +79,26 @@ export function allocLensTitle(fn: AllocFunctionLens): string {
 /** The lens's tooltip: plain text (a CodeLens takes no markdown); the line's hover says the rest. */
 export function allocLensTooltip(fn: AllocFunctionLens): string {
   return `${fn.name} allocated ${fmtBytes(fn.selfBytes)} in its own body, ${formatShare(fn.share)} of what the run allocated. Hover its first line for what that costs and the usual fixes; click for the report.`;
+}
+
+/**
+ * `keeps 62% of what it allocates past a young GC: copied, then promoted · ≈ 12 ms of scavenge copying (est.)`;
+ * without a rate, its part of all survivors.
+ */
+export function survivorLensTitle(fn: SurvivorFunctionLens): string {
+  const kept = fn.survivalRate !== null ? `keeps ${formatShare(Math.min(1, fn.survivalRate))} of what it allocates past a young GC` : `${formatShare(fn.share)} of what outlived young GCs`;
+  const copy = fn.copyMsEstimate !== null ? ` · ≈ ${formatMs(fn.copyMsEstimate)} of scavenge copying (est.)` : '';
+  return `$(history) ${kept}: copied, then promoted${copy}`;
+}
+
+/** The survivors lens's tooltip: what the figures are, where they come from, and their limit. */
+export function survivorLensTooltip(fn: SurvivorFunctionLens): string {
+  const rate = fn.survivalRate !== null ? `, ${formatShare(Math.min(1, fn.survivalRate))} of what it allocated in the run` : '';
+  return (
+    `${fn.name}: ${fmtBytes(fn.bytes)} of its objects outlived a young GC in the survivors pass (${formatShare(fn.share)} of all survivors${rate}). ` +
+    'A scavenge costs what it copies: these objects are copied, and promoted to the old generation when they survive a second one. ' +
+    'Objects allocated after the last young GC count as survivors too. The copy time is its share of the young-GC pause: an estimate. Click for the report.'
+  );
 }
 
 /** The fixes that cut allocation in JavaScript, most common first. */

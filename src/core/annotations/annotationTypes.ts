@@ -131,6 +131,21 @@ export interface AllocFunctionLens {
   youngGcPauseMsEstimate: number | null;
 }
 
+/** A function whose objects outlive young GCs (the survivors pass): what the scavenger copies and promotes for it. */
+export interface SurvivorFunctionLens {
+  name: string;
+  line: number;
+  column: number;
+  /** Its sampled bytes that outlived a young GC, in the survivors pass. */
+  bytes: number;
+  /** Of all surviving bytes, 0–1. */
+  share: number;
+  /** Its survivors over what it allocated, 0–1; null when the two runs could not be compared. */
+  survivalRate: number | null;
+  /** Its estimated share of the young-GC pause (the copying), ms; null when not traced. */
+  copyMsEstimate: number | null;
+}
+
 /** What every allocation lens's hover says about the run as a whole. */
 export interface AllocRunFacts {
   samplingIntervalBytes: number;
@@ -159,6 +174,8 @@ export interface FileAnnotations {
   optimizedFunctions: OptimizedFunctionLens[];
   /** Functions whose own allocations are at least the threshold's share, biggest first. */
   allocFunctions: AllocFunctionLens[];
+  /** Functions whose survivors (the survivors pass) are at least the allocation threshold's share of all, most first. */
+  survivorFunctions: SurvivorFunctionLens[];
 }
 
 export interface RunAnnotations {

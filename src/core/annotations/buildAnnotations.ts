@@ -23,6 +23,7 @@ import {
   type HeatLine,
   type ReasonTally,
   type RunAnnotations,
+  type SurvivorFunctionLens,
 } from './annotationTypes';
 import { pathKey, resolveSourcePath } from './sourcePaths';
 import { readRegularFileSync } from '../util/files';
@@ -58,7 +59,7 @@ export async function buildAnnotations(summary: Summary, options: BuildAnnotatio
   const fileOf = (p: Placed): FileAnnotations => {
     let f = files.get(p.key);
     if (f === undefined) {
-      f = { path: p.path, deoptFunctions: [], deoptSites: [], hiddenDeoptSites: 0, hiddenDeoptLenses: 0, heatLines: [], hotFunctions: [], optimizedFunctions: [], allocFunctions: [] };
+      f = { path: p.path, deoptFunctions: [], deoptSites: [], hiddenDeoptSites: 0, hiddenDeoptLenses: 0, heatLines: [], hotFunctions: [], optimizedFunctions: [], allocFunctions: [], survivorFunctions: [] };
       files.set(p.key, f);
     }
     return f;
@@ -68,6 +69,7 @@ export async function buildAnnotations(summary: Summary, options: BuildAnnotatio
   await addHeat(summary, placer, fileOf, options.thresholds);
   await addOptimized(summary, placer, fileOf);
   await addAlloc(summary, placer, fileOf, options.thresholds);
+  await addSurvivors(summary, placer, fileOf, options.thresholds);
   for (const f of files.values()) capFile(f);
 
   const warnings: string[] = [];
@@ -369,6 +371,17 @@ async function addAlloc(summary: Summary, placer: Placer, fileOf: (p: Placed) =>
   }
 }
 
+/** A lens above each function whose survivors reach the allocation threshold's share of all survivors. */
+async function addSurvivors(summary: Summary, placer: Placer, fileOf: (p: Placed) => FileAnnotations, thresholds: AnnotationThresholds): Promise<void> {
+  for (const f of summary.survivors?.functions ?? []) {
+    if (f.line <= 0 || f.share * 100 < thresholds.allocMinPercent) continue;
+    const where = await placer.place(f.url, f.line, f.column);
+    if (where === null) continue;
+    const lens: SurvivorFunctionLens = { name: f.name, line: where.line, column: where.column, bytes: f.bytes, share: f.share, survivalRate: f.survivalRate, copyMsEstimate: f.copyMsEstimate };
+    fileOf(where).survivorFunctions.push(lens);
+  }
+}
+
 function allocRunFacts(alloc: AllocSummary): AllocRunFacts {
   return {
     samplingIntervalBytes: alloc.samplingIntervalBytes,
@@ -399,4 +412,6 @@ function capFile(f: FileAnnotations): void {
   f.optimizedFunctions.length = Math.min(f.optimizedFunctions.length, MAX_LENSES_PER_FILE);
   f.allocFunctions.sort((a, b) => b.selfBytes - a.selfBytes || a.line - b.line);
   f.allocFunctions.length = Math.min(f.allocFunctions.length, MAX_LENSES_PER_FILE);
+  f.survivorFunctions.sort((a, b) => b.bytes - a.bytes || a.line - b.line);
+  f.survivorFunctions.length = Math.min(f.survivorFunctions.length, MAX_LENSES_PER_FILE);
 }

@@ -184,6 +184,8 @@ export class ProfileRun {
           stableDeopts: request.options.stableDeopts,
           extra: [...request.options.extraFlags],
           ...(plan.capture.alloc ? { allocSamplingBytes: request.options.allocSamplingBytes, exactAllocSites: request.options.exactAllocSites } : {}),
+          ...(plan.capture.alloc && request.options.allocMode === 'survivors' ? { allocMode: 'survivors' as const } : {}),
+          ...(plan.capture.gc && request.options.gcPhases ? { gcPhases: true } : {}),
           // The environment's own NODE_OPTIONS changes the run as much as our flags do.
           inheritedNodeOptions: env.NODE_OPTIONS?.trim() || null,
           timeoutS: request.timeoutS,

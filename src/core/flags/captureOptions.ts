@@ -13,7 +13,20 @@ export interface CaptureOptions {
   allocSamplingBytes: number;
   /** Inlining off while allocations are sampled, so each allocation is its own function's (see EXACT_ALLOC_SITES_FLAGS). */
   exactAllocSites: boolean;
+  /**
+   * What the allocation sampler keeps: 'all' (garbage included, the default) or 'survivors' (V8 drops
+   * the samples of objects a young GC freed: what the scavenger copied and promoted). One per run:
+   * V8 runs one sampling heap profiler per isolate. Absent: 'all'.
+   */
+  allocMode?: AllocMode;
+  /**
+   * The GC trace as V8's phases (`--trace-gc-nvp` instead of `--trace-gc`): each GC's helper-thread
+   * time and what a scavenge copied and promoted, but no GC reason before Node 26. Absent: false.
+   */
+  gcPhases?: boolean;
 }
+
+export type AllocMode = 'all' | 'survivors';
 
 /** What "stable deopts" adds: recompilation on the main thread, so a program deopts the same way every run. */
 export const STABLE_DEOPTS_FLAG = '--no-concurrent-recompilation';
@@ -28,6 +41,8 @@ export interface CaptureChoice {
   extraFlags?: readonly string[];
   allocSamplingBytes?: number;
   exactAllocSites?: boolean;
+  allocMode?: AllocMode;
+  gcPhases?: boolean;
 }
 
 /**
@@ -44,5 +59,7 @@ export function captureOptionsFor(choice: CaptureChoice): CaptureOptions {
     extraFlags: extra.filter((f) => f !== STABLE_DEOPTS_FLAG),
     allocSamplingBytes: choice.allocSamplingBytes ?? DEFAULT_ALLOC_SAMPLING_BYTES,
     exactAllocSites: choice.exactAllocSites ?? false,
+    ...(choice.allocMode === 'survivors' ? { allocMode: 'survivors' as const } : {}),
+    ...(choice.gcPhases ? { gcPhases: true } : {}),
   };
 }

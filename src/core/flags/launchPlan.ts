@@ -1,6 +1,6 @@
 import { SEMI_SPACE_FLAG } from '../../shared/model/sweep';
 import { UserError } from '../util/errors';
-import { AGENT_ENV, TRACE_PRETENURING_FLAG } from '../preload/agentEnv';
+import { AGENT_ENV, TRACE_GC_NVP_FLAG, TRACE_PRETENURING_FLAG } from '../preload/agentEnv';
 import { STABLE_DEOPTS_FLAG, type CaptureOptions } from './captureOptions';
 import type { NodeRuntime } from './nodeRuntime';
 import { EXACT_ALLOC_SITES_FLAGS } from '../preload/allocationSampler';
@@ -45,6 +45,12 @@ export function validateCaptureOptions(options: CaptureOptions, runtime: NodeRun
   if (options.exactAllocSites && !options.capture.alloc) {
     throw new UserError('exact allocation sites need allocations to be collected (a preset with allocations)');
   }
+  if (options.allocMode === 'survivors' && !options.capture.alloc) {
+    throw new UserError('survivors are sampled allocations: they need a preset with allocations');
+  }
+  if (options.gcPhases && !options.capture.gc) {
+    throw new UserError("V8's GC phases are read from the GC trace: they need a preset with the GC trace");
+  }
   const flags = validateUserFlags(options.extraFlags, runtime);
   if (options.semiSpaceMB !== null && flags.some((f) => f.name === 'max-semi-space-size')) {
     throw new UserError('--max-semi-space-size is given twice (as the semi-space option and as an extra flag); keep one');
@@ -86,7 +92,7 @@ export function planDirectLaunch(
     ...flags.map((f) => f.raw),
     ...(options.semiSpaceMB !== null ? [`--max-semi-space-size=${options.semiSpaceMB}`] : []),
     ...(capture.cpu ? ['--cpu-prof', `--cpu-prof-dir=${layout.cpuDir}`, `--cpu-prof-interval=${options.samplingIntervalUs}`] : []),
-    ...(capture.gc ? ['--trace-gc', TRACE_PRETENURING_FLAG] : []),
+    ...(capture.gc ? [options.gcPhases ? TRACE_GC_NVP_FLAG : '--trace-gc', TRACE_PRETENURING_FLAG] : []),
     ...(capture.deopts
       ? [
           '--log-deopt',
@@ -118,7 +124,10 @@ export function planDirectLaunch(
 
 /** Allocations are sampled in-process by the preload, the same for every kind of launch. */
 function allocationEnv(options: CaptureOptions, layout: CapturePaths): Record<string, string> {
-  return options.capture.alloc ? { [AGENT_ENV.allocDir]: layout.heapDir, [AGENT_ENV.allocIntervalBytes]: String(options.allocSamplingBytes) } : {};
+  if (!options.capture.alloc) return {};
+  const env: Record<string, string> = { [AGENT_ENV.allocDir]: layout.heapDir, [AGENT_ENV.allocIntervalBytes]: String(options.allocSamplingBytes) };
+  if (options.allocMode === 'survivors') env[AGENT_ENV.allocSurvivors] = '1';
+  return env;
 }
 
 /** How every direct launch ends: our preload first, then the user's script and its arguments. */
@@ -192,7 +201,7 @@ export function planNodeOptionsLaunch(
   const env: Record<string, string> = { NODE_OPTIONS: nodeOptions, [AGENT_ENV.dir]: layout.agentDir, ...allocationEnv(options, layout) };
   // NODE_OPTIONS refuses V8's inlining flags: the preload sets them before the app's code runs.
   if (options.exactAllocSites) env[AGENT_ENV.exactAllocSites] = '1';
-  if (options.capture.gc) env[AGENT_ENV.traceGc] = '1';
+  if (options.capture.gc) env[AGENT_ENV.traceGc] = options.gcPhases ? 'nvp' : '1';
   if (options.capture.cpu) {
     env[AGENT_ENV.cpuProfileDir] = layout.cpuDir;
     env[AGENT_ENV.cpuProfileIntervalUs] = String(options.samplingIntervalUs);

@@ -3,6 +3,7 @@ import { max, mean, percentile, round } from '../util/stats';
 import type { GcEvent } from './gcEvent';
 import { reachedSemiSpaceMB } from '../../shared/youngGenerationText';
 import { youngCollectorOf, youngGeneration } from './youngGeneration';
+import { summarizeHelperGc } from './gcHelperTime';
 
 export interface GcSummaryOptions {
   /** Wall time of the run; when not given, the main isolate's last GC time is used. */
@@ -46,6 +47,7 @@ export function summarizeGc(events: readonly GcEvent[], options: GcSummaryOption
     unparsedLines: options.unparsedLines ?? 0,
     isolate: main === null ? null : isolateSummary(main),
     otherIsolates: isolates.filter((i) => i !== main).map(isolateSummary),
+    helperThreads: summarizeHelperGc(mainEvents),
   };
 }
 
@@ -151,6 +153,7 @@ export function summarizeRunGc(parts: readonly RunGcPart[], main: { pid: number;
     unparsedLines: options.unparsedLines,
     isolate: mainGroup ? isolateSummary(mainGroup) : null,
     otherIsolates: isolates.filter((i) => i !== mainGroup).map(isolateSummary),
+    helperThreads: summarizeHelperGc(all),
   };
 }
 

@@ -15,7 +15,7 @@
 import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString, getHeapStatistics } from 'node:v8';
-import { AGENT_ENV, TRACE_PRETENURING_FLAG } from './agentEnv';
+import { AGENT_ENV, TRACE_GC_NVP_FLAG, TRACE_PRETENURING_FLAG } from './agentEnv';
 import type { AgentRecord } from './agentRecord';
 import { redirectCodeTrace, type CodeTraceRedirect } from './codeTraceRedirect';
 import { startGroupReaper } from './groupReaper';
@@ -122,9 +122,10 @@ function start(): void {
     return;
   }
 
-  if (process.env[AGENT_ENV.traceGc] === '1') {
+  const traceGc = process.env[AGENT_ENV.traceGc];
+  if (traceGc === '1' || traceGc === 'nvp') {
     try {
-      setFlagsFromString('--trace-gc');
+      setFlagsFromString(traceGc === 'nvp' ? TRACE_GC_NVP_FLAG : '--trace-gc');
       // V8's allocation-site pretenuring decisions, which can put the same program in another GC
       // regime from one run to the next: recorded beside the GC trace (see gc/pretenuring.ts).
       setFlagsFromString(TRACE_PRETENURING_FLAG);
@@ -455,7 +456,8 @@ function startAllocations(record: AgentRecord, agentDir: string): AllocationSamp
   }
   try {
     const fromWindow = process.env[AGENT_ENV.allocFromWindow] === '1';
-    return startAllocationSampler(dir, Number.isInteger(interval) && interval > 0 ? interval : 32768, agentDir, (err) => noteError(record, 'allocations', err), fromWindow);
+    const survivors = process.env[AGENT_ENV.allocSurvivors] === '1';
+    return startAllocationSampler(dir, Number.isInteger(interval) && interval > 0 ? interval : 32768, agentDir, (err) => noteError(record, 'allocations', err), fromWindow, survivors);
   } catch (err) {
     noteError(record, 'allocations', err);
     return null;

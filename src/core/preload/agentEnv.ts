@@ -18,7 +18,10 @@ export const AGENT_ENV = {
   stopGraceMs: 'V8_LENS_STOP_GRACE_MS',
   /** How long an app's own SIGINT/SIGTERM handler may take before the agent exits for it. */
   exitGraceMs: 'V8_LENS_EXIT_GRACE_MS',
-  /** Set when `--trace-gc` cannot be on the command line (NODE_OPTIONS refuses it). */
+  /**
+   * Set when `--trace-gc` cannot be on the command line (NODE_OPTIONS refuses it): '1' for
+   * `--trace-gc`, 'nvp' for V8's phases (`--trace-gc-nvp`).
+   */
   traceGc: 'V8_LENS_TRACE_GC',
   /** Set when `--cpu-prof` cannot be on the command line: the agent profiles in-process instead. */
   cpuProfileDir: 'V8_LENS_CPU_PROFILE_DIR',
@@ -42,6 +45,8 @@ export const AGENT_ENV = {
   allocFromWindow: 'V8_LENS_ALLOC_FROM_WINDOW',
   /** Set when inlining must be off for exact allocation sites and the command line cannot say so (NODE_OPTIONS). */
   exactAllocSites: 'V8_LENS_EXACT_ALLOC_SITES',
+  /** '1': the sampler keeps survivors only (objects no young GC freed); see allocationSampler.ts. */
+  allocSurvivors: 'V8_LENS_ALLOC_SURVIVORS',
 } as const;
 
 /**
@@ -60,3 +65,6 @@ export const CODE_TRACE_PROBE_NAME = 'v8LensCodeTraceProbe';
  * run with a GC trace records them, since one decision can put the same program in another GC regime.
  */
 export const TRACE_PRETENURING_FLAG = '--trace-pretenuring-statistics';
+
+/** The GC trace as V8's phases: helper-thread time, bytes copied and promoted per GC (gc/gcHelperTime.ts). */
+export const TRACE_GC_NVP_FLAG = '--trace-gc-nvp';

@@ -37,6 +37,12 @@ export interface AllocationRecord {
    * Mark-Compact whose reason is "sampling profiler"): that many such GCs are V8 Lens's, not the app's.
    */
   samplerStops?: number;
+  /**
+   * 'survivors': samples of objects a young GC freed were dropped (includeObjectsCollectedByMinorGC
+   * false), so the profile holds what outlived a young GC, plus what was allocated after the last
+   * one. Absent: every allocation, garbage included.
+   */
+  mode?: 'survivors';
 }
 
 export interface AllocationSampler {
@@ -53,8 +59,10 @@ export interface AllocationSampler {
  * space requested": the inspector asks for it), so the window's own stop comes after the window has
  * closed, and a restart at its opening would have put one such Mark-Compact into it.
  */
-export function startAllocationSampler(dir: string, intervalBytes: number, agentDir: string, onError: (err: unknown) => void, fromWindow = false): AllocationSampler | null {
-  const options = { samplingInterval: intervalBytes, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true };
+export function startAllocationSampler(dir: string, intervalBytes: number, agentDir: string, onError: (err: unknown) => void, fromWindow = false, survivors = false): AllocationSampler | null {
+  // Survivors: V8 drops a sample when a young GC frees its object, and keeps those a full GC frees
+  // (they outlived the young GCs before it). One mode per isolate: V8 runs one sampling profiler.
+  const options = { samplingInterval: intervalBytes, includeObjectsCollectedByMinorGC: !survivors, includeObjectsCollectedByMajorGC: true };
   let session: Session | null = null;
   let startMs = Date.now();
   let window = false;
@@ -99,7 +107,7 @@ export function startAllocationSampler(dir: string, intervalBytes: number, agent
       const { isMainThread, threadId } = currentThread();
       const file = isMainThread ? `${process.pid}.heapprofile` : `${process.pid}-${threadId}.heapprofile`;
       writeFileSync(join(dir, file), JSON.stringify(answer.profile));
-      result = { file, samplingIntervalBytes: intervalBytes, startMs, endMs, window, liveAtEndBytes, samplerStops: stops };
+      result = { file, samplingIntervalBytes: intervalBytes, startMs, endMs, window, liveAtEndBytes, samplerStops: stops, ...(survivors ? { mode: 'survivors' as const } : {}) };
     } catch (err) {
       onError(err);
     }

@@ -16,7 +16,7 @@ import { readGcTraceFile, readRunGcTrace, v8LensScriptsOf } from '../run/analyze
 import { impossibleGcEvents } from '../run/impossibleGcs';
 import { groupByIsolate } from '../gc/gcSummary';
 import { runLayout, type RunLayout } from '../run/runLayout';
-import { readSessionRecord } from '../run/runRecords';
+import { readSessionRecord, readSummaryRecord } from '../run/runRecords';
 import { sessionMode, type SessionRecord } from '../../shared/model/session';
 import { runTargetTitle } from '../../shared/runTitle';
 import { runDateTime } from '../../shared/runTime';
@@ -24,6 +24,7 @@ import { attachedToGcEvents, readAttachedGcEvents } from '../run/gcEventsFile';
 import { sessionWindow, splitByWindow } from '../run/attachWindow';
 import type { ProcessSummary, Summary } from '../../shared/model/summary';
 import type { GcPoint, ProcessView, ReportModel } from '../../shared/model/reportModel';
+import { nvpPointFigures } from '../gc/gcHelperTime';
 
 export type { GcPoint, ProcessView, ReportModel };
 import { errorMessage } from '../util/errors';
@@ -56,6 +57,7 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
   const model: ReportModel = { title, source: dir, summary, session, flame: null, gcEvents: [] };
   const profiles = new RunProfileViews(layout, summary.warnings, v8LensScriptsOf(session));
   const allocFlames = await readAllocFlames(layout, summary.processes ?? [], session, summary.warnings, profiles);
+  if (summary.survivors) model.survivorsFlame = await survivorsFlame(layout, summary.warnings);
   if ((summary.processes?.length ?? 0) > 1) {
     await addProcessViews(model, layout, allocFlames, profiles);
     return model;
@@ -80,6 +82,25 @@ async function buildRunModel(dir: string, summary: Summary): Promise<ReportModel
     model.loadWindow = loadWindowOf(summary, record);
   }
   return model;
+}
+
+/**
+ * What outlived a young GC: the survivors pass's heap profiles as one flame graph (one root per
+ * process of the pass when it had several, npm's own left out); null when none may be read.
+ */
+async function survivorsFlame(layout: RunLayout, warnings: string[]): Promise<FlameNode | null> {
+  const dir = layout.survivorsDir;
+  const [summary, session] = await Promise.all([readSummaryRecord(dir), readSessionRecord(dir)]);
+  const processes = (summary.value?.processes ?? []).filter((p) => p.role !== 'npm');
+  if (processes.length === 0) return null;
+  const said: string[] = [];
+  const passLayout = runLayout(dir);
+  const flames = await readAllocFlames(passLayout, processes, session.value, said, new RunProfileViews(passLayout, said, v8LensScriptsOf(session.value)));
+  warnings.push(...said.map((w) => `survivors: ${w}`));
+  const roots = processes.flatMap((p) => (flames.has(p.id) ? [flames.get(p.id)!] : []));
+  if (roots.length <= 1) return roots[0] ?? null;
+  for (const p of processes) if (flames.has(p.id)) asProcessRoot(flames.get(p.id)!, processLabel(p));
+  return { name: 'all', value: 0, children: roots, category: 'idle', url: '', line: 0, column: 0 };
 }
 
 /** An attached run's allocation flame graph, from the heap profile attach took over CDP; null without one. */
@@ -207,7 +228,9 @@ function mainIsolatePoints(events: readonly GcEvent[], summary: Summary): GcPoin
 }
 
 function toPoint(e: GcEvent): GcPoint {
-  return { timeMs: e.timeMs, pauseMs: e.pauseMs, type: e.type, reason: e.reason, heapBeforeMB: e.heapBeforeMB, heapAfterMB: e.heapAfterMB };
+  const point: GcPoint = { timeMs: e.timeMs, pauseMs: e.pauseMs, type: e.type, reason: e.reason, heapBeforeMB: e.heapBeforeMB, heapAfterMB: e.heapAfterMB };
+  // V8's phases (--trace-gc-nvp): the helper threads' time and what a young GC copied.
+  return e.nvp ? { ...point, ...nvpPointFigures(e) } : point;
 }
 
 /**

@@ -4,12 +4,14 @@ import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeYoungGeneration, requestedSemiSpaceText } from '../../shared/youngGenerationText';
 import { pretenuringText } from '../../shared/pretenuringText';
+import { HELPER_GC_HOW, gcCpuPer1kText, gcCpuText, helperPhasesText } from '../../shared/gcCpuText';
 import { deoptEventCount } from '../../shared/deoptText';
 import { hasGap, selfCheckGaps } from '../../shared/selfCheckText';
 import { tierClockText, tierNowText, tierSummaryText } from '../../shared/tierText';
 import { inlinedLinesText } from '../../shared/inlinedLinesText';
 import { threadCpuText } from '../../shared/threadCpuText';
-import type { LoadSummary, ProcessSummary, Summary } from '../../shared/model/summary';
+import type { LoadSummary, ProcessSummary, Summary, SurvivorFunction, SurvivorsSummary } from '../../shared/model/summary';
+import { COPY_ESTIMATE_NOTE, survivalRateBasisText, survivalRateText, survivorsTotalText, survivorsYoungGcText } from '../../shared/survivorsText';
 
 export interface TextReportOptions {
   /** Paths under this folder are shown relative to it. */
@@ -88,6 +90,7 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
       ));
     }
     if (gc.incrementalMarkingMs > 0) out.push(`Incremental marking before Mark-Compacts: ${fmtNum(gc.incrementalMarkingMs, 1)} ms more on the main thread`);
+    out.push(helperLine(gc));
     const young = describeYoungGeneration(gc.youngGeneration, gc.semiSpaceMB, processes.filter((p) => p.gc?.youngGeneration?.collector).length);
     out.push(`Young generation: ${young}; asked: ${requestedSemiSpaceText(gc.semiSpaceRequestedMB)}`);
     if (gc.pretenuring !== undefined && gc.pretenuring !== null) out.push(`Pretenuring: ${pretenuringText(gc.pretenuring)}`);
@@ -128,6 +131,7 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
   } else if (summary.source.kind === 'run' && summary.alloc === null) {
     out.push(`Allocations: not collected (${summary.allocMissing ?? 'the cpu-gc-alloc preset samples them'})`, '');
   }
+  if (summary.survivors) out.push(...survivorsLines(summary.survivors, options.topFunctions ?? 10, place), '');
 
   // Deopts not collected (an npm script, an attached process, a preset without them, a lost trace)
   // are said so with their reason, never as "none"; the reason is not repeated among the notes.
@@ -263,7 +267,34 @@ export function formatLoadLine(load: LoadSummary): string {
   ];
   const gc = load.gcInWindow;
   if (gc) parts.push(`GC in the window: ${gc.scavenges} scavenges, ${gc.markCompacts} Mark-Compact, ${fmtNum(gc.pauseMs, 1)} ms paused (${gc.shareOf ? `${gc.shareOf.label}: ${fmtNum(gc.shareOf.pauseMs, 1)} ms = ` : ''}${fmtNum(gc.wallShare * 100, 1)}%)`);
+  const gcCpu = gc ? gcCpuPer1kText(gc.pauseMs, gc.helperMs, f.requests) : null;
+  if (gcCpu) parts.push(gcCpu);
   return `Under load (${load.url}, ${load.connections} connections, ${f.durationSeconds.toFixed(1)} s): ${parts.join(' · ')}`;
+}
+
+/** The survivors pass: what outlived a young GC, per function its survival rate and estimated copying. */
+function survivorsLines(s: SurvivorsSummary, top: number, place: (url: string, line: number, column?: number) => string): string[] {
+  const out = [`Survivors (the survivors pass, ${s.dir}/): ${survivorsTotalText(s)}; V8's young GCs there: ${survivorsYoungGcText(s)}`, `  ${survivalRateBasisText(s)}`];
+  const rows = s.functions.slice(0, top);
+  if (rows.length > 0) {
+    const copy = (f: SurvivorFunction) => (f.copiedBytesEstimate !== null ? `≈ ${fmtBytes(f.copiedBytesEstimate)}` : '') + (f.copyMsEstimate !== null ? `${f.copiedBytesEstimate !== null ? ', ' : '≈ '}${fmtNum(f.copyMsEstimate, 1)} ms` : '');
+    out.push(table(
+      ['survived', 'share', 'survival rate', 'copying (est.)', 'function', 'location'],
+      rows.map((f) => [fmtBytes(f.bytes), `${fmtNum(f.share * 100, 1)}%`, survivalRateText(f.survivalRate), copy(f) || '–', f.name, f.url ? place(f.url, f.line, f.column) : '']),
+      [true, true, true, true, false, false],
+    ));
+    out.push(`  (est.): ${COPY_ESTIMATE_NOTE}`);
+  }
+  out.push(`  ${s.meaning}`);
+  return out;
+}
+
+/** "GC on helper threads: 31 ms (scavenge 25 ms · mark 6.0 ms), beside 48 ms on the main thread" or "not collected". */
+function helperLine(gc: NonNullable<Summary['gc']>): string {
+  const helper = gc.helperThreads;
+  if (!helper) return `GC on helper threads: not collected (needs ${HELPER_GC_HOW})`;
+  const phases = helperPhasesText(helper);
+  return `GC CPU: ${gcCpuText(gc.totalPauseMs, helper.ms)}${phases ? ` (helpers: ${phases})` : ''}; the helpers' figure is V8's own and leaves out concurrent sweeping after a Mark-Compact`;
 }
 
 export { fmtBytes };

@@ -29,6 +29,15 @@ export interface GcSpan {
   gcLines: number;
   /** Its young generation in `--max-semi-space-size`'s terms, bytes; null when unknown. */
   youngGenerationBytes: number | null;
+  /** V8's own account from `--trace-gc-nvp` (see NvpSpanFigures); null or absent when its lines had no phases. */
+  nvp?: NvpSpanFigures | null;
+}
+
+/** What V8 printed of its young GCs' copying in a span: `new_space_survived` (kept young) and `promoted`, and `allocated` of every GC. */
+export interface NvpSpanFigures {
+  copiedBytes: number;
+  promotedBytes: number;
+  allocatedBytes: number;
 }
 
 /**
@@ -47,6 +56,7 @@ export function gcInAllocationSpan(
   let gcLines = 0;
   let previousAfterMB: number | null = null;
   let collector: 'Scavenger' | 'Minor Mark-Sweep' | null = null;
+  let nvp: NvpSpanFigures | null = null;
   for (const e of events) {
     const young = isYoungGenerationGc(e.type);
     if (young) collector ??= e.type.startsWith('Scavenge') ? 'Scavenger' : 'Minor Mark-Sweep';
@@ -55,6 +65,14 @@ export function gcInAllocationSpan(
       if (young) {
         youngGcs++;
         pauseMs += e.pauseMs;
+      }
+      if (e.nvp) {
+        nvp ??= { copiedBytes: 0, promotedBytes: 0, allocatedBytes: 0 };
+        nvp.allocatedBytes += numberOr0(e.nvp.allocated);
+        if (young) {
+          nvp.copiedBytes += numberOr0(e.nvp.new_space_survived);
+          nvp.promotedBytes += numberOr0(e.nvp.promoted);
+        }
       }
       // Growth since the GC before (which may be just before the span): what the app allocated.
       if (previousAfterMB !== null) {
@@ -71,11 +89,20 @@ export function gcInAllocationSpan(
     traceAllocatedBytes: gcLines > 0 ? grownMB * MB : null,
     gcLines,
     youngGenerationBytes: reachedMB === null ? null : reachedMB * MB,
+    ...(nvp ? { nvp } : {}),
   };
 }
 
-/** Several isolates' spans as one link for `totalBytes` sampled in them. */
-export function linkAllocationsToGc(totalBytes: number, sampleCount: number, spans: readonly GcSpan[]): AllocGcLink {
+function numberOr0(value: number | string | undefined): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/**
+ * Several isolates' spans as one link for `totalBytes` sampled in them. With `survivors` the samples
+ * are what outlived a young GC, a part of what was allocated: they disagree with V8's account only
+ * when they pass it.
+ */
+export function linkAllocationsToGc(totalBytes: number, sampleCount: number, spans: readonly GcSpan[], survivors = false): AllocGcLink {
   const youngGcs = spans.reduce((n, s) => n + s.youngGcs, 0);
   const pauseMs = spans.reduce((n, s) => n + s.pauseMs, 0);
   const sizes = spans.map((s) => s.youngGenerationBytes).filter((b): b is number => b !== null);
@@ -85,15 +112,28 @@ export function linkAllocationsToGc(totalBytes: number, sampleCount: number, spa
   // What the trace cannot see: each isolate's bytes after its last GC (at most a young generation's worth) and the rounding.
   const unseen = spans.reduce((n, s) => n + (s.youngGenerationBytes ?? 0) + s.gcLines * TRACE_ROUNDING_BYTES, 0);
   const ratio = traceAllocatedBytes !== null && traceAllocatedBytes > 0 ? totalBytes / traceAllocatedBytes : null;
+  const withNvp = spans.filter((s) => s.nvp !== null && s.nvp !== undefined);
+  const v8Copying = withNvp.length > 0 ? { copiedBytes: sumOf(withNvp, (n) => n.copiedBytes), promotedBytes: sumOf(withNvp, (n) => n.promotedBytes), nvpAllocatedBytes: sumOf(withNvp, (n) => n.allocatedBytes) } : {};
+  const disagrees = traceAllocatedBytes === null ? null : survivors ? survivorsDisagreement(totalBytes, traceAllocatedBytes, unseen, sampleCount) : disagreement(totalBytes, traceAllocatedBytes, unseen, sampleCount);
   return {
+    ...v8Copying,
     youngGcs,
     youngGcPauseMs: round(pauseMs, 3),
     bytesPerYoungGc: youngGcs > 0 ? Math.round(totalBytes / youngGcs) : null,
     youngGenerationBytes,
     traceAllocatedBytes: traceAllocatedBytes === null ? null : Math.round(traceAllocatedBytes),
     ratio: ratio === null ? null : round(ratio, 3),
-    disagreement: traceAllocatedBytes === null ? null : disagreement(totalBytes, traceAllocatedBytes, unseen, sampleCount),
+    disagreement: disagrees,
   };
+}
+
+function sumOf(spans: readonly GcSpan[], pick: (n: NvpSpanFigures) => number): number {
+  return spans.reduce((n, s) => n + pick(s.nvp!), 0);
+}
+
+function survivorsDisagreement(sampled: number, traced: number, unseen: number, sampleCount: number): string | null {
+  if (sampled <= (1 + LINK_TOLERANCE) * traced + unseen) return null;
+  return `V8 Lens sampled ${fmtBytes(sampled)} of survivors; V8's GC trace accounts for ${fmtBytes(traced)} allocated in all in the same time: the samples (${sampleCount}) overestimate`;
 }
 
 function disagreement(sampled: number, traced: number, unseen: number, sampleCount: number): string | null {

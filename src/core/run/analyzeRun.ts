@@ -54,6 +54,8 @@ import { openRunFile, readRunText, readableArtifacts } from './runFiles';
 import { readLoadRecord } from './runRecords';
 import { v8LensGcEvents, withoutEvents } from './v8LensGcs';
 import { impossibleGcEvents } from './impossibleGcs';
+import { helperMsInWindow } from './helperGcWindow';
+import { readSurvivorsPass } from './runSurvivors';
 import { buildSelfCheck, deoptCoverageAfterCheck, gcUnreadable } from './selfCheck';
 import { functionPlaceKey, scriptCalleesOf, scriptFramesOf } from '../cpu/cpuModel';
 import { v8LensScripts, type IsV8LensScript } from '../cpu/v8LensFrames';
@@ -182,6 +184,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   deoptCoverage = deoptCoverageAfterCheck(selfCheck, deoptCoverage, warnings);
 
   if (load) refineGcInWindow(load, counted, threads);
+  if (load?.gcInWindow && load.windowEpochMs) load.gcInWindow.helperMs = helperMsInWindow(counted, appIsolates, load.windowEpochMs);
   const appRecord = app?.record ?? null;
   if (appRecord && !appRecord.final) {
     warnings.push(`the target (pid ${appRecord.pid}) did not exit normally, so its figures end at ${new Date(appRecord.updatedAtMs).toISOString()}`);
@@ -211,6 +214,8 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     if (!p.alloc && own) p.allocMissing = notAsked ?? processAllocMissing(own, load !== null);
   }
   warnings.push(...pauseAboveWallWarnings(gc, processSummaries));
+  // A survivors pass (--survivors): the same target again, keeping what outlived a young GC.
+  const survivors = await readSurvivorsPass(layout, { alloc: allocations?.alloc ?? null, load }, session, warnings);
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     source: { kind: 'run', path: layout.dir },
@@ -224,6 +229,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     // null: not collected (or nothing usable was written: the warnings say why), never 0.
     alloc: allocations?.alloc ?? null,
     ...(allocations?.alloc ? {} : { allocMissing: notAsked ?? 'no process or thread wrote a usable heap profile (see the warnings)' }),
+    ...(survivors ? { survivors } : {}),
     ...(selfCheck ? { selfCheck } : {}),
     warnings,
   };

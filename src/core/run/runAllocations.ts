@@ -4,7 +4,7 @@
  * profiles cover the measured window only, and bytes per request are over its requests.
  */
 import type { AllocFunctionSummary, AllocSummary, LoadSummary } from '../../shared/model/summary';
-import { bool, nullable, num, optional, shape, str } from '../../shared/model/shapeCheck';
+import { bool, nullable, num, oneOf, optional, shape, str } from '../../shared/model/shapeCheck';
 import { MAX_ALLOC_FUNCTIONS, summarizeAllocations } from '../heap/allocSummary';
 import type { HeapNode, HeapProfile } from '../heap/heapProfileFormat';
 import { pruneFrames, resolveHeapPositions, type ScriptFrames } from '../heap/resolvePositions';
@@ -19,7 +19,7 @@ import type { RunProcess } from './processTable';
 import { RUN_FILE_LIMITS, readRunText, runPath } from './runFiles';
 import type { RunLayout } from './runLayout';
 
-const checkAllocationRecord = shape<AllocationRecord>({ file: str, samplingIntervalBytes: num, startMs: num, endMs: num, window: bool, liveAtEndBytes: nullable(num), samplerStops: optional(num) });
+const checkAllocationRecord = shape<AllocationRecord>({ file: str, samplingIntervalBytes: num, startMs: num, endMs: num, window: bool, liveAtEndBytes: nullable(num), samplerStops: optional(num), mode: optional(oneOf('survivors')) });
 
 export interface RunAllocations {
   /** The whole run (npm's processes left out); null when no process wrote a usable profile. */
@@ -59,9 +59,12 @@ export async function readRunAllocations(
       requests: raw.window ? requests : null,
       liveAtEndBytes: raw.liveAtEndBytes,
     });
+    // Survivors (the sampler dropped what young GCs freed): the bytes are a part of what was allocated.
+    const survivors = raw.mode === 'survivors';
+    if (survivors) summary.mode = 'survivors';
     const span = gcSpanOf(p, gcIsolates);
     if (span) spans.set(p.id, span);
-    byProcess.set(p.id, withGcLink(summary, span ? linkAllocationsToGc(summary.totalBytes, summary.sampleCount, [span]) : null));
+    byProcess.set(p.id, withGcLink(summary, span ? linkAllocationsToGc(summary.totalBytes, summary.sampleCount, [span], survivors) : null));
   }
   if (unnamed > 0) {
     warnings.push(`allocations: ${unnamed} frame(s) have no file or line (older V8 names the main script's functions only in CPU profiles: collect the CPU profile too)`);
@@ -73,7 +76,7 @@ export async function readRunAllocations(
   if (countedIds.length === 0) return { alloc: null, byProcess };
   const merged = mergeAllocations(countedIds.map((id) => byProcess.get(id)!));
   const countedSpans = countedIds.map((id) => spans.get(id)).filter((s): s is GcSpan => s !== undefined);
-  const link = gcIsolates !== null && countedSpans.length > 0 ? linkAllocationsToGc(merged.totalBytes, merged.sampleCount, countedSpans) : null;
+  const link = gcIsolates !== null && countedSpans.length > 0 ? linkAllocationsToGc(merged.totalBytes, merged.sampleCount, countedSpans, merged.mode === 'survivors') : null;
   return { alloc: withGcLink(merged, link), byProcess };
 }
 
@@ -156,6 +159,7 @@ export function mergeAllocations(parts: readonly AllocSummary[]): AllocSummary {
     bytesPerRequest: sumOrNull((p) => p.bytesPerRequest),
     liveAtEndBytes: sumOrNull((p) => p.liveAtEndBytes),
     sampleCount: parts.reduce((sum, p) => sum + p.sampleCount, 0),
+    ...(parts.every((p) => p.mode === 'survivors') ? { mode: 'survivors' as const } : {}),
     functions: [...functions.values()]
       .map((f) => ({ ...f, share: totalBytes > 0 ? f.selfBytes / totalBytes : 0 }))
       .sort((a, b) => b.selfBytes - a.selfBytes || compareText(a.name, b.name))

@@ -30,6 +30,11 @@ export interface RunLayout extends CapturePaths {
   agentDir: string;
   /** Each thread's own CPU time, read from /proc while the target ran (launcher/threadPoller.ts); Linux only. */
   threads: string;
+  /**
+   * The survivors pass (`--survivors`): the same target run once more with the allocation sampler
+   * keeping survivors only, a run folder of its own inside this one (capture/survivorsPass.ts).
+   */
+  survivorsDir: string;
 }
 
 export function runLayout(dir: string): RunLayout {
@@ -47,5 +52,6 @@ export function runLayout(dir: string): RunLayout {
     agentDir: join(dir, 'agent'),
     threads: join(dir, 'threads.json'),
     heapDir: join(dir, 'heap'),
+    survivorsDir: join(dir, 'survivors'),
   };
 }

@@ -4,7 +4,7 @@
  * at the top for a stale file or when a file has more deopts than we draw.
  */
 import * as vscode from 'vscode';
-import { allocLensTitle, allocLensTooltip, deoptLensTitle, hotLensTitle, optimizedLensTitle } from '../../core/annotations/annotationText';
+import { allocLensTitle, allocLensTooltip, deoptLensTitle, hotLensTitle, optimizedLensTitle, survivorLensTitle, survivorLensTooltip } from '../../core/annotations/annotationText';
 import { Commands, asCommand, readSetting } from '../contract';
 import type { AnnotationStore } from './annotationStore';
 import { runLabel } from './runLabel';
@@ -75,6 +75,13 @@ export class AnnotationLenses implements vscode.CodeLensProvider {
         const range = at(fn.line, fn.column);
         if (range) {
           lenses.push(new vscode.CodeLens(range, { ...asCommand(Commands.OpenReport, allocLensTitle(fn), vscode.Uri.file(run.source)), tooltip: allocLensTooltip(fn) }));
+        }
+      }
+      // What the scavenger copies for it (a run with a survivors pass).
+      for (const fn of file.survivorFunctions) {
+        const range = at(fn.line, fn.column);
+        if (range) {
+          lenses.push(new vscode.CodeLens(range, { ...asCommand(Commands.OpenReport, survivorLensTitle(fn), vscode.Uri.file(run.source)), tooltip: survivorLensTooltip(fn) }));
         }
       }
     }

@@ -32,6 +32,11 @@ export interface GcPoint {
   reason: string;
   heapBeforeMB: number;
   heapAfterMB: number;
+  /** GC time on V8's helper threads (its `background.*` phases), ms; absent when not traced (no --trace-gc-nvp). */
+  helperMs?: number;
+  /** A young GC's copying, bytes: kept in the young generation (`new_space_survived`) and moved to the old one (`promoted`); absent when not traced. */
+  survivedBytes?: number;
+  promotedBytes?: number;
 }
 
 /** Everything the report view shows for one run or file. */
@@ -48,6 +53,11 @@ export interface ReportModel {
    * processes one root per process, like `flame`. Null or absent when the run has no allocations.
    */
   allocFlame?: FlameNode | null;
+  /**
+   * What outlived a young GC, in bytes (the survivors pass's heap profiles, the whole run: one root
+   * per process of the pass). Absent or null without a survivors pass.
+   */
+  survivorsFlame?: FlameNode | null;
   /**
    * The CPU profile in time order, for the flame chart and for narrowing the views to a time range;
    * on the GC events' clock when it could be lined up. With several processes, null for "all" (each

@@ -53,6 +53,10 @@ export interface SessionRecord {
     allocSamplingBytes?: number;
     /** Allocations sampled with inlining off (exact sites); absent when not collected (or in older runs). */
     exactAllocSites?: boolean;
+    /** 'survivors': the sampler kept only what outlived a young GC (a survivors pass); absent: every allocation. */
+    allocMode?: 'survivors';
+    /** The GC trace was V8's phases (`--trace-gc-nvp`); absent: `--trace-gc`. */
+    gcPhases?: boolean;
     /** NODE_OPTIONS the target inherited from its environment (absent in runs before it was recorded). */
     inheritedNodeOptions?: string | null;
     timeoutS: number | null;

@@ -42,6 +42,8 @@ export const checkSession: Check = shape<SessionRecord>({
     extra: arrayOf(str),
     allocSamplingBytes: optional(num),
     exactAllocSites: optional(bool),
+    allocMode: optional(oneOf('survivors')),
+    gcPhases: optional(bool),
     inheritedNodeOptions: optional(nullable(str)),
     timeoutS: nullable(num),
   }),

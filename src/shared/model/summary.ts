@@ -61,6 +61,12 @@ export interface Summary {
   /** Why `alloc` is null (after "not collected"); absent when it is not, and in older summaries. */
   allocMissing?: string;
   /**
+   * Who the young GC copies and promotes: the survivors pass (`--survivors`), the same target run
+   * once more with the allocation sampler keeping only what outlived a young GC. Absent when the run
+   * had no such pass.
+   */
+  survivors?: SurvivorsSummary | null;
+  /**
    * What V8 wrote, counted in its raw form while the run was read, beside what V8 Lens made of it:
    * a gap means a format this version does not fully understand, and the figures it concerns are
    * short (the report, the CLI and the status bar say so). Absent when nothing was checked (no GC
@@ -130,6 +136,8 @@ export interface GcInWindowFigures {
   markCompacts: number;
   pauseMs: number;
   wallShare: number;
+  /** GC time on V8's helper threads in the window, ms (see HelperGcSummary); null or absent when not collected (no --trace-gc-nvp). */
+  helperMs?: number | null;
 }
 
 export interface GcInWindow extends GcInWindowFigures {
@@ -378,6 +386,26 @@ export interface GcSummary {
    * left out of every other figure here; null when none. Absent in older summaries.
    */
   causedByV8Lens?: { events: number; pauseMs: number; byType: Record<string, number>; why: string } | null;
+  /**
+   * GC work on V8's helper threads beside `totalPauseMs` (the main thread's): V8's own `background.*`
+   * phases of each GC, printed with `--trace-gc-nvp` only; null when the run's GC lines had none
+   * ("not collected": a plain --trace-gc run). Absent in older summaries.
+   */
+  helperThreads?: HelperGcSummary | null;
+}
+
+/**
+ * What V8 counted of a run's GC on its helper threads (gc/gcHelperTime.ts): the wall time of its
+ * background scopes, fetched at the end of each GC's pause. Concurrent sweeping after a
+ * Mark-Compact's pause is in no line, so it is a lower bound of their GC work.
+ */
+export interface HelperGcSummary {
+  /** Sum of every GC's `background.*` phases, ms. */
+  ms: number;
+  /** The same by phase: scavenge, mark, sweep, evacuate, other (only those that had time). */
+  byPhase: Partial<Record<'scavenge' | 'mark' | 'sweep' | 'evacuate' | 'other', number>>;
+  /** GC events it was read from (those with V8's phases). */
+  events: number;
 }
 
 /**
@@ -579,6 +607,57 @@ export interface OptimizedFunctionSummary extends SourcePosition {
   optimizations: number;
 }
 
+/**
+ * The survivors pass beside the run: what outlived a young GC, per function, from V8's sampling heap
+ * profiler with `includeObjectsCollectedByMinorGC: false` (the samples of objects a young GC freed
+ * are dropped; those a full GC freed are kept). V8 runs one sampling profiler per isolate, so the
+ * survivors come from a second run of the same target: a function's survival rate is its survivors
+ * over what it allocated in the run, per request under load, or in all for a script that ran to its
+ * end both times (the same work); otherwise there is no rate (`notComparable` says why).
+ */
+export interface SurvivorsSummary {
+  /** The pass's run folder, relative to the run's ("survivors"). */
+  dir: string;
+  samplingIntervalBytes: number;
+  /** Sampled bytes that outlived a young GC (plus those allocated after the last one), all processes. */
+  totalBytes: number;
+  /** Per request under load; null otherwise. */
+  bytesPerRequest: number | null;
+  /**
+   * Survivors over all that was allocated in the pass, by V8's own account (the GC trace's allocated
+   * bytes): the run's survival share; null when the pass's trace did not say.
+   */
+  survivalShare: number | null;
+  /** V8's own account of the pass's young GCs (`--trace-gc-nvp`): how many, their pause, and the bytes they copied and promoted. */
+  youngGc: { count: number; pauseMs: number; copiedBytes: number | null; promotedBytes: number | null };
+  /** How the rates compare the pass with the run: per request, the whole run (the same fixed work), or not at all. */
+  comparedBy: 'requests' | 'fixed work' | null;
+  /** Why there is no survival rate per function; null when there is. */
+  notComparable: string | null;
+  /** Most surviving bytes first, at most 50. */
+  functions: SurvivorFunction[];
+  /** What the figures mean and their limit, in words (the page and the CLI say it). */
+  meaning: string;
+}
+
+export interface SurvivorFunction {
+  name: string;
+  url: string;
+  /** 1-based function start; 0 = none. */
+  line: number;
+  column: number;
+  /** Its own sampled bytes that outlived a young GC, in the pass. */
+  bytes: number;
+  /** Of all surviving bytes, 0–1. */
+  share: number;
+  /** Its survivors over what it allocated in the run (see SurvivorsSummary.comparedBy), 0–1; null when unknown. */
+  survivalRate: number | null;
+  /** Its share of the pass's young-GC copying: share × the bytes V8 copied and promoted; null when not traced. */
+  copiedBytesEstimate: number | null;
+  /** Its share of the pass's young-GC pause (a scavenge costs what it copies): an estimate, ms; null when not traced. */
+  copyMsEstimate: number | null;
+}
+
 /** A summary with nothing in it yet: no CPU, no GC, deopts not collected. `parts` fills in what is known. */
 /**
  * What the run allocated, from V8's sampling heap profiler with the garbage kept
@@ -612,6 +691,11 @@ export interface AllocSummary {
   inliningCaveat?: string | null;
   /** Sampled with TurboFan inlining off (`--no-turbo-inlining`): exact sites, changed performance. */
   exactSites?: boolean;
+  /**
+   * 'survivors': the sampler kept only what outlived a young GC (and what was allocated after the
+   * last one), so the bytes are survivors, not all that was allocated. Absent: garbage included.
+   */
+  mode?: 'survivors';
 }
 
 /**
@@ -634,6 +718,14 @@ export interface AllocGcLink {
   ratio: number | null;
   /** Why the two accounts do not agree, in a sentence; null when they do or cannot be checked. */
   disagreement: string | null;
+  /**
+   * V8's own account from `--trace-gc-nvp` in the same time: the bytes its young GCs kept in the young
+   * generation (`new_space_survived`) and promoted, and all it allocated (`allocated`). Absent when
+   * the trace had no phases.
+   */
+  copiedBytes?: number;
+  promotedBytes?: number;
+  nvpAllocatedBytes?: number;
 }
 
 export interface AllocFunctionSummary {

@@ -15,6 +15,8 @@ import {
   type CpuProfileFile,
   type CpuSummary,
   type GcShareOf,
+  type SurvivorFunction,
+  type SurvivorsSummary,
   type TierEvent,
   type TierHistory,
   type TierHistoryEntry,
@@ -95,6 +97,7 @@ const gcSummary = shape<GcSummary>({
   isolate: nullable(gcIsolate),
   otherIsolates: arrayOf(gcIsolate),
   causedByV8Lens: optional(nullable(shape<NonNullable<GcSummary['causedByV8Lens']>>({ events: num, pauseMs: num, byType: recordOf(num), why: str }))),
+  helperThreads: optional(nullable(shape<NonNullable<GcSummary['helperThreads']>>({ ms: num, byPhase: recordOf(num), events: num }))),
   pretenuring: optional(
     nullable(
       shape<PretenuringSummary>({
@@ -167,7 +170,7 @@ const loadFigures = shape<LoadFigures>({
   non2xx: num,
 });
 
-const gcInWindowFigures = { events: num, scavenges: num, markCompacts: num, pauseMs: num, wallShare: num };
+const gcInWindowFigures = { events: num, scavenges: num, markCompacts: num, pauseMs: num, wallShare: num, helperMs: optional(nullable(num)) };
 const gcInWindow = shape<GcInWindow>({
   ...gcInWindowFigures,
   processes: optional(arrayOf(shape<GcInWindowFigures & { pid: number; isolate: string }>({ ...gcInWindowFigures, pid: num, isolate: str }))),
@@ -198,10 +201,24 @@ const allocSummary = shape<AllocSummary>({
   liveAtEndBytes: nullable(num),
   sampleCount: num,
   functions: arrayOf(shape<AllocFunctionSummary>({ name: str, url: str, line: num, column: num, selfBytes: num, totalBytes: num, share: num, youngGcPauseMsEstimate: optional(nullable(num)) })),
-  gcLink: optional(nullable(shape<AllocGcLink>({ youngGcs: num, youngGcPauseMs: num, bytesPerYoungGc: nullable(num), youngGenerationBytes: nullable(num), traceAllocatedBytes: nullable(num), ratio: nullable(num), disagreement: nullable(str) }))),
+  gcLink: optional(nullable(shape<AllocGcLink>({ youngGcs: num, youngGcPauseMs: num, bytesPerYoungGc: nullable(num), youngGenerationBytes: nullable(num), traceAllocatedBytes: nullable(num), ratio: nullable(num), disagreement: nullable(str), copiedBytes: optional(num), promotedBytes: optional(num), nvpAllocatedBytes: optional(num) }))),
   inliningCaveat: optional(nullable(str)),
   exactSites: optional(bool),
   liveOnly: optional(bool),
+  mode: optional(oneOf('survivors')),
+});
+
+const survivorsSummary = shape<SurvivorsSummary>({
+  dir: str,
+  samplingIntervalBytes: num,
+  totalBytes: num,
+  bytesPerRequest: nullable(num),
+  survivalShare: nullable(num),
+  youngGc: shape<SurvivorsSummary['youngGc']>({ count: num, pauseMs: num, copiedBytes: nullable(num), promotedBytes: nullable(num) }),
+  comparedBy: oneOf('requests', 'fixed work', null),
+  notComparable: nullable(str),
+  functions: arrayOf(shape<SurvivorFunction>({ name: str, url: str, line: num, column: num, bytes: num, share: num, survivalRate: nullable(num), copiedBytesEstimate: nullable(num), copyMsEstimate: nullable(num) })),
+  meaning: str,
 });
 
 const processSummary = shape<ProcessSummary>({
@@ -274,6 +291,7 @@ export const checkSummary: Check = shape<Summary>({
   processes: optional(arrayOf(processSummary)),
   alloc: optional(nullable(allocSummary)),
   allocMissing: optional(str),
+  survivors: optional(nullable(survivorsSummary)),
   selfCheck: optional(nullable(selfCheck)),
   warnings: optional(arrayOf(str)),
 });

@@ -139,6 +139,7 @@ describe('summarizeGc', () => {
       unparsedLines: 0,
       isolate: null,
       otherIsolates: [],
+      helperThreads: null,
     });
   });
 

@@ -139,3 +139,29 @@ describe('withGcLink', () => {
     assert.deepEqual(out.functions.map((f) => f.youngGcPauseMsEstimate), [null, null]);
   });
 });
+
+describe('V8\'s own copying beside survivors (--trace-gc-nvp)', () => {
+  const nvpEvent = (timeMs: number, type: string, nvp: Record<string, number>) => ({ ...event(timeMs, type, 10, 5, 1), source: 'nvp' as const, nvp });
+
+  it('adds up what the young GCs in the span kept young and promoted, and what every GC said was allocated', () => {
+    const events = [
+      nvpEvent(50, 'Scavenge', { new_space_survived: 999, promoted: 999, allocated: 999 }), // before the span
+      nvpEvent(150, 'Scavenge', { new_space_survived: 300, promoted: 0, allocated: 4000 }),
+      nvpEvent(250, 'Mark-Compact', { promoted: 5000, allocated: 1000 }), // a full GC's "promoted" is not a scavenge's copying
+      nvpEvent(350, 'Scavenge', { new_space_survived: 200, promoted: 100, allocated: 4000 }),
+    ];
+    const span = gcInAllocationSpan(events, START, SPAN, null);
+    assert.deepEqual(span.nvp, { copiedBytes: 500, promotedBytes: 100, allocatedBytes: 9000 });
+    const link = linkAllocationsToGc(1000, 30, [span], true);
+    assert.equal(link.copiedBytes, 500);
+    assert.equal(link.promotedBytes, 100);
+    assert.equal(link.nvpAllocatedBytes, 9000);
+  });
+
+  it('does not call survivors far below all that was allocated a disagreement, only survivors above it', () => {
+    const span = { youngGcs: 10, pauseMs: 5, traceAllocatedBytes: 100 * MB, gcLines: 10, youngGenerationBytes: 1 * MB };
+    assert.equal(linkAllocationsToGc(5 * MB, 160, [span], true).disagreement, null);
+    assert.match(linkAllocationsToGc(5 * MB, 160, [span]).disagreement ?? '', /miss much of it/);
+    assert.match(linkAllocationsToGc(400 * MB, 12800, [span], true).disagreement ?? '', /of survivors; V8's GC trace accounts for 100 MB allocated in all/);
+  });
+});
