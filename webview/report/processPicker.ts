@@ -32,6 +32,7 @@ export function modelForProcess(model: ReportModel, id: string): ReportModel {
     survivorsFlame: null,
     gcEvents: view.gcEvents,
     gcClock: 'isolate',
+    loadWindow: view.loadWindow ?? null,
     summary: { ...model.summary, cpu: view.cpu, gc: view.gc, deopts: view.deopts, alloc: view.process.alloc ?? null, allocMissing: view.process.allocMissing },
   };
 }

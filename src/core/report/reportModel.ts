@@ -162,6 +162,8 @@ async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlame
       ...(allocFlames.has(p.id) ? { allocFlame: asProcessRoot(allocFlames.get(p.id)!, label) } : {}),
       cpu,
       timeProfile: timeViews ? linedUp(timeViews, records.find((r) => sameIsolate(r, p)) ?? null, gcEvents) : null,
+      // The load's warm-up and window on this process's own clock: its CPU strip is labelled like a lone process's.
+      loadWindow: loadWindowOf(summary, records.find((r) => sameIsolate(r, p)) ?? null),
       gc: p.gc,
       gcEvents,
       deopts: summary.deopts.filter((d) => d.processes?.some((id) => id === p.id || id === shared)),
@@ -178,6 +180,8 @@ async function addProcessViews(model: ReportModel, layout: RunLayout, allocFlame
     .sort((a, b) => a.timeMs - b.timeMs);
   model.gcClock = 'run';
   model.processes = views;
+  // The tiers' seconds are the app's: its req/s beside them.
+  model.loadWindow = views.find((v) => v.process.threadId === 0 && (v.process.role === 'main' || v.process.role === 'primary'))?.loadWindow ?? null;
 }
 
 /** The profile on its isolate's GC clock, as far as the agent's clock record and the GC samples allow. */

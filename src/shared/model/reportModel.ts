@@ -96,6 +96,8 @@ export interface ProcessView {
   /** Its own GC events, on its isolate's clock. */
   gcEvents: GcPoint[];
   deopts: DeoptSummaryEntry[];
+  /** The load's warm-up and measured window on its isolate's clock (see ReportModel.loadWindow); null or absent without load. */
+  loadWindow?: ReportModel['loadWindow'];
 }
 
 /** The counters the live banner shows while V8 Lens is attached to a process. */

@@ -38,6 +38,8 @@ export default {
     assert.match(heading, new RegExp(`worker · pid ${id}$`));
     assert.ok(await numAttr(frame, '#flame-graph', 'data-frame-count') > 5, "the worker's own flame graph");
     assert.ok(await numAttr(frame, '#gc-timeline', 'data-event-count') > 0, "the worker's own GC timeline");
+    // Its CPU strip is labelled with the load's warm-up and measured window, like a lone process's (issue 21).
+    assert.equal(await frame.locator('#flame-chart').getAttribute('data-bands'), 'warm-up|measured window');
     await frame.evaluate(() => document.getElementById('process-section').scrollIntoView({ block: 'start' }));
     await t.sleep(400);
     await t.screenshot(page, join(t.screenshotsDir, 'cluster-one-worker.png'));
