@@ -1,7 +1,7 @@
 /**
  * The tier table: the hottest functions' way through V8's tiers (when Maglev or TurboFan code was
- * made for them, when it was thrown away, where they ended), with a warm-up line: optimizations per
- * second over the run. Built from summary.tierHistory; "not collected" when the run has none.
+ * made for them, when it was thrown away, where they ended), with a warm-up chart: optimizations per
+ * second over the run, and req/s of the same seconds under load (warmupChart.ts). Built from summary.tierHistory; "not collected" when the run has none.
  */
 import type { TierEvent, TierHistory, TierHistoryEntry } from '../../src/shared/model/summary';
 import type { FromReportWebview } from '../../src/shared/reportProtocol';
@@ -9,6 +9,7 @@ import { el, emptyNote, openOnActivate } from '../common/dom';
 import { fmtNum, formatLocation, type LocationContext } from '../common/format';
 import { canOpen, type Host } from '../common/host';
 import { tierClockText, tierNowText, tierTimeText } from '../../src/shared/tierText';
+import { renderWarmupChart } from './warmupChart';
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -23,8 +24,8 @@ export function historyText(entry: TierHistoryEntry, limit = 6): string {
 }
 
 /**
- * `rps`: under load, the load generator's answers per second as [ms on the same clock, req/s], for
- * a strip beside the optimizations: throughput rising while V8 warms up.
+ * `rps`: under load, the load generator's answers per second as [ms on the same clock, req/s],
+ * drawn with the optimizations on the same seconds: throughput rising while V8 warms up.
  */
 export function renderTierSection(section: HTMLElement, tiers: TierHistory | null | undefined, missing: string, host: Host<FromReportWebview>, loc: LocationContext, rps: [number, number][] = []): void {
   section.append(el('h2', { text: 'Tiers: how the hot functions warmed up' }));
@@ -42,7 +43,7 @@ export function renderTierSection(section: HTMLElement, tiers: TierHistory | nul
         ' “Not optimized on its own”: V8 made no optimized code for it (it ran in the interpreter or Sparkplug, or inlined into its callers).',
     }),
   );
-  if (tiers.optimizationsPerSecond?.some((n) => n > 0)) section.append(warmupStrip(tiers.optimizationsPerSecond, rps));
+  if (tiers.optimizationsPerSecond?.some((n) => n > 0)) section.append(renderWarmupChart(tiers.optimizationsPerSecond, rps));
   const body = el('tbody');
   for (const f of tiers.functions) body.append(row(f, host, loc));
   const head = el('tr', {}, ...['Function', 'Self ms', 'Tier now', 'Optimized at', 'TurboFan at', 'Deopts', 'Re-opt.', 'History', 'Location'].map((h, i) => el('th', { className: i === 1 || (i >= 3 && i <= 6) ? 'num' : '', attrs: { scope: 'col' }, text: h })));
@@ -67,41 +68,6 @@ function row(f: TierHistoryEntry, host: Host<FromReportWebview>, loc: LocationCo
   );
   if (host.connected && canOpen(f.url, f.line)) openOnActivate(tr, 'Open in the editor', () => host.openSource({ type: 'openSource', url: f.url, line: f.line, column: f.column }));
   return tr;
-}
-
-/**
- * One bar per second: how many optimizations V8 finished then, and under load the req/s of the same
- * seconds below it. A long tail of optimizations is a long warm-up; req/s rising with it shows what it cost.
- */
-function warmupStrip(perSecond: number[], rpsTicks: [number, number][]): HTMLElement {
-  // The load's seconds, on the same clock: the last tick in each second.
-  const rps: (number | null)[] = [];
-  for (const [at, n] of rpsTicks) if (at >= 0) rps[Math.floor(at / 1000)] = n;
-  const seconds = Math.max(perSecond.length, rps.length);
-  const strip = (id: string, sparse: (number | null)[], label: string, unit: (n: number) => string, cls: string) => {
-    // Seconds without a tick are holes in `sparse`: every second gets a value, null for none.
-    const values = Array.from({ length: seconds }, (_, i) => sparse[i] ?? null);
-    const max = Math.max(1, ...values.map((v) => v ?? 0));
-    const bars = el('div', { id, className: 'warmup-bars', attrs: { role: 'img', 'aria-label': `${label}: ${values.map((v) => v ?? '–').join(', ')}` } });
-    for (let s = 0; s < seconds; s++) {
-      const n = values[s] ?? null;
-      const bar = el('span', { className: `warmup-bar ${cls}${n === null ? ' none' : ''}`, title: n === null ? `${s}–${s + 1} s: no load` : `${s}–${s + 1} s: ${unit(n)}` });
-      bar.style.height = `${n === null ? 0 : Math.max(n > 0 ? 2 : 0, Math.round((n / max) * 32))}px`;
-      bars.append(bar);
-    }
-    return bars;
-  };
-  const total = perSecond.reduce((a, b) => a + b, 0);
-  let running = 0;
-  const ninety = perSecond.findIndex((n) => (running += n) >= total * 0.9);
-  const rows = [
-    el('span', { className: 'warmup-label', text: `Optimizations per second (${total} in all; 90% done by ${ninety + 1} s)` }),
-    strip('warmup-opt', perSecond, 'Optimizations per second', (n) => `${n} optimization${n === 1 ? '' : 's'}`, 'opt'),
-  ];
-  if (rps.some((n) => n !== undefined && n !== null)) {
-    rows.push(el('span', { className: 'warmup-label', text: 'req/s under load, the same seconds' }), strip('warmup-rps', rps, 'Requests per second', (n) => `${n.toLocaleString('en-US')} req/s`, 'rps'));
-  }
-  return el('div', { id: 'warmup', className: 'warmup' }, ...rows);
 }
 
 /** Every dated event of the listed functions, for the timeline's markers. */

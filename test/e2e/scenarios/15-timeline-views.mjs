@@ -87,9 +87,11 @@ export default [
       assert.match(fetchRow, /^fetchOrders [\d,.]+ (TurboFan|Maglev) [\d.]+ s /);
       const states = await tierRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-tier-now')));
       assert.ok(states.every((s) => /^(TurboFan|Maglev|deoptimized|not optimized on its own|unknown \(anonymous\))$/.test(s)), states.join(', '));
-      // Warm-up: optimizations per second, and beside them the req/s of the same seconds.
-      const rpsBars = await frame.locator('#warmup-rps .warmup-bar:not(.none)').count();
-      assert.ok(await frame.locator('#warmup-opt .warmup-bar').count() > 0 && rpsBars > 0, `warm-up strips (${rpsBars} seconds of load)`);
+      // Warm-up: optimizations per second, and the req/s of the same seconds, on one chart.
+      const rpsSeconds = await numAttr(frame, '#warmup', 'data-rps-seconds');
+      assert.ok(await numAttr(frame, '#warmup', 'data-optimizations') > 0 && rpsSeconds > 0, `the warm-up chart (${rpsSeconds} seconds of load)`);
+      const chartBox = await frame.locator('#warmup canvas').boundingBox();
+      assert.ok(chartBox && chartBox.width >= 600 && chartBox.height >= 150, `readable: ${JSON.stringify(chartBox)}`);
       await show(t, frame, 'tier-section');
       await t.screenshot(page, join(t.screenshotsDir, 'tiers-dark.png'));
 
