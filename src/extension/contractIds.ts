@@ -134,6 +134,8 @@ export interface Settings {
   samplingIntervalUs: number;
   'allocations.samplingIntervalBytes': number;
   'allocations.exactSites': boolean;
+  'allocations.survivors': boolean;
+  'gc.phases': boolean;
   defaultFlags: string[];
   runsFolder: string;
   retention: number;
@@ -153,6 +155,8 @@ export const SETTING_TYPES: { readonly [K in keyof Settings]: SchemaType<Setting
   samplingIntervalUs: 'integer',
   'allocations.samplingIntervalBytes': 'integer',
   'allocations.exactSites': 'boolean',
+  'allocations.survivors': 'boolean',
+  'gc.phases': 'boolean',
   defaultFlags: 'array',
   runsFolder: 'string',
   retention: 'integer',

@@ -40,7 +40,9 @@ export async function pickFlags(scope: vscode.ConfigurationScope | undefined, ex
   };
   // Exact sites only mean something when the preset samples allocations.
   const exactAllocSites = (id: PresetId) => PRESETS[id].capture.alloc && readSetting('allocations.exactSites', scope);
-  if (!picked.custom) return { preset: picked.preset!, options: captureOptionsFor({ preset: picked.preset!, ...base, exactAllocSites: exactAllocSites(picked.preset!) }) };
+  // V8's GC phases only mean something with the GC trace.
+  const gcPhases = (id: PresetId) => PRESETS[id].capture.gc && readSetting('gc.phases', scope);
+  if (!picked.custom) return { preset: picked.preset!, options: captureOptionsFor({ preset: picked.preset!, ...base, exactAllocSites: exactAllocSites(picked.preset!), gcPhases: gcPhases(picked.preset!) }) };
 
   const preset = await vscode.window.showQuickPick(
     order.map((id) => ({ label: PRESETS[id].label, description: caveat(id), detail: PRESETS[id].detail, id })),
@@ -74,6 +76,7 @@ export async function pickFlags(scope: vscode.ConfigurationScope | undefined, ex
       extraFlags: flags.split(/\s+/).filter(Boolean),
       allocSamplingBytes: base.allocSamplingBytes,
       exactAllocSites: exactAllocSites(preset.id),
+      gcPhases: gcPhases(preset.id),
     }),
   };
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunLoadOptions } from '../../core/capture/runLoad';
-import { ProfileRun, type RunResult } from '../../core/capture/profileRun';
+import { ProfileRun, type AppOutput, type ProfileRequest, type RunResult } from '../../core/capture/profileRun';
+import { noSurvivorsPassReason, startSurvivorsPass, survivorsPassRequest, withSurvivors } from '../../core/capture/survivorsPass';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { selfCheckGaps } from '../../shared/selfCheckText';
 import { Commands, ContextKeys, StatusBarIds, readSetting, setContext } from '../contract';
@@ -50,31 +51,32 @@ export class RunController implements vscode.Disposable {
     const runDir = newRunDir(runsFolder, target.label);
     this.output.appendLine(`[V8 Lens] profiling ${target.label} (${flags.preset}) into ${runDir}`);
     let run: ProfileRun;
+    const request: ProfileRequest = {
+      target: target.target,
+      cwd: target.cwd,
+      env: target.env,
+      node: readSetting('nodePath', folder),
+      preset: flags.preset,
+      // The target's own flags (launch.json runtimeArgs) are already in them: pickFlags shows them.
+      options: flags.options,
+      runDir,
+      timeoutS: null,
+      stopGraceMs: readSetting('stopGraceSeconds', folder) * 1000,
+      load,
+      name: target.label,
+    };
+    const appOutput: AppOutput = {
+      stdout: (text) => {
+        this.output.append(text);
+        return true; // the output channel buffers in the renderer; there is no backpressure to give
+      },
+      whenDrained: async () => undefined,
+      stderr: (text) => this.output.append(text),
+    };
+    // Survivors take a second run of the same program (V8 runs one sampling profiler per process).
+    const survivors = flags.options.capture.alloc && readSetting('allocations.survivors', folder);
     try {
-      run = await ProfileRun.start(
-        {
-          target: target.target,
-          cwd: target.cwd,
-          env: target.env,
-          node: readSetting('nodePath', folder),
-          preset: flags.preset,
-          // The target's own flags (launch.json runtimeArgs) are already in them: pickFlags shows them.
-          options: flags.options,
-          runDir,
-          timeoutS: null,
-          stopGraceMs: readSetting('stopGraceSeconds', folder) * 1000,
-          load,
-          name: target.label,
-        },
-        {
-          stdout: (text) => {
-            this.output.append(text);
-            return true; // the output channel buffers in the renderer; there is no backpressure to give
-          },
-          whenDrained: async () => undefined,
-          stderr: (text) => this.output.append(text),
-        },
-      );
+      run = await ProfileRun.start(request, appOutput);
     } catch (err) {
       this.showFailure(err instanceof UserError ? err.message : `could not start: ${errorMessage(err)}`);
       return undefined;
@@ -90,8 +92,9 @@ export class RunController implements vscode.Disposable {
         { location: vscode.ProgressLocation.Notification, title: `V8 Lens: profiling ${target.label}`, cancellable: true },
         async (progress, token) => {
           token.onCancellationRequested(() => this.cancel());
+          let pass = '';
           const tick = () => {
-            const text = describeProgress(run);
+            const text = `${pass}${describeProgress(this.current ?? run)}`;
             // The toast's own button is Cancel; the graceful stop lives in the status bar and the palette.
             progress.report({ message: `${text} · Cancel kills it; Stop & Collect in the status bar stops it and keeps the profile` });
             this.status.text = `$(debug-stop) V8 Lens: ${text}`;
@@ -100,7 +103,11 @@ export class RunController implements vscode.Disposable {
           tick();
           const timer = setInterval(tick, 1000);
           try {
-            const result = await run.done;
+            let result = await run.done;
+            if (survivors) {
+              pass = 'survivors pass · ';
+              result = await this.survivorsPass(request, result, appOutput);
+            }
             await applyRetention(runsFolder, readSetting('retention', folder)).catch(() => undefined);
             this.report(result);
             return result;
@@ -115,6 +122,22 @@ export class RunController implements vscode.Disposable {
       void setContext(ContextKeys.Running, false);
       this.changed.fire();
     }
+  }
+
+  /** The survivors pass after `first` (capture/survivorsPass.ts): Stop & Collect and Cancel act on it as on the run. */
+  private async survivorsPass(request: ProfileRequest, first: RunResult, output: AppOutput): Promise<RunResult> {
+    const passRequest = survivorsPassRequest(request, first);
+    if (passRequest === null) return withSurvivors(first, null, noSurvivorsPassReason(first));
+    this.output.appendLine(`[V8 Lens] survivors pass: running ${request.name ?? 'the program'} again, sampling only what outlives a young GC, into ${passRequest.runDir}`);
+    let pass: ProfileRun;
+    try {
+      pass = await startSurvivorsPass(passRequest, output);
+    } catch (err) {
+      return withSurvivors(first, null, `survivors: the survivors pass could not start: ${err instanceof UserError ? err.message : errorMessage(err)}`);
+    }
+    this.current = pass;
+    this.stopAsked = false;
+    return withSurvivors(first, await pass.done, null);
   }
 
   private report(result: RunResult): void {
