@@ -19,6 +19,7 @@ const SERVERS = [
   { app: 'express-api', entry: 'app.js', path: '/orders' },
   { app: 'http-late-deopt', entry: 'server.js', path: '/quote' },
   { app: 'cluster-3', entry: 'server.js', path: '/report' },
+  { app: 'worker-pool', entry: 'app.js', path: '/price' },
 ];
 
 function envWithoutPort(): NodeJS.ProcessEnv {
@@ -28,8 +29,23 @@ function envWithoutPort(): NodeJS.ProcessEnv {
 }
 
 describe('fixture apps under plain Node', () => {
-  it('express-api has its dependencies installed from its lockfile (scripts/install-fixture-apps.mjs)', () => {
-    assert.ok(existsSync(join(APPS, 'express-api', 'node_modules', 'express', 'package.json')), 'run the tests through scripts/run-tests.mjs, which installs them');
+  it('express-api and worker-pool have their dependencies installed from their lockfiles (scripts/install-fixture-apps.mjs)', () => {
+    for (const dep of [['express-api', 'express'], ['worker-pool', 'fastify'], ['worker-pool', 'piscina']]) {
+      assert.ok(existsSync(join(APPS, dep[0]!, 'node_modules', dep[1]!, 'package.json')), `${dep.join(': ')}; run the tests through scripts/run-tests.mjs, which installs them`);
+    }
+  });
+
+  it("worker-pool answers /report and /hash too (the pool's workers do the hashing)", async () => {
+    const child = spawn(process.execPath, ['app.js'], { cwd: join(APPS, 'worker-pool'), env: envWithoutPort(), stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const base = new URL((await waitForOutput(child, PRINTED_URL, 15_000))[0]).origin;
+      const report = (await (await fetch(`${base}/report`)).json()) as { rows: number };
+      assert.equal(report.rows, 4000);
+      const hash = (await (await fetch(`${base}/hash`)).json()) as { hash: string };
+      assert.match(hash.hash, /^[0-9a-f]+$/);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   for (const { app, entry, path } of SERVERS) {
