@@ -1,9 +1,10 @@
 /**
- * The tiers' warm-up chart in Chromium (issue 21: "optimizations per second" was a 70×20 px
- * sparkline with no req/s beside it): the demo HTTP service profiled under load through the real
- * CLI, its report exported, and the chart read back: full width and tall enough to read, both axes
- * titled, each second's optimizations the summary's and each second's req/s the load generator's,
- * on the same seconds.
+ * The report's charts can be read (issue 21): the tiers' warm-up chart ("optimizations per second"
+ * was a 70×20 px sparkline with no req/s beside it) and the GC timeline's time axis (its ticks read
+ * "0.1, 4, 6…"). The demo HTTP service profiled under load through the real CLI, its report
+ * exported, and both read back in Chromium: the warm-up chart full width and tall enough to read,
+ * each second's optimizations the summary's and each second's req/s the load generator's, on the
+ * same seconds; the GC axis at one round step.
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -21,7 +22,7 @@ function assertClean(problems: PageProblems): void {
   assert.deepEqual(problems.consoleErrors, [], 'no console errors');
 }
 
-describe('the warm-up chart in Chromium', { timeout: 180_000 }, () => {
+describe('readable charts in Chromium: the warm-up and the GC timeline', { timeout: 180_000 }, () => {
   let browser: Browser;
   let dir: string;
   let html: string;
@@ -78,6 +79,24 @@ describe('the warm-up chart in Chromium', { timeout: 180_000 }, () => {
     assert.ok(painted > 0.01, `the canvas is painted (${(painted * 100).toFixed(1)}% of its pixels)`);
     if (process.env.WARMUP_SCREENSHOT) await chart.screenshot({ path: process.env.WARMUP_SCREENSHOT });
     assert.match(await chart.locator('.warmup-label').innerText(), /^Warm-up: [\d,]+ optimizations, 90% of them by \d+ s; req\/s under load in the same seconds$/);
+    assertClean(problems);
+    await page.context().close();
+  });
+
+  it('the GC timeline\'s time axis: round ticks at one step, none at the axis\'s own start', async () => {
+    // Issue 21: the axis starts where the CPU profile does, and that start got a tick: "0.1, 4, 6…".
+    const { page, problems } = await openReport(browser, html, { width: 1400, height: 900 });
+    const timeline = page.locator('#gc-timeline');
+    await timeline.scrollIntoViewIfNeeded();
+    const ticks = (await timeline.getAttribute('data-x-ticks'))!.split('|').map(Number);
+    assert.ok(ticks.length >= 3, `ticks: ${ticks.join(', ')}`);
+    const step = ticks[1]! - ticks[0]!;
+    const magnitude = 10 ** Math.floor(Math.log10(step));
+    assert.ok([1, 2, 2.5, 5, 10].some((m) => Math.abs(step / magnitude - m) < 1e-9), `a round step: ${step}`);
+    ticks.forEach((t, i) => {
+      assert.ok(Math.abs(t / step - Math.round(t / step)) < 1e-6, `tick ${t} is a multiple of ${step}: ${ticks.join(', ')}`);
+      if (i > 0) assert.ok(Math.abs(t - ticks[i - 1]! - step) < 1e-9, `one step between ticks: ${ticks.join(', ')}`);
+    });
     assertClean(problems);
     await page.context().close();
   });

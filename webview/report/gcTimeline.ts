@@ -152,7 +152,11 @@ export function renderGcSection(section: HTMLElement, fullGc: GcSummary | null, 
           c.ctx.fillRect(a, area.top, Math.max(2, b - a), area.bottom - area.top);
           c.ctx.restore();
         },
-        afterLayout: (c) => queueMicrotask(() => report(c as GcChart)),
+        afterLayout: (c) => {
+          // The time axis's ticks as drawn, for tests and tools: round values only (see the x scale).
+          box.setAttribute('data-x-ticks', (c.scales.x?.ticks ?? []).map((t) => String(t.value)).join('|'));
+          queueMicrotask(() => report(c as GcChart));
+        },
       },
     ],
     options: {
@@ -172,6 +176,9 @@ export function renderGcSection(section: HTMLElement, fullGc: GcSummary | null, 
           type: 'linear',
           ...(time?.extent ? { min: Math.min(time.extent.fromMs, events[0]!.timeMs - events[0]!.pauseMs) / 1000, max: Math.max(time.extent.toMs, events[events.length - 1]!.timeMs) / 1000 } : {}),
           title: { display: true, text: clock === 'run' ? 'time since the run started (s)' : 'time since the process started (s)' },
+          // The axis starts where the CPU profile does (0.1 s, say): a tick there read "0.1, 4, 6…".
+          // Only chart.js's round steps get a tick; the axis still starts and ends where it did.
+          ticks: { includeBounds: false },
         },
         y: { type: 'linear', position: 'left', beginAtZero: true, title: { display: true, text: 'GC pause (ms)' } },
         y2: { type: 'linear', position: 'right', display: heap.length > 0, beginAtZero: true, title: { display: true, text: 'heap used (MB)' }, grid: { drawOnChartArea: false } },
