@@ -38,7 +38,11 @@ export function classifyStdoutLine(line: string): StdoutLineClass {
   // "[INFO] …" within a few characters.
   const event = parseTraceGcLine(line);
   if (event !== null) return { kind: 'gc', event };
+  return classifyOtherLine(line);
+}
 
+/** The same for a line known not to be a --trace-gc event (the collector has just scanned it). */
+export function classifyOtherLine(line: string): StdoutLineClass {
   const prefixEnd = isolatePrefixEnd(line);
   if (prefixEnd < 0) return APP;
   // "   1234 ms: " follows the prefix on GC lines (and on heap-controller lines).

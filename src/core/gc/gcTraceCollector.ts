@@ -1,7 +1,9 @@
-import { classifyStdoutLine, type StdoutLineClass } from './classifyStdoutLine';
+import { Buffer } from 'node:buffer';
+import { classifyOtherLine, classifyStdoutLine, type StdoutLineClass } from './classifyStdoutLine';
 import type { GcEvent } from './gcEvent';
+import { GcEventTable } from './gcEventTable';
 import { PretenuringCollector } from './pretenuring';
-import { parseTraceGcLine } from './traceGcLine';
+import { encodeLine, newTraceGcFields, scanTraceGcLine } from './traceGcLine';
 
 /** An isolate seen in the trace, in order of its first GC event. */
 export interface IsolateArrival {
@@ -30,26 +32,41 @@ export interface GcRawCounts {
 const NVP_ALLOCATED = /^\[\d+:[^\]\s]+\] +[\d.]+ ms: .*?(?:\ballocated=|"allocated":)/;
 
 /**
- * Collects GC events from the traced process's stdout, line by line, as the launcher reads it.
- * Cheap enough to call for every stdout line; counts and the pause total are kept as events
- * arrive, so live progress does not rescan.
+ * Collects GC events from the traced process's stdout, line by line, as the launcher reads it, or
+ * from a saved log's bytes in place (`addBytes`). Cheap enough to call for every stdout line: a
+ * --trace-gc line goes into a column store (gcEventTable.ts) without an object or a string of its
+ * own, and counts and the pause total are kept as events arrive, so live progress does not rescan.
  */
 export class GcTraceCollector {
-  private readonly collected: GcEvent[] = [];
+  /** Every event, as columns. */
+  readonly table: GcEventTable;
+
+  /** `capacity`: the events to make room for at once (more are taken as they come). */
+  constructor(capacity?: number) {
+    this.table = new GcEventTable(capacity);
+  }
+
+  /** `table`'s events as objects, made when `events` is first asked for and extended after. */
+  private readonly materialized: GcEvent[] = [];
+  private readonly fields = newTraceGcFields();
   private nvpAllocatedSeen = 0;
   private nvpAllocatedRead = 0;
   private readonly arrivals: IsolateArrival[] = [];
-  private readonly typeCounts = new Map<string, number>();
+  /** Events per type, by the table's type index (types are numbered in the order they first came). */
+  private readonly typeCounts: number[] = [];
   private unparsed = 0;
   private pauseTotal = 0;
-  private lastPid = -1;
-  private lastIsolate = '';
-  private readonly tallies: Array<{ pid: number; isolate: string; counts: Map<string, number>; pauseMs: number }> = [];
-  private lastTally: (typeof this.tallies)[number] | null = null;
+  /** Per isolate (the table's isolate index): events per type index, the types in the order they came, the pause. */
+  private readonly tallies: Array<{ pid: number; isolate: string; counts: number[]; order: number[]; pauseMs: number }> = [];
 
-  /** Events in arrival order. */
+  /**
+   * Events in arrival order, as objects (made from the columns on first use, then kept: the same
+   * object each time). A multi-million-line log is better read through `table`.
+   */
   get events(): readonly GcEvent[] {
-    return this.collected;
+    const table = this.table;
+    for (let i = this.materialized.length; i < table.length; i++) this.materialized.push(table.event(i));
+    return this.materialized;
   }
 
   /** Timed V8 lines (`[pid:isolate] N ms: …`) that are not V8's other known messages, yet did not parse. */
@@ -62,7 +79,7 @@ export class GcTraceCollector {
    * not), and `--trace-gc-nvp` lines that print `allocated` beside the events whose bytes were read.
    */
   rawCounts(): GcRawCounts {
-    return { gcLines: this.collected.length + this.unparsed, nvpAllocatedLines: this.nvpAllocatedSeen, nvpAllocatedRead: this.nvpAllocatedRead };
+    return { gcLines: this.table.length + this.unparsed, nvpAllocatedLines: this.nvpAllocatedSeen, nvpAllocatedRead: this.nvpAllocatedRead };
   }
 
   /** V8's pretenuring decisions (`--trace-pretenuring-statistics` lines), dated by the GC lines after them. */
@@ -72,20 +89,30 @@ export class GcTraceCollector {
   addLine(line: string): 'gc' | 'v8' | 'app' {
     // The common cases first, without classifyStdoutLine's result object: called for every line.
     if (line.charCodeAt(0) !== 91 /* [ */) return 'app';
-    const event = parseTraceGcLine(line);
-    if (event !== null) {
-      this.addEvent(event);
+    const { bytes, length } = encodeLine(line);
+    return this.addBytes(bytes, 0, length, line);
+  }
+
+  /**
+   * The same for the line `bytes[start, end)` (UTF-8, without its newline): a --trace-gc line is
+   * read in place; any other line is decoded (or `text` is used, when the caller has it as text).
+   */
+  addBytes(bytes: Buffer, start: number, end: number, text?: string): 'gc' | 'v8' | 'app' {
+    if (start >= end || bytes[start] !== 91 /* [ */) return 'app';
+    if (scanTraceGcLine(bytes, start, end, this.fields)) {
+      this.tally(this.table.addTraceGc(this.fields));
       return 'gc';
     }
+    const line = text ?? bytes.toString('utf8', start, end);
     if (this.pretenuring.addLine(line)) return 'v8';
     // Counted by the text alone, apart from the parser (an NVP line is never a --trace-gc one).
     if (NVP_ALLOCATED.test(line)) this.nvpAllocatedSeen++;
-    return this.addClassified(classifyStdoutLine(line));
+    return this.addClassified(classifyOtherLine(line));
   }
 
   /** Same as addLine, for a line the caller has already classified. */
   addClassified(result: StdoutLineClass): 'gc' | 'v8' | 'app' {
-    if (result.kind === 'gc') this.addEvent(result.event);
+    if (result.kind === 'gc') this.tally(this.table.addEvent(result.event));
     else if (result.kind === 'v8' && result.looksLikeGcEvent) this.unparsed++;
     return result.kind;
   }
@@ -97,12 +124,14 @@ export class GcTraceCollector {
 
   /** GC events per type so far ("Scavenge (interleaved)" counts as "Scavenge"). */
   countsByType(): Record<string, number> {
-    return Object.fromEntries(this.typeCounts);
+    const out: Record<string, number> = {};
+    for (let type = 0; type < this.typeCounts.length; type++) out[this.table.typeName(type)] = this.typeCounts[type]!;
+    return out;
   }
 
   /** Per isolate (process or thread), counts and pause so far: a load window's GC per process. */
   tallyByIsolate(): IsolateGcTally[] {
-    return this.tallies.map((t) => ({ pid: t.pid, isolate: t.isolate, counts: Object.fromEntries(t.counts), pauseMs: t.pauseMs }));
+    return this.tallies.map((t) => ({ pid: t.pid, isolate: t.isolate, counts: Object.fromEntries(t.order.map((type) => [this.table.typeName(type), t.counts[type]!])), pauseMs: t.pauseMs }));
   }
 
   /** Isolates in the order their first event arrived (the main isolate initialises first). */
@@ -110,26 +139,27 @@ export class GcTraceCollector {
     return this.arrivals;
   }
 
-  private addEvent(event: GcEvent): void {
-    // Isolate strings are shared between lines of the same isolate (isolatePrefix.ts), so the
-    // common case is settled by an identity comparison.
-    if (event.pid !== this.lastPid || event.isolate !== this.lastIsolate) {
-      this.lastPid = event.pid;
-      this.lastIsolate = event.isolate;
-      if (!this.arrivals.some((a) => a.pid === event.pid && a.isolate === event.isolate)) {
-        this.arrivals.push({ pid: event.pid, isolate: event.isolate, firstEventIndex: this.collected.length });
-      }
-      this.lastTally = this.tallies.find((t) => t.pid === event.pid && t.isolate === event.isolate) ?? null;
-      if (this.lastTally === null) this.tallies.push((this.lastTally = { pid: event.pid, isolate: event.isolate, counts: new Map(), pauseMs: 0 }));
+  /** The running counts, for the event just added at `index`. */
+  private tally(index: number): void {
+    const table = this.table;
+    const isolate = table.isolateOf(index);
+    if (isolate === this.tallies.length) {
+      // The table numbers isolates in the order of their first event.
+      const { pid, isolate: name } = table.isolates[isolate]!;
+      this.arrivals.push({ pid, isolate: name, firstEventIndex: index });
+      this.tallies.push({ pid, isolate: name, counts: [], order: [], pauseMs: 0 });
     }
-    if (event.source === 'nvp' && typeof event.nvp?.allocated === 'number') this.nvpAllocatedRead++;
-    this.pretenuring.noteGc(event.pid, event.isolate, event.timeMs);
-    this.typeCounts.set(event.type, (this.typeCounts.get(event.type) ?? 0) + 1);
-    this.pauseTotal += event.pauseMs;
-    const tally = this.lastTally!;
-    tally.counts.set(event.type, (tally.counts.get(event.type) ?? 0) + 1);
-    tally.pauseMs += event.pauseMs;
-    this.collected.push(event);
+    const t = this.tallies[isolate]!;
+    const type = table.typeIndexOf(index);
+    const pause = table.pauseOf(index);
+    if (table.isNvp(index) && typeof table.nvpOf(index)?.allocated === 'number') this.nvpAllocatedRead++;
+    this.pretenuring.noteGc(t.pid, t.isolate, table.timeOf(index));
+    while (this.typeCounts.length <= type) this.typeCounts.push(0);
+    this.typeCounts[type]!++;
+    this.pauseTotal += pause;
+    while (t.counts.length <= type) t.counts.push(0);
+    if (t.counts[type]!++ === 0) t.order.push(type);
+    t.pauseMs += pause;
   }
 }
 
@@ -157,18 +187,19 @@ function looksComplete(line: string, event: GcEvent): boolean {
  */
 export function parseGcTraceText(text: string): ParsedGcTrace {
   const collector = new GcTraceCollector();
+  const bytes = Buffer.from(text, 'utf8');
   let truncatedLastLine = false;
   let start = 0;
-  while (start < text.length) {
-    const newline = text.indexOf('\n', start);
+  while (start < bytes.length) {
+    const newline = bytes.indexOf(0x0a, start);
     if (newline < 0) {
-      const line = text.slice(start);
+      const line = bytes.toString('utf8', start);
       const last = classifyStdoutLine(line);
       if (last.kind === 'gc' && looksComplete(line, last.event)) collector.addLine(line);
       else truncatedLastLine = line.trim() !== '';
       break;
     }
-    collector.addLine(text.slice(start, newline));
+    collector.addBytes(bytes, start, newline);
     start = newline + 1;
   }
   // The collector is local, so its array can be handed over without a copy.

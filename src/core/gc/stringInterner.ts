@@ -1,3 +1,5 @@
+import { Buffer } from 'node:buffer';
+
 /**
  * One shared, independent string per distinct value (reasons, types, isolate addresses). Pieces
  * cut from a line (a regex capture, a `slice`) of 13+ characters are views that keep the whole
@@ -20,9 +22,9 @@ export class StringInterner {
     if (s === this.lastKey) return this.lastValue;
     const known = this.known.get(s);
     if (known !== undefined) return this.remember(s, known);
-    // Past capacity (odd input), values are returned as they are rather than growing the table.
-    if (this.known.size >= this.capacity) return s;
+    // Past capacity (odd input), values are copied rather than kept in a growing table.
     const copy = flatCopy(s);
+    if (this.known.size >= this.capacity) return copy;
     this.known.set(copy, copy);
     return this.remember(s, copy);
   }
@@ -36,10 +38,11 @@ export class StringInterner {
 
 /**
  * `s` as an independent string: a round trip through char codes is the portable way to get a
- * flat copy that does not point into a larger string.
+ * flat copy that does not point into a larger string (a line read in place from a megabyte chunk
+ * of a log would keep the whole chunk alive).
  */
-function flatCopy(s: string): string {
-  if (s.length > 1024) return s; // odd input: not worth a huge argument list
+export function flatCopy(s: string): string {
+  if (s.length > 1024) return Buffer.from(s, 'utf16le').toString('utf16le'); // odd input: not worth a huge argument list
   const codes = new Array<number>(s.length);
   for (let i = 0; i < s.length; i++) codes[i] = s.charCodeAt(i);
   return String.fromCharCode(...codes);

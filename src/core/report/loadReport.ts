@@ -6,14 +6,15 @@ import { buildCpuModel, type CpuModel } from '../cpu/cpuModel';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
 import { summarizeGc } from '../gc/gcSummary';
 import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
-import { analyzeRun, readGcTraceFile, v8LensScriptsOf } from '../run/analyzeRun';
+import { analyzeRun, v8LensScriptsOf } from '../run/analyzeRun';
+import { collectGcTraceFile } from '../gc/gcTraceFile';
 import { v8LensScriptsBeside, withoutV8LensFunctions } from './v8LensLeftOut';
 import { runLayout } from '../run/runLayout';
 import { interruptedWarning, markInterrupted, ownerGone } from '../run/runOwner';
 import { readSessionRecord, readSummaryRecord } from '../run/runRecords';
 import { emptySummary, type Summary } from '../../shared/model/summary';
 import { UserError, errorMessage, isErrno } from '../util/errors';
-import { FileRefusedError, notRegularFile, readRegularFile, readRegularFileBytes } from '../util/files';
+import { FileRefusedError, notRegularFile, openRegularFile, readRegularFile, readRegularFileBytes } from '../util/files';
 import { readV8LogFiles } from '../v8log/v8LogReader';
 import { summarizeDeoptAnalysis } from '../v8log/deoptSummary';
 import { buildSelfCheck, deoptCoverageAfterCheck } from '../run/selfCheck';
@@ -196,8 +197,11 @@ async function summarizePprofFile(path: string): Promise<LoadedReport> {
 
 async function summarizeGcTraceFile(path: string): Promise<Summary> {
   const warnings: string[] = [];
-  const data = await readGcTraceFile(path, warnings);
-  const selfCheck = buildSelfCheck({ gc: data.raw ? { ...data.raw, eventsRead: data.events.length } : null, deopts: null, optimizations: null });
+  const collector = await collectGcTraceFile(await openRegularFile(path), basename(path), warnings);
+  // Rows over the columns, not an object per event: a day-long log has millions of them.
+  const events = collector.table.views();
+  const data = { events, unparsedLines: collector.unparsedLines, raw: collector.rawCounts() };
+  const selfCheck = buildSelfCheck({ gc: { ...data.raw, eventsRead: data.events.length }, deopts: null, optimizations: null });
   if (data.events.length === 0) {
     const seen = selfCheck?.gcLines?.seen ?? 0;
     throw new UserError(seen > 0 ? `${basename(path)}: V8 printed ${seen} GC lines and V8 Lens could read none (${FORMAT_NOT_UNDERSTOOD})` : `${basename(path)}: no GC events found (is it --trace-gc output?)`);

@@ -1,5 +1,4 @@
 import { stat, type FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { basename } from 'node:path';
 import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
@@ -9,7 +8,8 @@ import { scriptOutlinesOf, type OutlineCache } from './scriptOutlines';
 import { inlinedLinesOf } from './inlinedLinesNote';
 import { processAllocMissing, runAllocMissing } from './allocMissing';
 import { mergeCpuSummaries, type CpuPart } from '../cpu/mergeCpuSummaries';
-import { GcTraceCollector, type GcRawCounts } from '../gc/gcTraceCollector';
+import type { GcRawCounts } from '../gc/gcTraceCollector';
+import { collectGcTraceFile } from '../gc/gcTraceFile';
 import { groupByIsolate, summarizeGc, summarizeRunGc, type IsolateEvents, type RunGcPart } from '../gc/gcSummary';
 import type { GcEvent } from '../gc/gcEvent';
 import {
@@ -584,28 +584,6 @@ export async function readGcTraceFile(path: string, warnings: string[]): Promise
 }
 
 async function readGcTrace(handle: FileHandle, name: string, warnings: string[]): Promise<LiveGcData> {
-  const collector = new GcTraceCollector();
-  const { size } = await handle.stat();
-  // The stream reads to the size the file had when opened, and closes the handle at its end.
-  const input = handle.createReadStream({ encoding: 'utf8', start: 0, end: Math.max(0, size - 1), autoClose: false });
-  try {
-    if (size > 0) {
-      const lines = createInterface({ input, crlfDelay: Infinity });
-      let lastKind: string | null = null;
-      for await (const line of lines) lastKind = collector.addLine(line);
-      if (lastKind !== null && lastKind !== 'gc' && !(await lastByteIsNewline(handle, size))) {
-        warnings.push(`${name}: the last line is cut short (the file was truncated); it was skipped`);
-      }
-    }
-  } finally {
-    input.destroy();
-    await handle.close();
-  }
+  const collector = await collectGcTraceFile(handle, name, warnings);
   return { events: collector.events, unparsedLines: collector.unparsedLines, raw: collector.rawCounts(), pretenuring: collector.pretenuring.summary() };
-}
-
-async function lastByteIsNewline(handle: FileHandle, size: number): Promise<boolean> {
-  const byte = Buffer.alloc(1);
-  await handle.read(byte, 0, 1, size - 1);
-  return byte[0] === 0x0a;
 }

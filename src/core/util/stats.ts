@@ -13,7 +13,8 @@ export function mean(values: readonly number[]): number {
 /** Nearest-rank percentile (p in 0–100): always one of the observed values; 0 for no values. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts numbers natively: several times faster than a comparator on millions of GC pauses.
+  const sorted = Float64Array.from(values).sort();
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
   return sorted[rank - 1]!;
 }
