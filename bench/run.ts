@@ -4,7 +4,8 @@
  * as a timed test. `npm run bench -- --markdown` also writes the README's table (bench/markdown.ts),
  * refusing figures measured above the load threshold. BENCH_ONLY=name,… runs some of them:
  *  profile     a ~50 MB generated .cpuprofile → summary, against a bare JSON.parse of the same text
- *  gc          GC-trace lines parsed and collected per second, against an indexOf scan of the lines
+ *  gc          GC-trace lines parsed and collected per second, against finding the lines' ends; report <gc log>
+ *              as a whole process against reading and splitting the file (time, peak memory)
  *  annotations the editor's annotation model for 5,000 deopts in one file, against JSON.parse of its summary
  *  page        the report page in headless Chromium (tsc profile and a 47 MB generated one) against a
  *              bare page that parses the same data; zoom, search, the HTML's size, report --html in process
@@ -22,8 +23,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseCpuProfile } from '../src/core/cpu/parseCpuProfile';
 import { summarizeCpu } from '../src/core/cpu/cpuSummary';
-import { GcTraceCollector } from '../src/core/gc/gcTraceCollector';
-import { parseTraceGcLine } from '../src/core/gc/traceGcLine';
 import { median } from '../src/core/util/stats';
 import { DEFAULT_THRESHOLDS } from '../src/core/annotations/annotationTypes';
 import { buildAnnotations } from '../src/core/annotations/buildAnnotations';
@@ -32,6 +31,7 @@ import type { Summary } from '../src/shared/model/summary';
 import { generateCpuProfile } from './generateCpuProfile';
 import { benchReportJsonProcess, benchReportPage } from './pageBench';
 import { benchCliTail } from './cliBench';
+import { benchGcTrace } from './gcBench';
 import { benchPackage } from './packageBench';
 import { fmtSpread, loadLine, machineLine, MAX_LOAD, report, rotated, spread, underLoadWatch } from './measure';
 import { writeMarkdown } from './markdown';
@@ -83,47 +83,6 @@ async function benchCpuProfile(): Promise<void> {
     met: ratio <= 1.5,
     load,
   });
-  if (sink === -1) console.log(sink);
-}
-
-async function benchGcTrace(): Promise<void> {
-  const dir = join(__dirname, '..', 'test', 'fixtures', 'gc');
-  const sample = ['node20.txt', 'node22.txt', 'node24.txt']
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
-    .filter((l) => /^\[\d+:0x/.test(l) && / ms: /.test(l));
-  const lines: string[] = [];
-  while (lines.length < 2_000_000) lines.push(...sample);
-  lines.length = 2_000_000;
-  console.log(`GC trace: ${lines.length.toLocaleString('en-US')} lines (recorded Node 20/22/24 lines, repeated)`);
-  let sink = 0;
-  const before = loadavg()[0]!;
-  const t = sideBySide(
-    () => {
-      for (const l of lines) sink += l.indexOf(' ms: ');
-    },
-    () => {
-      const collector = new GcTraceCollector();
-      for (const l of lines) collector.addLine(l);
-      sink += collector.events.length;
-    },
-  );
-  const parseOnly = sideBySide(
-    () => undefined,
-    () => {
-      for (const l of lines) if (parseTraceGcLine(l) !== null) sink++;
-    },
-  );
-  const baseline = median(t.a);
-  const collect = median(t.b);
-  const parse = median(parseOnly.b);
-  const rate = (ms: number) => lines.length / (ms / 1000);
-  console.log(`  indexOf baseline            median ${baseline.toFixed(0)} ms`);
-  console.log(`  parse (parseTraceGcLine)    median ${parse.toFixed(0)} ms = ${(rate(parse) / 1e6).toFixed(2)} million lines/s (target ≥ 1)  ${rate(parse) >= 1e6 ? 'OK' : 'MISSED'}`);
-  console.log(`  collect (classify, parse, keep every event)  median ${collect.toFixed(0)} ms = ${(rate(collect) / 1e6).toFixed(2)} million lines/s`);
-  const load: [number, number] = [before, loadavg()[0]!];
-  const mlps = (values: number[]) => fmtSpread(values.map((ms) => rate(ms) / 1e6), 'M lines/s', 2);
-  report({ what: `${(lines.length / 1e6).toFixed(0)} million recorded GC lines, parsed (\`parseTraceGcLine\`)`, baseline: `\`indexOf\` scan ${fmtSpread(t.a)}`, result: `**${mlps(parseOnly.b)}**`, target: '≥ 2 M lines/s', met: rate(parse) >= 2e6, load });
-  report({ what: 'the same lines classified, parsed and every event kept (`GcTraceCollector`)', baseline: '', result: `**${mlps(t.b)}**`, target: '≥ 2 M lines/s', met: rate(collect) >= 2e6, load });
   if (sink === -1) console.log(sink);
 }
 
@@ -242,7 +201,7 @@ function benchAllocationOverhead(): void {
 /** BENCH_ONLY=profile,gc,annotations,page,json,cli,alloc,activation,package runs some of them. */
 const BENCHES: Record<string, () => void | Promise<void>> = {
   profile: benchCpuProfile,
-  gc: benchGcTrace,
+  gc: () => benchGcTrace(ROUNDS),
   annotations: benchAnnotations,
   page: () => benchReportPage(Math.max(5, Math.min(ROUNDS, 7))),
   json: () => benchReportJsonProcess(Math.max(5, Math.min(ROUNDS, 7))),

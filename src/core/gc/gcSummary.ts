@@ -1,6 +1,7 @@
 import type { GcIsolateSummary, GcShareOf, GcSummary, GcTypeStats, YoungGeneration } from '../../shared/model/summary';
 import { max, mean, percentile, round } from '../util/stats';
 import type { GcEvent } from './gcEvent';
+import type { GcEventTable } from './gcEventTable';
 import { reachedSemiSpaceMB } from '../../shared/youngGenerationText';
 import { youngCollectorOf, youngGeneration } from './youngGeneration';
 import { summarizeHelperGc } from './gcHelperTime';
@@ -61,19 +62,71 @@ interface EventTotals {
 }
 
 function eventTotals(events: readonly GcEvent[]): EventTotals {
-  const t: EventTotals = { pausesByType: new Map(), byReason: {}, totalPauseMs: 0, incrementalMarkingMs: 0, lastTimeMs: 0, count: events.length };
-  for (const event of events) {
-    // The type is stored without its " (interleaved)" / " (reduce)" suffix by the parsers.
-    let pauses = t.pausesByType.get(event.type);
-    if (pauses === undefined) t.pausesByType.set(event.type, (pauses = []));
-    pauses.push(event.pauseMs);
-    t.totalPauseMs += event.pauseMs;
-    t.incrementalMarkingMs += event.incrementalMarking?.ms ?? 0;
-    // NVP lines carry no reason: leave them out rather than count them under "".
-    if (event.reason !== '') t.byReason[event.reason] = (t.byReason[event.reason] ?? 0) + 1;
-    if (event.timeMs > t.lastTimeMs) t.lastTimeMs = event.timeMs;
-  }
+  const t = newTotals();
+  for (const event of events) addToTotals(t, event.type, event.pauseMs, event.incrementalMarking?.ms ?? 0, event.reason, event.timeMs);
   return t;
+}
+
+function newTotals(): EventTotals {
+  return { pausesByType: new Map(), byReason: {}, totalPauseMs: 0, incrementalMarkingMs: 0, lastTimeMs: 0, count: 0 };
+}
+
+/** One event into the totals (events are added in their order). */
+function addToTotals(t: EventTotals, type: string, pauseMs: number, incrementalMarkingMs: number, reason: string, timeMs: number): void {
+  // The type is stored without its " (interleaved)" / " (reduce)" suffix by the parsers.
+  let pauses = t.pausesByType.get(type);
+  if (pauses === undefined) t.pausesByType.set(type, (pauses = []));
+  pauses.push(pauseMs);
+  t.count++;
+  t.totalPauseMs += pauseMs;
+  t.incrementalMarkingMs += incrementalMarkingMs;
+  // NVP lines carry no reason: leave them out rather than count them under "".
+  if (reason !== '') t.byReason[reason] = (t.byReason[reason] ?? 0) + 1;
+  if (timeMs > t.lastTimeMs) t.lastTimeMs = timeMs;
+}
+
+/**
+ * The same summary as `summarizeGc(table's events)`, read from the columns without an object per
+ * event: `report <gc log>` of a day-long trace has millions of them. Each figure is added up in the
+ * same order as there, so the two agree to the last bit (gcTableSummary.test.ts holds them).
+ */
+export function summarizeGcTable(table: GcEventTable, options: GcSummaryOptions = {}): GcSummary {
+  const isolates = table.isolates; // numbered in the order of their first event, as groupByIsolate has them
+  const counts = new Array<number>(isolates.length).fill(0);
+  const pauses = new Array<number>(isolates.length).fill(0);
+  for (let i = 0; i < table.length; i++) {
+    const isolate = table.isolateOf(i);
+    counts[isolate]!++;
+    pauses[isolate]! += table.pauseOf(i);
+  }
+  const mainPid = options.mainPid ?? null;
+  let main = mainPid === null ? -1 : isolates.findIndex((i) => i.pid === mainPid);
+  if (main < 0) main = isolates.length > 0 ? 0 : -1;
+  const totals = newTotals();
+  const mainTypes = new Set<string>();
+  const mainNvp: GcEvent[] = [];
+  for (let i = 0; i < table.length; i++) {
+    if (table.isolateOf(i) !== main) continue;
+    const type = table.typeOf(i);
+    addToTotals(totals, type, table.pauseOf(i), table.markingOf(i)?.ms ?? 0, table.reasonOf(i), table.timeOf(i));
+    mainTypes.add(type);
+    if (table.isNvp(i)) mainNvp.push(table.event(i));
+  }
+  const wallMs = options.wallMs ?? totals.lastTimeMs;
+  // The collector depends only on which types ran.
+  const young = options.newSpaceMaxBytes !== undefined ? youngGeneration(youngCollectorOf([...mainTypes].map((type) => ({ type }))), options.newSpaceMaxBytes) : undefined;
+  const summaryOf = (k: number): GcIsolateSummary => isolateFigures(isolates[k]!.pid, isolates[k]!.isolate, counts[k]!, pauses[k]!);
+  return {
+    ...totalsFigures(totals, wallMs),
+    semiSpaceMB: young ? reachedSemiSpaceMB(young) : options.semiSpaceMB ?? null,
+    ...(young ? { youngGeneration: young } : {}),
+    semiSpaceRequestedMB: options.semiSpaceRequestedMB ?? null,
+    unparsedLines: options.unparsedLines ?? 0,
+    isolate: main < 0 ? null : summaryOf(main),
+    otherIsolates: isolates.flatMap((_, k) => (k === main ? [] : [summaryOf(k)])),
+    // Only NVP lines have helper-thread phases.
+    helperThreads: summarizeHelperGc(mainNvp),
+  };
 }
 
 /** The counts, pauses and share of `totals` over `wallMs` (never above 1). */
@@ -213,5 +266,9 @@ function chooseMainIsolate(isolates: readonly IsolateEvents[], mainPid: number |
 function isolateSummary(group: IsolateEvents): GcIsolateSummary {
   let total = 0;
   for (const e of group.events) total += e.pauseMs;
-  return { pid: group.pid, isolate: group.isolate, eventCount: group.events.length, totalPauseMs: round(total, 3) };
+  return isolateFigures(group.pid, group.isolate, group.events.length, total);
+}
+
+function isolateFigures(pid: number, isolate: string, eventCount: number, totalPauseMs: number): GcIsolateSummary {
+  return { pid, isolate, eventCount, totalPauseMs: round(totalPauseMs, 3) };
 }

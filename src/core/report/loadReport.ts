@@ -4,7 +4,7 @@ import { CpuProfileError } from '../cpu/cpuProfileError';
 import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
 import { buildCpuModel, type CpuModel } from '../cpu/cpuModel';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
-import { summarizeGc } from '../gc/gcSummary';
+import { summarizeGcTable } from '../gc/gcSummary';
 import { ISOLATE_PREFIX_SOURCE } from '../gc/isolatePrefix';
 import { analyzeRun, v8LensScriptsOf } from '../run/analyzeRun';
 import { collectGcTraceFile } from '../gc/gcTraceFile';
@@ -198,16 +198,15 @@ async function summarizePprofFile(path: string): Promise<LoadedReport> {
 async function summarizeGcTraceFile(path: string): Promise<Summary> {
   const warnings: string[] = [];
   const collector = await collectGcTraceFile(await openRegularFile(path), basename(path), warnings);
-  // Rows over the columns, not an object per event: a day-long log has millions of them.
-  const events = collector.table.views();
-  const data = { events, unparsedLines: collector.unparsedLines, raw: collector.rawCounts() };
-  const selfCheck = buildSelfCheck({ gc: { ...data.raw, eventsRead: data.events.length }, deopts: null, optimizations: null });
-  if (data.events.length === 0) {
+  const events = collector.table.length;
+  const selfCheck = buildSelfCheck({ gc: { ...collector.rawCounts(), eventsRead: events }, deopts: null, optimizations: null });
+  if (events === 0) {
     const seen = selfCheck?.gcLines?.seen ?? 0;
     throw new UserError(seen > 0 ? `${basename(path)}: V8 printed ${seen} GC lines and V8 Lens could read none (${FORMAT_NOT_UNDERSTOOD})` : `${basename(path)}: no GC events found (is it --trace-gc output?)`);
   }
   warnings.push('a GC trace alone has no process wall time: GC share is over the time the trace spans');
-  const gc = summarizeGc(data.events, { unparsedLines: data.unparsedLines });
+  // From the columns, not an object per event: a day-long log has millions of them.
+  const gc = summarizeGcTable(collector.table, { unparsedLines: collector.unparsedLines });
   return singleSummary('gc-trace', path, { gc, warnings, ...(selfCheck ? { selfCheck } : {}) });
 }
 

@@ -12,7 +12,9 @@ import { readAgentRecords } from '../run/agentRecords';
 import type { AgentRecord } from '../preload/agentRecord';
 import type { TimeProfile } from '../../shared/model/timeProfile';
 import type { GcEvent } from '../gc/gcEvent';
-import { readGcTraceFile, readRunGcTrace, v8LensScriptsOf } from '../run/analyzeRun';
+import { readRunGcTrace, v8LensScriptsOf } from '../run/analyzeRun';
+import { collectGcTraceFile } from '../gc/gcTraceFile';
+import { openRegularFile } from '../util/files';
 import { impossibleGcEvents } from '../run/impossibleGcs';
 import { groupByIsolate } from '../gc/gcSummary';
 import { runLayout, type RunLayout } from '../run/runLayout';
@@ -223,7 +225,8 @@ export function processLabel(p: ProcessSummary): string {
 }
 
 async function gcPointsFromFile(path: string, summary: Summary): Promise<GcPoint[]> {
-  return mainIsolatePoints((await readGcTraceFile(path, [])).events, summary);
+  // Rows over the columns: the log can have millions of events, and a point keeps a few fields of each.
+  return mainIsolatePoints((await collectGcTraceFile(await openRegularFile(path), basename(path), [])).table.views(), summary);
 }
 
 function mainIsolatePoints(events: readonly GcEvent[], summary: Summary): GcPoint[] {
