@@ -22,7 +22,13 @@ export function renderLoadSection(section: HTMLElement, load: LoadSummary): void
     card('Latency p50 / p99', `${f.p50Ms} / ${f.p99Ms} ms`, `mean ${fmtMs(f.meanLatencyMs)} · whole ms (autocannon)`, 'latency'),
     card('Failed requests', f.errors + f.timeouts + f.non2xx === 0 ? '0' : (f.errors + f.timeouts + f.non2xx).toLocaleString('en-US'), `${f.errors} errors · ${f.timeouts} timeouts · ${f.non2xx} non-2xx`, 'failed', load.failedRequests > 0),
     gc
-      ? card('GC in the same window', fmtPct(gc.pauseMs, gc.wallShare > 0 ? gc.pauseMs / gc.wallShare : 0), `${gc.scavenges} scavenges · ${gc.markCompacts} Mark-Compact · ${fmtMs(gc.pauseMs)} paused${f.requests > 0 ? ` · ${(gc.pauseMs / (f.requests / 1000)).toFixed(1)} ms per 1k requests` : ''}`, 'gc-window')
+      ? card(
+          'GC in the same window',
+          // With worker threads the share is the main thread's own (shareOf): its pause over its time in the window.
+          gc.shareOf ? fmtPct(gc.shareOf.pauseMs, gc.shareOf.wallMs) : fmtPct(gc.pauseMs, gc.wallShare > 0 ? gc.pauseMs / gc.wallShare : 0),
+          `${gc.shareOf ? `of ${gc.shareOf.label}: ${fmtMs(gc.shareOf.pauseMs)} paused · every thread: ` : ''}${gc.scavenges} scavenges · ${gc.markCompacts} Mark-Compact · ${fmtMs(gc.pauseMs)} paused${f.requests > 0 ? ` · ${(gc.pauseMs / (f.requests / 1000)).toFixed(1)} ms per 1k requests` : ''}`,
+          'gc-window',
+        )
       : null,
   );
   section.append(el('p', { className: 'section-note', text: `${how}; figures of the measured window (after ${load.warmupSeconds} s of warm-up).` }), cards);
