@@ -137,7 +137,8 @@ says otherwise; a fresh process per run):
   --flag NAME       the numeric V8 or Node flag to sweep, without the dashes (default
                     max-semi-space-size): max-old-space-size, semi-space-growth-factor,
                     min-semi-space-size, or any other that takes a number; checked against
-                    the target's Node before anything starts
+                    the target's Node before anything starts; or allocation-site-pretenuring
+                    with --values 1,0: V8's default against --no-allocation-site-pretenuring
   --values LIST     the flag's values, comma-separated, the first one the baseline; MB for the
                     sizes (e.g. --flag max-old-space-size --values 256,512,1024)
   --sizes LIST      semi-space sizes in MB: --values for the default flag
@@ -153,6 +154,8 @@ says otherwise; a fresh process per run):
   --no-profile-rounds
                     skip the profiling run per value (CPU profile + allocation samples for the
                     reports and the bytes-per-request column)
+  --v8-flag FLAG    another V8 or Node flag for every run (repeatable), e.g. --v8-flag=--max-semi-space-size=1
+                    beside a pretenuring sweep; checked against the target's Node
   --on-failure X    continue (default) or stop after the first invalid run
   --ready-url URL   ready once this answers (default: once --url answers, any status)
   --ready-line TEXT ready once the target prints a line containing TEXT
@@ -526,6 +529,7 @@ async function sweepCommand(args: string[]): Promise<number> {
     'ready-url': { type: 'string' },
     'ready-line': { type: 'string' },
     'ready-timeout': { type: 'string' },
+    'v8-flag': { type: 'string', multiple: true },
     node: { type: 'string' },
     out: { type: 'string' },
     json: { type: 'boolean' },
@@ -555,7 +559,7 @@ async function sweepCommand(args: string[]): Promise<number> {
   const cwd = process.cwd();
   const config: SweepConfig = {
     // The target inherits this environment (PORT and all); only what is set here would be added.
-    target: { label: basename(script), node: values.node ?? 'node', script: resolve(cwd, script), args: scriptArgs, cwd, env: {}, nodeArgs: [] },
+    target: { label: basename(script), node: values.node ?? 'node', script: resolve(cwd, script), args: scriptArgs, cwd, env: {}, nodeArgs: [...(values['v8-flag'] ?? [])] },
     readiness,
     request: { url: values.url, method: 'GET', headers: {}, body: null },
     load: {

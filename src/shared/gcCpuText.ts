@@ -4,6 +4,7 @@
  * (a plain --trace-gc run), it says so, never "+ 0 ms". Pure: the pages, the CLI and the lab share it.
  */
 import type { HelperGcSummary } from './model/summary';
+import type { SweepRun } from './model/sweep';
 
 /** How the helper threads' time is collected, for the "not collected" sentences. */
 export const HELPER_GC_HOW = "V8's GC phases (--trace-gc-nvp: v8-lens profile --gc-phases, or the lab's profiling run)";
@@ -35,3 +36,19 @@ export function helperPhasesText(helper: HelperGcSummary): string {
     .map(([phase, value]) => `${phase} ${ms(value)}`)
     .join(' · ');
 }
+
+/**
+ * A lab setting's GC CPU per 1k requests from its profiling run, which traces V8's phases: "48.1 + 31.0"
+ * (main thread + helper threads, ms); null when no profiling run traced them (older sweeps, none run).
+ */
+export function profilingGcCpuCell(runs: readonly Pick<SweepRun, 'purpose' | 'status' | 'gcMsPer1k' | 'helperGcMsPer1k'>[]): string | null {
+  const run = runs.find((r) => r.purpose === 'profile' && r.status === 'ok' && r.helperGcMsPer1k !== undefined);
+  if (!run || run.gcMsPer1k === null) return null;
+  const fmt = (v: number) => v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return `${fmt(run.gcMsPer1k)} + ${run.helperGcMsPer1k === null || run.helperGcMsPer1k === undefined ? '?' : fmt(run.helperGcMsPer1k)}`;
+}
+
+/** The column's head, and what it is. */
+export const PROFILING_GC_CPU_HEAD = 'GC CPU ms / 1k req: main + helpers (profiling run)';
+export const PROFILING_GC_CPU_NOTE =
+  "From each value's profiling run, which traces V8's GC phases: the main thread's GC pause and the GC time V8 counts on its helper threads (wall time of its background scopes), per 1,000 requests. One run: no spread, not in the statistics.";

@@ -26,6 +26,11 @@ export interface SweepFlagInfo {
   suggested: string;
   /** One line for the form. */
   hint: string;
+  /**
+   * An on/off V8 flag: 1 runs `--<flag>`, 0 `--no-<flag>` (V8 refuses `--<flag>=0`). Absent: the flag
+   * takes a number. Only the flags listed here are swept this way.
+   */
+  onOff?: boolean;
 }
 
 export const SWEEP_FLAGS: readonly SweepFlagInfo[] = [
@@ -52,6 +57,17 @@ export const SWEEP_FLAGS: readonly SweepFlagInfo[] = [
     primary: 'gcMsPer1k',
     suggested: '2, 4, 8',
     hint: 'How fast the new space grows towards its maximum (a factor, V8 default 2).',
+  },
+  {
+    // Pretenuring can flip a service's GC regime (fewer scavenges, many more Mark-Compacts): the lab
+    // runs it off against V8's default. Judged on all GC pause per 1k requests, which holds both.
+    name: 'allocation-site-pretenuring',
+    kind: 'young',
+    unit: '',
+    primary: 'gcMsPer1k',
+    suggested: '1, 0',
+    hint: 'V8 allocating hot sites’ objects straight in the old generation: 1 = on (V8’s default), 0 = --no-allocation-site-pretenuring.',
+    onOff: true,
   },
   {
     name: 'min-semi-space-size',
@@ -104,17 +120,31 @@ function plain(v: number): string {
  * any other flag is named with its value ("--max-old-space-size=512").
  */
 export function formatSetting(flag: string, value: number): string {
-  return flag === SEMI_SPACE_FLAG ? `${plain(value)} MB` : `--${flag}=${plain(value)}`;
+  return flag === SEMI_SPACE_FLAG ? `${plain(value)} MB` : flagArg(flag, value);
+}
+
+/** The command-line word of a setting: `--<flag>=<value>`, or for an on/off flag `--<flag>` / `--no-<flag>`. */
+export function flagArg(flag: string, value: number): string {
+  const name = flag.replace(/^-+/, '');
+  if (sweepFlagInfo(name).onOff) return value !== 0 ? `--${name}` : `--no-${name}`;
+  return `--${name}=${Number.isInteger(value) ? value.toFixed(0) : String(value)}`;
+}
+
+/** Whether the lab sweeps this flag as on (1) and off (0). */
+export function isOnOffFlag(flag: string): boolean {
+  return sweepFlagInfo(flag).onOff === true;
 }
 
 /** Several settings: "128/256 MB", "--max-old-space-size=1024/2048". */
 export function formatSettings(flag: string, values: readonly number[]): string {
+  if (isOnOffFlag(flag)) return values.map((v) => flagArg(flag, v)).join(' / ');
   const list = values.map(plain).join('/');
   return flag === SEMI_SPACE_FLAG ? `${list} MB` : `--${flag}=${list}`;
 }
 
 /** A value with the flag's unit, for table cells and chart labels: "512 MB", "4". */
 export function formatValueWithUnit(flag: string, value: number): string {
+  if (isOnOffFlag(flag)) return value !== 0 ? 'on' : 'off';
   const unit = sweepFlagInfo(flag).unit;
   return unit ? `${plain(value)} ${unit}` : plain(value);
 }

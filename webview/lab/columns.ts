@@ -3,9 +3,10 @@
  * valid runs, and the change from the baseline where the sweep tested it ("~": no detectable one).
  */
 import { fmtBytes } from '../../src/shared/formatBytes';
-import { isOldSpaceFlag, sweepFlagInfo } from '../../src/shared/sweepFlags';
+import { formatValueWithUnit, isOldSpaceFlag, sweepFlagInfo } from '../../src/shared/sweepFlags';
 import { SEMI_SPACE_FLAG, settingValue, sweepFlag } from '../../src/shared/model/sweep';
 import type { SweepResult, SweepSettingResult } from '../../src/shared/labProtocol';
+import { PROFILING_GC_CPU_HEAD, profilingGcCpuCell } from '../../src/shared/gcCpuText';
 
 const fmt = (v: number | null, digits = 1) => (v === null ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 const pct = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)}%`);
@@ -49,7 +50,7 @@ export function labColumns(result: SweepResult, compact = false): LabColumn[] {
   const setting: LabColumn =
     flag === SEMI_SPACE_FLAG
       ? { head: 'MB (effective)', cell: (s) => `${settingValue(s)}${s.effectiveSemiSpaceMB === null ? '' : ` (${fmt(s.effectiveSemiSpaceMB, 0)})`}` }
-      : { head: `--${flag}${unit ? ` (${unit})` : ''}`, cell: (s) => String(settingValue(s)) };
+      : { head: `--${flag}${unit ? ` (${unit})` : ''}`, cell: (s) => (sweepFlagInfo(flag).onOff ? formatValueWithUnit(flag, settingValue(s)) : String(settingValue(s))) };
   const valid: LabColumn = { head: 'valid runs', cell: (s) => `${s.validRuns}/${s.runs.length}` };
   const failed: LabColumn = { head: 'failed requests', cell: (s) => failedOf(s).toLocaleString('en-US') };
   const rps: LabColumn = { head: 'req/s', cell: (s, b) => withChange(fmt(s.median.rps, 0), s, b, 'rps') };
@@ -67,6 +68,8 @@ export function labColumns(result: SweepResult, compact = false): LabColumn[] {
   const allocated = result.results.some((s) => typeof s.median.allocBytesPerRequest === 'number');
   const alloc: LabColumn = { head: 'allocated / req', cell: (s) => (typeof s.median.allocBytesPerRequest === 'number' ? fmtBytes(s.median.allocBytesPerRequest) : '–') };
   const allocColumn = allocated ? [alloc] : [];
+  // The profiling run's GC CPU, main thread and V8's helper threads (it traces V8's phases).
+  const gcCpuColumn = result.results.some((s) => profilingGcCpuCell(s.runs) !== null) ? [{ head: PROFILING_GC_CPU_HEAD, cell: (s: SweepSettingResult) => profilingGcCpuCell(s.runs) ?? '–' }] : [];
   if (old) return compact ? [setting, valid, rps, gcMs] : [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, scavenges, wall, cpu, ...allocColumn];
   if (compact) return [setting, valid, ...(anyFailed ? [failed] : []), rps, scavenges, gcMs];
   return [
@@ -82,6 +85,7 @@ export function labColumns(result: SweepResult, compact = false): LabColumn[] {
     cpu,
     rss,
     ...allocColumn,
+    ...gcCpuColumn,
     ...(flag !== SEMI_SPACE_FLAG && sweepFlagInfo(flag).kind === 'young' ? [effective] : []),
   ];
 }

@@ -19,7 +19,7 @@ import zoomPlugin from 'chartjs-plugin-zoom';
 import type { GcPoint } from '../../src/shared/reportProtocol';
 import type { GcSummary } from '../../src/shared/model/summary';
 import { requestedSemiSpaceText, youngGenerationParts } from '../../src/shared/youngGenerationText';
-import { pretenuringText } from '../../src/shared/pretenuringText';
+import { pretenuringText, siteCostText, siteOwnerNames, siteOwnerText } from '../../src/shared/pretenuringText';
 import { HELPER_GC_HOW, gcCpuText, helperPhasesText } from '../../src/shared/gcCpuText';
 import { fmtBytes } from '../../src/shared/formatBytes';
 import { el, emptyNote } from '../common/dom';
@@ -307,6 +307,11 @@ function tooltipLines(item: TooltipItem<'scatter' | 'line'>, events: GcPoint[]):
   return lines;
 }
 
+/** The file name of a script URL, for a short place. */
+function fileOf(url: string): string {
+  return url.slice(url.lastIndexOf('/') + 1) || url;
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -352,6 +357,16 @@ function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette:
   if (gc.pretenuring && gc.pretenuring.sitesTenured > 0) {
     const p = gc.pretenuring;
     root.append(card('Pretenuring', `${plural(p.sitesTenured, 'site')} tenured`, pretenuringText(p), { 'data-card': 'pretenuring' }));
+    // Each tenured site: the function it likely belongs to (an estimate: V8 names sites by address) and what it cost.
+    const sites = p.tenured.slice(0, 5).map((site) =>
+      el(
+        'p',
+        { className: 'card-note', attrs: { 'data-site': site.site, 'data-owner': site.owner?.name ?? '' } },
+        el('strong', { text: siteOwnerNames(site) }),
+        el('span', { text: ` · site ${site.site}, pid ${site.pid}: ${siteOwnerText(site, (url, line) => `${fileOf(url)}:${line}`)}${siteCostText(site) ? `. ${siteCostText(site)}` : ''}` }),
+      ),
+    );
+    if (sites.length > 0) root.append(el('div', { id: 'pretenured-sites' }, ...sites));
   }
   const swatches: [HTMLElement, string, number][] = [];
   types.forEach((type, i) => {

@@ -1,4 +1,5 @@
 import { SEMI_SPACE_FLAG } from '../../shared/model/sweep';
+import { flagArg } from '../../shared/sweepFlags';
 import { UserError } from '../util/errors';
 import { AGENT_ENV, TRACE_GC_NVP_FLAG, TRACE_PRETENURING_FLAG } from '../preload/agentEnv';
 import { STABLE_DEOPTS_FLAG, type CaptureOptions } from './captureOptions';
@@ -148,6 +149,8 @@ export interface SweepRunFlags {
   allocSamplingBytes: number | null;
   /** µs between CPU samples, so each run keeps its CPU profile (a run folder like any other); null: none. */
   cpuSamplingUs: number | null;
+  /** The GC trace as V8's phases (`--trace-gc-nvp`): the profiling run's helper-thread GC time. Absent: `--trace-gc`. */
+  gcPhases?: boolean;
 }
 
 /**
@@ -166,9 +169,9 @@ export function planSweepRunLaunch(
 ): LaunchCommand {
   const args = [
     ...run.nodeArgs,
-    '--trace-gc',
+    run.gcPhases ? TRACE_GC_NVP_FLAG : '--trace-gc',
     TRACE_PRETENURING_FLAG,
-    `--${run.flag}=${run.value}`,
+    flagArg(run.flag, run.value),
     ...(run.pinMinSemiSpace && run.flag === SEMI_SPACE_FLAG ? [`--min-semi-space-size=${run.value}`] : []),
     ...(run.cpuSamplingUs !== null ? ['--cpu-prof', `--cpu-prof-dir=${paths.cpuDir}`, `--cpu-prof-interval=${run.cpuSamplingUs}`] : []),
     ...preloadThenScript(preloadPath, script, scriptArgs),

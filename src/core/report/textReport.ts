@@ -3,7 +3,7 @@ import { fmtBytes } from '../../shared/formatBytes';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeYoungGeneration, requestedSemiSpaceText } from '../../shared/youngGenerationText';
-import { pretenuringText } from '../../shared/pretenuringText';
+import { pretenuringText, siteCostText, siteOwnerText } from '../../shared/pretenuringText';
 import { HELPER_GC_HOW, gcCpuPer1kText, gcCpuText, helperPhasesText } from '../../shared/gcCpuText';
 import { deoptEventCount } from '../../shared/deoptText';
 import { hasGap, selfCheckGaps } from '../../shared/selfCheckText';
@@ -93,7 +93,14 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     out.push(helperLine(gc));
     const young = describeYoungGeneration(gc.youngGeneration, gc.semiSpaceMB, processes.filter((p) => p.gc?.youngGeneration?.collector).length);
     out.push(`Young generation: ${young}; asked: ${requestedSemiSpaceText(gc.semiSpaceRequestedMB)}`);
-    if (gc.pretenuring !== undefined && gc.pretenuring !== null) out.push(`Pretenuring: ${pretenuringText(gc.pretenuring)}`);
+    if (gc.pretenuring !== undefined && gc.pretenuring !== null) {
+      out.push(`Pretenuring: ${pretenuringText(gc.pretenuring)}`);
+      // Each tenured site (the first few): its likely function and what tenuring it cost.
+      for (const site of gc.pretenuring.tenured.slice(0, 5)) {
+        const cost = siteCostText(site);
+        out.push(`  site ${site.site} (pid ${site.pid}): ${siteOwnerText(site, place)}${cost ? `; ${cost}` : ''}`);
+      }
+    }
     const ours = gc.causedByV8Lens;
     if (ours) {
       const kinds = Object.entries(ours.byType).map(([type, n]) => `${n} ${type}`).join(', ');

@@ -56,6 +56,7 @@ import { v8LensGcEvents, withoutEvents } from './v8LensGcs';
 import { impossibleGcEvents } from './impossibleGcs';
 import { helperMsInWindow } from './helperGcWindow';
 import { readSurvivorsPass } from './runSurvivors';
+import { namePretenuredSites } from './pretenuredSites';
 import { buildSelfCheck, deoptCoverageAfterCheck, gcUnreadable } from './selfCheck';
 import { functionPlaceKey, scriptCalleesOf, scriptFramesOf } from '../cpu/cpuModel';
 import { v8LensScripts, type IsV8LensScript } from '../cpu/v8LensFrames';
@@ -216,6 +217,14 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   warnings.push(...pauseAboveWallWarnings(gc, processSummaries));
   // A survivors pass (--survivors): the same target again, keeping what outlived a young GC.
   const survivors = await readSurvivorsPass(layout, { alloc: allocations?.alloc ?? null, load }, session, warnings);
+  // The sites V8 tenured: the function each likely belongs to, and what tenuring cost.
+  if (gc?.pretenuring) {
+    const allocOf = (pid: number, isolate: string) => processSummaries.find((p) => p.pid === pid && p.gc?.isolate?.isolate === isolate)?.alloc ?? (processSummaries.length <= 1 ? allocations?.alloc ?? null : null);
+    // V8 gives an inlined function's allocations to its caller: the app's functions the CPU profile saw under the owner.
+    const callees = sampledExactSites(session) ? null : mergedCallees(cpuParts);
+    const calleesOf = (f: { url: string; line: number; column: number }) => [...(callees?.get(functionPlaceKey(f.url, f.line, f.column)) ?? [])];
+    gc.pretenuring = namePretenuredSites(gc.pretenuring, { isolates: appIsolates, allocOf, survivors, calleesOf });
+  }
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     source: { kind: 'run', path: layout.dir },
@@ -561,7 +570,7 @@ function causedByV8Lens(events: ReadonlySet<GcEvent>): GcSummary['causedByV8Lens
  * preload for a NODE_OPTIONS launch); null for runs from before V8 Lens recorded them.
  */
 function pretenuringOf(gcData: LiveGcData, session: SessionRecord | null): PretenuringSummary | null {
-  const asked = session !== null && (session.launch.argv.includes(TRACE_PRETENURING_FLAG) || session.launch.env[AGENT_ENV.traceGc] === '1');
+  const asked = session !== null && (session.launch.argv.includes(TRACE_PRETENURING_FLAG) || session.launch.env[AGENT_ENV.traceGc] !== undefined);
   if (!asked && (gcData.pretenuring?.linesSeen ?? 0) === 0) return null;
   return gcData.pretenuring ?? null;
 }

@@ -8,7 +8,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import type { LoadSummary } from '../../shared/model/summary';
 import type { SessionRecord } from '../../shared/model/session';
 import { sweepFlag, type SweepConfig, type SweepRun } from '../../shared/model/sweep';
-import { sweepFlagInfo } from '../../shared/sweepFlags';
+import { flagArg, sweepFlagInfo } from '../../shared/sweepFlags';
 import type { LaunchCommand } from '../flags/launchPlan';
 import type { TargetExit } from '../launcher/launchTarget';
 import type { AgentRecord } from '../preload/agentRecord';
@@ -61,7 +61,7 @@ export async function writeLabRunRecords(facts: LabRunFacts): Promise<void> {
       samplingIntervalUs: facts.cpuSamplingUs ?? DEFAULT_SAMPLING_INTERVAL_US,
       semiSpaceMB: run.semiSpaceMB,
       stableDeopts: false,
-      extra: [...config.target.nodeArgs, ...(run.semiSpaceMB === null ? [`--${run.flag}=${run.value}`] : [])],
+      extra: [...config.target.nodeArgs, ...(run.semiSpaceMB === null ? [flagArg(run.flag, run.value)] : [])],
       allocSamplingBytes: facts.allocSamplingBytes ?? DEFAULT_ALLOC_SAMPLING_BYTES,
       exactAllocSites: false,
       inheritedNodeOptions: null,

@@ -7,6 +7,7 @@
 import type { NodeRuntime } from '../flags/nodeRuntime';
 import { validateUserFlag } from '../flags/userFlags';
 import { UserError } from '../util/errors';
+import { isOnOffFlag } from '../../shared/sweepFlags';
 import { EXIT } from '../util/exitCodes';
 
 /** V8's numeric flag types (`node --v8-options`). */
@@ -55,6 +56,13 @@ export function flagValueText(value: number): string {
 export function validateSweepFlag(flag: string, values: readonly number[], runtime: NodeRuntime): 'v8' | 'node' {
   const name = parseSweepFlagName(flag);
   const v8 = runtime.v8Flags.get(name);
+  // The on/off flags the lab knows (sweepFlags.ts): 1 runs --<flag>, 0 --no-<flag>.
+  if (isOnOffFlag(name)) {
+    if (!v8 || (v8.type !== 'bool' && v8.type !== 'maybe_bool')) throw new UserError(`--${name} is not an on/off V8 flag in Node ${runtime.version}`, EXIT.usage);
+    const bad = values.find((v) => v !== 0 && v !== 1);
+    if (bad !== undefined) throw new UserError(`--${name} is on/off: its values are 1 (--${name}) and 0 (--no-${name}), not ${flagValueText(bad)}`, EXIT.usage);
+    return 'v8';
+  }
   if (v8 && !NUMERIC_V8_TYPES.has(v8.type)) {
     const what = v8.type === 'bool' || v8.type === 'maybe_bool' ? 'an on/off flag' : `a flag that takes ${v8.type === 'string' ? 'text' : `a ${v8.type}`}`;
     throw new UserError(`--${name} is ${what} in Node ${runtime.version}: a sweep compares values of a flag that takes a number`, EXIT.usage);

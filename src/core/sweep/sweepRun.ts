@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { isFullGc as isFullGcType, isYoungGenerationGc, type GcEvent } from '../gc/gcEvent';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
+import { helperGcMs } from '../gc/gcHelperTime';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
 import { LAB_PRELOAD_BUNDLE_FILE } from '../launcher/bundledScripts';
 import type { AgentRecord } from '../preload/agentRecord';
@@ -109,6 +110,9 @@ export function runLaunch(ctx: Pick<RunContext, 'config' | 'node' | 'preloadPath
     pinMinSemiSpace: config.pinMinSemiSpace,
     allocSamplingBytes: profiled ? DEFAULT_ALLOC_SAMPLING_BYTES : null,
     cpuSamplingUs: profiled ? DEFAULT_SAMPLING_INTERVAL_US : null,
+    // The profiling run also traces V8's GC phases: the helper threads' GC time. The measured runs
+    // stay as plain as a run can be (--trace-gc-nvp once moved a pretenuring decision).
+    gcPhases: profiled,
   };
   const preload = profiled ? ctx.preloadPath : labPreloadPath(ctx.preloadPath);
   return planSweepRunLaunch(ctx.node, run, runLayout(runDir), preload, ctx.script, config.target.args, AGENT_EXIT_GRACE_MS);
@@ -336,6 +340,7 @@ class RunExecution {
       gcMsPer1k: gc && requests > 0 ? per1k(gc.totalPauseMs) : null,
       markCompactsPer1k: gc && requests > 0 ? per1k(gc.markCompacts) : null,
       markCompactMsPer1k: gc && requests > 0 ? per1k(gc.markCompactMs) : null,
+      ...(this.purpose === 'profile' ? { helperGcMsPer1k: gc && requests > 0 && gc.helperMs !== null && gc.helperMs !== undefined ? per1k(gc.helperMs) : null } : {}),
       failedRequests: keptLoad ? keptLoad.errors + keptLoad.timeouts + keptLoad.non2xx : null,
       dir: this.relDir,
       allocBytesPerRequest: alloc ? round(alloc.bytesPerRequest, 1) : null,
@@ -408,6 +413,8 @@ class RunExecution {
     const inWindow = this.events.filter((_, i) => this.arrivals[i]! >= start && this.arrivals[i]! <= end);
     const scavengePauses = inWindow.filter(isYoungGc).map((e) => e.pauseMs);
     const markCompactPauses = inWindow.filter(isFullGc).map((e) => e.pauseMs);
+    // V8's helper-thread phases, when the trace has them (the profiling run's --trace-gc-nvp).
+    const helpers = inWindow.map(helperGcMs).filter((ms): ms is number => ms !== null);
     return {
       scavenges: scavengePauses.length,
       scavengeMs: round(sum(scavengePauses)),
@@ -416,6 +423,7 @@ class RunExecution {
       markCompacts: markCompactPauses.length,
       markCompactMs: round(sum(markCompactPauses)),
       totalPauseMs: round(sum(inWindow.map((e) => e.pauseMs))),
+      ...(helpers.length > 0 ? { helperMs: round(sum(helpers)) } : {}),
     };
   }
 

@@ -6,7 +6,8 @@
 import { PRACTICAL_THRESHOLD, isValidRun, lostRequests } from './sweepStats';
 import { formatChange, formatP } from './recommend';
 import { fmtBytes } from '../../shared/formatBytes';
-import { formatSetting, isOldSpaceFlag, sweepFlagInfo } from '../../shared/sweepFlags';
+import { profilingGcCpuCell } from '../../shared/gcCpuText';
+import { formatSetting, formatValueWithUnit, isOldSpaceFlag, sweepFlagInfo } from '../../shared/sweepFlags';
 import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues, type Comparison, type Spread, type SweepResult, type SweepSettingResult } from '../../shared/model/sweep';
 
 /** The columns of a semi-space sweep without lost requests (the table as it always was). */
@@ -59,7 +60,7 @@ function columns(result: TableInput): Column[] {
             return eff !== null && Math.abs(eff - value) > Math.max(0.5, 0.02 * value) ? `${num(value)} (eff. ${num(eff)})` : num(value);
           },
         }
-      : { header: `--${flag}${info.unit ? ` ${info.unit}` : ''}`, cell: (r) => num(settingValue(r)) };
+      : { header: `--${flag}${info.unit ? ` ${info.unit}` : ''}`, cell: (r) => (info.onOff ? formatValueWithUnit(flag, settingValue(r)) : num(settingValue(r))) };
   const valid: Column = {
     header: 'valid runs',
     cell: (r) => `${r.validRuns}/${r.runs.filter((run) => run.status !== 'cancelled').length}${lossyMark(r)}`,
@@ -92,6 +93,8 @@ function columns(result: TableInput): Column[] {
   const allocMeasured = results.some((r) => typeof r.median.allocBytesPerRequest === 'number');
   const alloc: Column = { header: 'alloc /req', cell: (r) => (typeof r.median.allocBytesPerRequest === 'number' ? fmtBytes(r.median.allocBytesPerRequest) : '-') };
   const allocColumn = allocMeasured ? [alloc] : [];
+  // The profiling run's GC CPU: the main thread's pause and V8's helper threads' GC time per 1k.
+  const gcCpuColumn: Column[] = results.some((r) => profilingGcCpuCell(r.runs) !== null) ? [{ header: 'GC CPU ms/1k main + helpers (profiling run)', cell: (r) => profilingGcCpuCell(r.runs) ?? '-' }] : [];
 
   if (old) return [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, wall, cpu, ...allocColumn, primaryVs, rpsVs];
   return [
@@ -108,6 +111,7 @@ function columns(result: TableInput): Column[] {
     cpu,
     rss,
     ...allocColumn,
+    ...gcCpuColumn,
     primaryVs,
     rpsVs,
   ];

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { launchJsonWithFlag, packageJsonWithFlag } from '../../core/sweep/applySemiSpace';
 import type { ApplyPlace } from './labTargets';
+import { flagArg, isOnOffFlag } from '../../shared/sweepFlags';
 
 const SCHEME = 'v8lens-proposed';
 const proposals = new Map<string, string>();
@@ -32,10 +33,12 @@ export function proposeSemiSpace(place: ApplyPlace, mb: number): Promise<SemiSpa
 
 /** Opens the diff of `--<flagName>=<value>`; null (after saying why) when there is nothing to write. */
 export async function proposeFlagValue(place: ApplyPlace, flagName: string, value: number): Promise<SemiSpaceProposal | null> {
-  const flag = `--${flagName}=${value}`;
-  if (place.kind === 'none') {
+  const flag = flagArg(flagName, value);
+  // An on/off flag (--no-allocation-site-pretenuring) is no `--flag=value` word to edit in: copied, as for a plain file.
+  if (place.kind === 'none' || isOnOffFlag(flagName)) {
     await vscode.env.clipboard.writeText(flag);
-    void vscode.window.showInformationMessage(`V8 Lens: ${flag} copied. This target is a plain file: add it to your node command line, a launch configuration's runtimeArgs, or NODE_OPTIONS.`);
+    const why = place.kind === 'none' ? 'This target is a plain file' : 'An on/off flag is not written into your files';
+    void vscode.window.showInformationMessage(`V8 Lens: ${flag} copied. ${why}: add it to your node command line, a launch configuration's runtimeArgs, or NODE_OPTIONS.`);
     return null;
   }
   const file = place.kind === 'launch' ? join(place.folder, '.vscode', 'launch.json') : join(place.folder, 'package.json');

@@ -443,6 +443,44 @@ export interface PretenuredSite {
   weighings: number;
   mementosCreated: number;
   mementosFound: number;
+  /**
+   * The function the site most likely belongs to: an estimate (V8 names a site by its address only,
+   * which no profile carries); null when the run sampled no allocations there. Absent in older summaries.
+   */
+  owner?: SiteOwner | null;
+  /** What tenuring cost its isolate: full GCs and old-generation growth after it, beside before; null when its time is unknown. Absent in older summaries. */
+  cost?: SiteCost | null;
+}
+
+export interface SiteOwner {
+  name: string;
+  url: string;
+  line: number;
+  column: number;
+  /** What the estimate rests on: the survivors pass (survival rates), or the process's allocations. */
+  basis: 'survivors' | 'allocations';
+  /** Why this function, in words. */
+  why: string;
+  /**
+   * The app's functions the CPU profile saw running under it, nearest first: V8 gives an inlined
+   * function's allocations to its caller, so the site may be in one of them. Absent when none (or exact sites).
+   */
+  inlinedCandidates?: string[];
+}
+
+/** An isolate's full GCs around the site's first tenuring, on the isolate's GC clock (ms). */
+export interface SiteCost {
+  atMs: number;
+  before: SiteCostSpan;
+  after: SiteCostSpan;
+}
+
+export interface SiteCostSpan {
+  spanMs: number;
+  markCompacts: number;
+  markCompactMs: number;
+  /** How much the heap grew from each Mark-Compact's end to the next GC's start (the old generation, within the young generation's size), MB. */
+  oldGrowthMB: number;
 }
 
 /**

@@ -15,6 +15,9 @@ import {
   type CpuProfileFile,
   type CpuSummary,
   type GcShareOf,
+  type SiteCost,
+  type SiteCostSpan,
+  type SiteOwner,
   type SurvivorFunction,
   type SurvivorsSummary,
   type TierEvent,
@@ -81,6 +84,8 @@ const gcTypeStats = shape<GcTypeStats>({ count: num, totalMs: num, meanMs: num, 
 const gcIsolate = shape<GcIsolateSummary>({ pid: num, isolate: str, eventCount: num, totalPauseMs: num });
 const gcShareOf = optional(nullable(shape<GcShareOf>({ processes: arrayOf(str), label: str, pauseMs: num, wallMs: num })));
 
+const siteCostSpan = shape<SiteCostSpan>({ spanMs: num, markCompacts: num, markCompactMs: num, oldGrowthMB: num });
+
 const gcSummary = shape<GcSummary>({
   byType: recordOf(gcTypeStats),
   totalPauseMs: num,
@@ -120,6 +125,8 @@ const gcSummary = shape<GcSummary>({
             weighings: num,
             mementosCreated: num,
             mementosFound: num,
+            owner: optional(nullable(shape<SiteOwner>({ name: str, url: str, line: num, column: num, basis: oneOf('survivors', 'allocations'), why: str, inlinedCandidates: optional(arrayOf(str)) }))),
+            cost: optional(nullable(shape<SiteCost>({ atMs: num, before: siteCostSpan, after: siteCostSpan }))),
           }),
         ),
       }),

@@ -96,6 +96,8 @@ export interface WindowGcFigures {
   markCompactMs: number;
   /** Every GC pause in the window, all types. */
   totalPauseMs: number;
+  /** GC time on V8's helper threads in the window (its background phases): profiling runs, which trace them; absent otherwise. */
+  helperMs?: number;
 }
 
 export interface SweepRun {
@@ -160,6 +162,12 @@ export interface SweepRun {
    * figures only, never in the statistics. Absent in older sweeps, whose every run was both.
    */
   purpose?: SweepRunPurpose;
+  /**
+   * A profiling run's GC time on V8's helper threads per 1k requests (its --trace-gc-nvp phases, wall
+   * time of V8's helper scopes), beside its main-thread `gcMsPer1k`; null when not traced. Absent in
+   * measured runs (plain --trace-gc) and older sweeps.
+   */
+  helperGcMsPer1k?: number | null;
   /** V8's pretenuring decisions in this run (its target process); null when not recorded. Absent in older sweeps. */
   pretenuring?: RunPretenuring | null;
 }
