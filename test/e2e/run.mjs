@@ -94,6 +94,9 @@ function prepareWorkspace(runDir) {
   // An app nobody here wrote: the express API fixture with its dependencies, installed from its lockfile.
   const express = join(REPO_ROOT, 'test', 'fixtures', 'apps', 'express-api');
   cpSync(express, join(ws, 'express-api'), { recursive: true, filter: (p) => !/[\\/]\.v8-lens([\\/]|$)/.test(relative(express, p)) });
+  // A service with a thread pool (fastify + piscina, 2 workers that wait most of the time), installed the same way.
+  const pool = join(REPO_ROOT, 'test', 'fixtures', 'apps', 'worker-pool');
+  cpSync(pool, join(ws, 'worker-pool'), { recursive: true, filter: (p) => !/[\\/]\.v8-lens([\\/]|$)/.test(relative(pool, p)) });
   return ws;
 }
 
