@@ -4,7 +4,7 @@
 /** src/core's layers, lowest first. A folder imports its own layer and the layers below, never above. */
 const CORE_LAYERS = [
   { name: 'ground', folders: ['util'] },
-  { name: 'formats', folders: ['cpu', 'gc', 'heap', 'v8log', 'sourcemap', 'pprof'] },
+  { name: 'formats', folders: ['cpu', 'gc', 'heap', 'v8log', 'sourcemap', 'pprof', 'predict'] },
   { name: 'process', folders: ['flags', 'targets', 'launcher', 'preload', 'load'] },
   { name: 'run-folder', folders: ['run'] },
   { name: 'workflows', folders: ['capture', 'attach', 'sweep', 'annotations'] },

@@ -6,6 +6,7 @@
  *   v8-lens compare <baseline> <candidate> --fail-on RULES [--json] [--summary FILE]
  *   v8-lens export <run folder | file.cpuprofile | file.heapprofile> --pprof OUT.pb.gz [--type cpu|alloc]
  *   v8-lens sweep [options] [--flag NAME --values LIST] --url URL -- <script.js> [args…]
+ *   v8-lens predict <run folder> [--json]
  *   v8-lens attach <pid | host:port | ws://url> [options]
  */
 import { existsSync, statSync } from 'node:fs';
@@ -33,15 +34,19 @@ import { parseFailOn } from './core/gate/gateRules';
 import { GATE_DEFAULTS, runGate, type GateOptions } from './core/gate/runGate';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
+import { readRunPrediction } from './core/run/readRunPrediction';
+import { predictionLines } from './core/report/predictionReport';
 import { directLaunchHint, directLaunchOfNpmScript, nodeOptionsLaunchNotice, npmScriptCall } from './core/targets/npmLaunch';
 import { requireLoopbackUrl } from './core/load/loopback';
 import { runSweep } from './core/sweep/runSweep';
 import { parseSweepFlagName } from './core/sweep/sweepFlagCheck';
+import { CONFIRM_ROUNDS, sweepConfigFromRun } from './core/sweep/sweepFromRun';
+import { predictionCheckLines } from './core/sweep/predictionCheckText';
 import { formatValueWithUnit, isOldSpaceFlag, sweepFlagInfo } from './shared/sweepFlags';
 import { formatSweepTable } from './core/sweep/sweepTable';
 import { SWEEP_DEFAULTS } from './shared/labForm';
 import type { Readiness } from './shared/model/load';
-import { SEMI_SPACE_FLAG, type SweepConfig, type SweepProgress, type SweepRun } from './shared/model/sweep';
+import { SEMI_SPACE_FLAG, sweepFlag, sweepValues, type SweepConfig, type SweepProgress, type SweepRun } from './shared/model/sweep';
 import { UserError, errorMessage, isErrno } from './core/util/errors';
 import { OutputPipe } from './core/util/outputPipe';
 import { appendFileWhole, isBadPathError, writeErrorText, writeFileWhole } from './core/util/safeWrite';
@@ -61,6 +66,8 @@ Usage:
   v8-lens compare <baseline> <candidate> --fail-on RULES [--json] [--summary FILE]
   v8-lens export <run folder | file.cpuprofile | file.heapprofile> --pprof OUT.pb.gz [--type cpu|alloc]
   v8-lens sweep [options] --url URL -- <script.js> [args…]
+  v8-lens sweep --from-run <run folder> [options]
+  v8-lens predict <run folder> [--json]
   v8-lens attach <pid | host:port | ws://url> [options]
 
 profile options:
@@ -163,6 +170,14 @@ says otherwise; a fresh process per run):
   --node PATH       the Node that runs the target (default: node on PATH)
   --out DIR         sweep folder (default: .v8-lens/sweeps/<time>)
   --json            print sweep.json instead of the table
+  --from-run RUN    confirm a run's prediction (v8-lens predict RUN): its target, URL and load, at
+                    its semi-space, the recommended one and one between (--sizes to choose), each
+                    pinned from the start (--min-semi-space-size), ${CONFIRM_ROUNDS} rounds unless --rounds; the
+                    table ends with predicted beside measured and the error
+
+predict options (what a bigger young generation would do, from one run's GC trace: per 1k
+requests of a run under load, per second of one without; confirm it with sweep --from-run):
+  --json            print the prediction (summary.json's "prediction") instead of the table
 
 attach options (profile a process that is already running, over its inspector):
   --duration S      how long to profile (default ${ATTACH_DEFAULT_DURATION_S}); Ctrl-C stops early and keeps the profile
@@ -197,7 +212,7 @@ Exit codes (every command):
   130  cancelled (Ctrl-C); what was collected is kept
 `;
 
-const COMMANDS = ['profile', 'report', 'compare', 'export', 'sweep', 'attach'] as const;
+const COMMANDS = ['profile', 'report', 'compare', 'export', 'sweep', 'predict', 'attach'] as const;
 
 /** `v8-lens <command> --help`: that command's usage line and options, and the exit codes. */
 function commandHelp(command: (typeof COMMANDS)[number]): string {
@@ -232,6 +247,8 @@ async function main(argv: string[]): Promise<number> {
       return exportCommand(rest);
     case 'sweep':
       return sweepCommand(rest);
+    case 'predict':
+      return predictCommand(rest);
     case 'attach':
       return attachCommand(rest);
     case '--version':
@@ -512,71 +529,12 @@ async function sweepCommand(args: string[]): Promise<number> {
   const dashDash = args.indexOf('--');
   const own = dashDash === -1 ? args : args.slice(0, dashDash);
   const targetArgv = dashDash === -1 ? [] : args.slice(dashDash + 1);
-  const { values } = parseOptions(own, {
-    url: { type: 'string' },
-    flag: { type: 'string' },
-    values: { type: 'string' },
-    sizes: { type: 'string' },
-    rounds: { type: 'string' },
-    warmup: { type: 'string' },
-    duration: { type: 'string' },
-    connections: { type: 'string' },
-    rate: { type: 'string' },
-    timeout: { type: 'string' },
-    'pin-min': { type: 'boolean' },
-    'no-profile-rounds': { type: 'boolean' },
-    'on-failure': { type: 'string' },
-    'ready-url': { type: 'string' },
-    'ready-line': { type: 'string' },
-    'ready-timeout': { type: 'string' },
-    'v8-flag': { type: 'string', multiple: true },
-    node: { type: 'string' },
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  if (values.url === undefined) throw new UserError('sweep needs --url: the loopback URL to load, e.g. --url http://127.0.0.1:3000/', EXIT.usage);
-  const [script, ...scriptArgs] = targetArgv;
-  if (script === undefined) throw new UserError('nothing to sweep: give the script after --, e.g. v8-lens sweep --url http://127.0.0.1:3000/ -- server.js', EXIT.usage);
-  if (!SCRIPT_EXTENSIONS.has(extname(script)) && !(existsSync(script) && statSync(script).isFile())) {
-    throw new UserError(`a sweep starts node <flags> <script> itself: give the script file after -- (got '${script}')`, EXIT.usage);
-  }
-  if (values['ready-url'] !== undefined && values['ready-line'] !== undefined) throw new UserError('give --ready-url or --ready-line, not both', EXIT.usage);
-  const onFailure = values['on-failure'] ?? 'continue';
-  if (onFailure !== 'continue' && onFailure !== 'stop') throw new UserError(`--on-failure is continue or stop (got '${onFailure}')`, EXIT.usage);
-  const flag = values.flag !== undefined ? parseSweepFlagName(values.flag) : SEMI_SPACE_FLAG;
-  if (values.sizes !== undefined && values.values !== undefined) throw new UserError('give --values or --sizes, not both (--sizes is the semi-space shorthand)', EXIT.usage);
-  if (values.sizes !== undefined && flag !== SEMI_SPACE_FLAG) throw new UserError(`--sizes is for the semi-space: give the values of --${flag} with --values`, EXIT.usage);
-  if (values.values === undefined && flag !== SEMI_SPACE_FLAG) {
-    throw new UserError(`--flag ${flag} needs its values: --values, e.g. --values ${sweepFlagInfo(flag).suggested.replace(/ /g, '') || '1,2,4'}`, EXIT.usage);
-  }
-  const flagValues = values.values !== undefined ? valueList('--values', values.values) : values.sizes !== undefined ? sizeList(values.sizes) : [...SWEEP_DEFAULTS.semiSpaceSizesMB];
-
-  const readyTimeoutMs = (values['ready-timeout'] !== undefined ? positiveNumber('--ready-timeout', values['ready-timeout']) : SWEEP_DEFAULTS.readyTimeoutSeconds) * 1000;
-  const readiness: Readiness =
-    values['ready-line'] !== undefined
-      ? { kind: 'line', text: values['ready-line'], timeoutMs: readyTimeoutMs }
-      : { kind: 'url', url: values['ready-url'] ?? values.url, timeoutMs: readyTimeoutMs };
+  const { values } = parseSweepOptions(own);
   const cwd = process.cwd();
-  const config: SweepConfig = {
-    // The target inherits this environment (PORT and all); only what is set here would be added.
-    target: { label: basename(script), node: values.node ?? 'node', script: resolve(cwd, script), args: scriptArgs, cwd, env: {}, nodeArgs: [...(values['v8-flag'] ?? [])] },
-    readiness,
-    request: { url: values.url, method: 'GET', headers: {}, body: null },
-    load: {
-      connections: values.connections !== undefined ? wholeNumber('--connections', values.connections) : SWEEP_DEFAULTS.connections,
-      warmupSeconds: values.warmup !== undefined ? nonNegativeNumber('--warmup', values.warmup) : SWEEP_DEFAULTS.warmupSeconds,
-      durationSeconds: values.duration !== undefined ? positiveNumber('--duration', values.duration) : SWEEP_DEFAULTS.durationSeconds,
-      rate: values.rate !== undefined ? positiveNumber('--rate', values.rate, 'requests per second') : null,
-      timeoutSeconds: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : SWEEP_DEFAULTS.requestTimeoutSeconds,
-    },
-    flag,
-    values: flagValues,
-    sizesMB: flag === SEMI_SPACE_FLAG ? flagValues : [],
-    rounds: values.rounds !== undefined ? wholeNumber('--rounds', values.rounds) : SWEEP_DEFAULTS.rounds,
-    pinMinSemiSpace: values['pin-min'] ?? false,
-    profileRounds: !(values['no-profile-rounds'] ?? false),
-    onRunFailure: onFailure,
-  };
+  const fromRun = values['from-run'];
+  const config = fromRun === undefined ? sweepConfigFromOptions(values, targetArgv, cwd) : await sweepConfigFromRunOptions(fromRun, values, targetArgv);
+  const flag = sweepFlag(config);
+  const flagValues = sweepValues(config);
   const outDir = resolve(cwd, values.out ?? join('.v8-lens', 'sweeps', timestamp()));
 
   const abort = new AbortController();
@@ -639,6 +597,7 @@ async function sweepCommand(args: string[]): Promise<number> {
   else {
     const table = formatSweepTable(result);
     printText(`\n${table}${table.endsWith('\n') ? '' : '\n'}`);
+    if (result.predictionChecks && config.prediction) printText(`\n${predictionCheckLines(config.prediction, result.predictionChecks).join('\n')}\n`);
   }
   // A full disk stopped it: the one line that says so is the sweep's first warning.
   const diskProblem = result.status === 'failed' ? result.warnings.find((w) => / could not be written: /.test(w)) : undefined;
@@ -647,6 +606,123 @@ async function sweepCommand(args: string[]): Promise<number> {
   if (result.status === 'cancelled') return EXIT.cancelled;
   if (result.status !== 'finished') return EXIT.failed;
   return result.results.some((r) => r.validRuns > 0) ? EXIT.ok : EXIT.failed;
+}
+
+/** `v8-lens predict <run>`: the table of semi-space sizes, the recommendation, and how to confirm it. */
+async function predictCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true);
+  if (positionals.length !== 1) throw new UserError('predict needs one run folder, e.g. v8-lens predict .v8-lens/runs/…', EXIT.usage);
+  const runDir = positionals[0]!;
+  const progress = progressLine(process.stderr);
+  progress.update(`reading ${basename(runDir)}`);
+  const { prediction, missing } = await readRunPrediction(runDir).finally(() => progress.done());
+  if (!prediction) {
+    note(`no prediction: ${missing ?? 'the run could not give one'}`);
+    return EXIT.failed;
+  }
+  if (values.json) printJson(prediction);
+  else {
+    const confirm = prediction.per === 'requests' ? `Confirm it in the lab: v8-lens sweep --from-run ${runDir}` : 'Confirm it in the lab under load: profile the service under load (--url), then v8-lens sweep --from-run <that run>';
+    printText(`${predictionLines(prediction, null, confirm).join('\n')}\n`);
+  }
+  return EXIT.ok;
+}
+
+/** `sweep`'s options (a function, so that their parsed type has a name). */
+function parseSweepOptions(own: string[]) {
+  return parseOptions(own, {
+    url: { type: 'string' },
+    flag: { type: 'string' },
+    values: { type: 'string' },
+    sizes: { type: 'string' },
+    rounds: { type: 'string' },
+    warmup: { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    rate: { type: 'string' },
+    timeout: { type: 'string' },
+    'pin-min': { type: 'boolean' },
+    'no-profile-rounds': { type: 'boolean' },
+    'on-failure': { type: 'string' },
+    'ready-url': { type: 'string' },
+    'ready-line': { type: 'string' },
+    'ready-timeout': { type: 'string' },
+    'v8-flag': { type: 'string', multiple: true },
+    node: { type: 'string' },
+    out: { type: 'string' },
+    json: { type: 'boolean' },
+    'from-run': { type: 'string' },
+  });
+}
+
+type SweepOptionValues = ReturnType<typeof parseSweepOptions>['values'];
+
+/** The sweep the options describe: a script after --, its URL and load, the flag and its values. */
+function sweepConfigFromOptions(values: SweepOptionValues, targetArgv: string[], cwd: string): SweepConfig {
+  if (values.url === undefined) throw new UserError('sweep needs --url: the loopback URL to load, e.g. --url http://127.0.0.1:3000/', EXIT.usage);
+  const [script, ...scriptArgs] = targetArgv;
+  if (script === undefined) throw new UserError('nothing to sweep: give the script after --, e.g. v8-lens sweep --url http://127.0.0.1:3000/ -- server.js', EXIT.usage);
+  if (!SCRIPT_EXTENSIONS.has(extname(script)) && !(existsSync(script) && statSync(script).isFile())) {
+    throw new UserError(`a sweep starts node <flags> <script> itself: give the script file after -- (got '${script}')`, EXIT.usage);
+  }
+  if (values['ready-url'] !== undefined && values['ready-line'] !== undefined) throw new UserError('give --ready-url or --ready-line, not both', EXIT.usage);
+  const onFailure = values['on-failure'] ?? 'continue';
+  if (onFailure !== 'continue' && onFailure !== 'stop') throw new UserError(`--on-failure is continue or stop (got '${onFailure}')`, EXIT.usage);
+  const flag = values.flag !== undefined ? parseSweepFlagName(values.flag) : SEMI_SPACE_FLAG;
+  if (values.sizes !== undefined && values.values !== undefined) throw new UserError('give --values or --sizes, not both (--sizes is the semi-space shorthand)', EXIT.usage);
+  if (values.sizes !== undefined && flag !== SEMI_SPACE_FLAG) throw new UserError(`--sizes is for the semi-space: give the values of --${flag} with --values`, EXIT.usage);
+  if (values.values === undefined && flag !== SEMI_SPACE_FLAG) {
+    throw new UserError(`--flag ${flag} needs its values: --values, e.g. --values ${sweepFlagInfo(flag).suggested.replace(/ /g, '') || '1,2,4'}`, EXIT.usage);
+  }
+  const flagValues = values.values !== undefined ? valueList('--values', values.values) : values.sizes !== undefined ? sizeList(values.sizes) : [...SWEEP_DEFAULTS.semiSpaceSizesMB];
+
+  const readyTimeoutMs = (values['ready-timeout'] !== undefined ? positiveNumber('--ready-timeout', values['ready-timeout']) : SWEEP_DEFAULTS.readyTimeoutSeconds) * 1000;
+  const readiness: Readiness =
+    values['ready-line'] !== undefined
+      ? { kind: 'line', text: values['ready-line'], timeoutMs: readyTimeoutMs }
+      : { kind: 'url', url: values['ready-url'] ?? values.url, timeoutMs: readyTimeoutMs };
+  return {
+    // The target inherits this environment (PORT and all); only what is set here would be added.
+    target: { label: basename(script), node: values.node ?? 'node', script: resolve(cwd, script), args: scriptArgs, cwd, env: {}, nodeArgs: [...(values['v8-flag'] ?? [])] },
+    readiness,
+    request: { url: values.url, method: 'GET', headers: {}, body: null },
+    load: {
+      connections: values.connections !== undefined ? wholeNumber('--connections', values.connections) : SWEEP_DEFAULTS.connections,
+      warmupSeconds: values.warmup !== undefined ? nonNegativeNumber('--warmup', values.warmup) : SWEEP_DEFAULTS.warmupSeconds,
+      durationSeconds: values.duration !== undefined ? positiveNumber('--duration', values.duration) : SWEEP_DEFAULTS.durationSeconds,
+      rate: values.rate !== undefined ? positiveNumber('--rate', values.rate, 'requests per second') : null,
+      timeoutSeconds: values.timeout !== undefined ? positiveNumber('--timeout', values.timeout) : SWEEP_DEFAULTS.requestTimeoutSeconds,
+    },
+    flag,
+    values: flagValues,
+    sizesMB: flag === SEMI_SPACE_FLAG ? flagValues : [],
+    rounds: values.rounds !== undefined ? wholeNumber('--rounds', values.rounds) : SWEEP_DEFAULTS.rounds,
+    pinMinSemiSpace: values['pin-min'] ?? false,
+    profileRounds: !(values['no-profile-rounds'] ?? false),
+    onRunFailure: onFailure,
+  };
+}
+
+/**
+ * `sweep --from-run RUN`: the run's target, load and prediction (core/sweep/sweepFromRun.ts); the
+ * sizes, rounds and load may still be given.
+ */
+async function sweepConfigFromRunOptions(runDir: string, values: SweepOptionValues, targetArgv: string[]): Promise<SweepConfig> {
+  if (targetArgv.length > 0) throw new UserError('--from-run takes the target from the run: give no script after --', EXIT.usage);
+  for (const other of ['flag', 'values', 'ready-line', 'ready-url'] as const) {
+    if (values[other] !== undefined) throw new UserError(`--${other} does not go with --from-run (it sweeps the run's semi-space, at its URL)`, EXIT.usage);
+  }
+  return sweepConfigFromRun(runDir, {
+    ...(values.sizes !== undefined ? { sizesMB: sizeList(values.sizes) } : {}),
+    ...(values.rounds !== undefined ? { rounds: wholeNumber('--rounds', values.rounds) } : {}),
+    ...(values.url !== undefined ? { url: requireLoopbackUrl(values.url, '--url').href } : {}),
+    ...(values.connections !== undefined ? { connections: wholeNumber('--connections', values.connections) } : {}),
+    ...(values.rate !== undefined ? { rate: positiveNumber('--rate', values.rate, 'requests per second') } : {}),
+    ...(values.warmup !== undefined ? { warmupSeconds: nonNegativeNumber('--warmup', values.warmup) } : {}),
+    ...(values.duration !== undefined ? { durationSeconds: positiveNumber('--duration', values.duration) } : {}),
+    ...(values.node !== undefined ? { node: values.node } : {}),
+    ...(values['no-profile-rounds'] ? { profileRounds: false } : {}),
+  });
 }
 
 async function attachCommand(args: string[]): Promise<number> {

@@ -10,6 +10,7 @@ import { hasGap, selfCheckGaps } from '../../shared/selfCheckText';
 import { tierClockText, tierNowText, tierSummaryText } from '../../shared/tierText';
 import { inlinedLinesText } from '../../shared/inlinedLinesText';
 import { threadCpuText } from '../../shared/threadCpuText';
+import { predictionLines } from './predictionReport';
 import type { LoadSummary, ProcessSummary, Summary, SurvivorFunction, SurvivorsSummary } from '../../shared/model/summary';
 import { COPY_ESTIMATE_NOTE, survivalRateBasisText, survivalRateText, survivorsTotalText, survivorsYoungGcText } from '../../shared/survivorsText';
 
@@ -139,6 +140,8 @@ export function formatTextReport(summary: Summary, options: TextReportOptions): 
     out.push(`Allocations: not collected (${summary.allocMissing ?? 'the cpu-gc-alloc preset samples them'})`, '');
   }
   if (summary.survivors) out.push(...survivorsLines(summary.survivors, options.topFunctions ?? 10, place), '');
+  const prediction = predictionLines(summary.prediction, summary.load ? summary.predictionMissing : null);
+  if (prediction.length > 0) out.push(...prediction, '');
 
   // Deopts not collected (an npm script, an attached process, a preset without them, a lost trace)
   // are said so with their reason, never as "none"; the reason is not repeated among the notes.

@@ -55,6 +55,7 @@ import { readLoadRecord } from './runRecords';
 import { v8LensGcEvents, withoutEvents } from './v8LensGcs';
 import { impossibleGcEvents } from './impossibleGcs';
 import { helperMsInWindow } from './helperGcWindow';
+import { runPrediction } from './runPrediction';
 import { readSurvivorsPass } from './runSurvivors';
 import { namePretenuredSites } from './pretenuredSites';
 import { buildSelfCheck, deoptCoverageAfterCheck, gcUnreadable } from './selfCheck';
@@ -239,9 +240,15 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     alloc: allocations?.alloc ?? null,
     ...(allocations?.alloc ? {} : { allocMissing: notAsked ?? 'no process or thread wrote a usable heap profile (see the warnings)' }),
     ...(survivors ? { survivors } : {}),
+    ...predictionOf(runPrediction({ processes: counted, isolates: appIsolates, load, gc, alloc: allocations?.alloc, survivors, wallMsOf: (p) => threads.get(p)?.wallMs ?? null })),
     ...(selfCheck ? { selfCheck } : {}),
     warnings,
   };
+}
+
+/** The prediction of a bigger young generation, or why there is none. */
+function predictionOf(p: ReturnType<typeof runPrediction>): Pick<Summary, 'prediction' | 'predictionMissing'> {
+  return { prediction: p.prediction, predictionMissing: p.reason };
 }
 
 /** The self-check's GC counts: the collector's, or (a caller that kept only events) the events and unparsed lines. */

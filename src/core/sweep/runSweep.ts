@@ -24,6 +24,7 @@ import { validateUserFlags } from '../flags/userFlags';
 import { UserError } from '../util/errors';
 import { requireLoopbackUrl } from '../load/loopback';
 import { summarizeSweep } from './summarizeSweep';
+import { predictionChecks } from './predictionChecks';
 import { flagValueText, parseSweepFlagName, validateSweepFlag } from './sweepFlagCheck';
 import { formatSetting, sweepFlagInfo } from '../../shared/sweepFlags';
 import { executeRun, labPreloadPath, type RunContext } from './sweepRun';
@@ -116,6 +117,7 @@ export async function runSweep(given: SweepConfig, options: RunSweepOptions): Pr
       results: summary.results,
       recommendation: summary.recommendation,
       warnings: [...summary.warnings, ...extraWarnings],
+      ...(config.prediction ? { predictionChecks: predictionChecks(summary.results, config.prediction) } : {}),
     };
   };
   // A full disk or an I/O error, anywhere in the sweep's folder, stops the sweep as Cancel would: the

@@ -7,6 +7,7 @@
  */
 
 import type { LoadFigures } from './load';
+import type { YoungGenPrediction } from './prediction';
 
 export const SUMMARY_SCHEMA_VERSION = 1;
 
@@ -66,6 +67,13 @@ export interface Summary {
    * had no such pass.
    */
   survivors?: SurvivorsSummary | null;
+  /**
+   * What a bigger young generation would do, predicted from V8's trace of this run (per 1,000 requests
+   * under load, per second without); null when it could not be made (`predictionMissing` says why).
+   * Absent in older summaries.
+   */
+  prediction?: YoungGenPrediction | null;
+  predictionMissing?: string | null;
   /**
    * What V8 wrote, counted in its raw form while the run was read, beside what V8 Lens made of it:
    * a gap means a format this version does not fully understand, and the figures it concerns are

@@ -45,6 +45,7 @@ import {
   type SummarySource,
   type YoungGeneration,
 } from './summary';
+import { checkPrediction } from './predictionCheck';
 import { arrayOf, bool, nullable, num, oneOf, optional, recordOf, shape, str, type Check } from './shapeCheck';
 
 /**
@@ -299,6 +300,8 @@ export const checkSummary: Check = shape<Summary>({
   alloc: optional(nullable(allocSummary)),
   allocMissing: optional(str),
   survivors: optional(nullable(survivorsSummary)),
+  prediction: optional(nullable(checkPrediction)),
+  predictionMissing: optional(nullable(str)),
   selfCheck: optional(nullable(selfCheck)),
   warnings: optional(arrayOf(str)),
 });

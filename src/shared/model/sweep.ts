@@ -18,6 +18,7 @@
  */
 
 import type { LoadFigures, LoadRequest, LoadSettings, Readiness } from './load';
+import type { PredictionCheck, SweepPrediction } from './prediction';
 
 export const SWEEP_SCHEMA_VERSION = 1;
 
@@ -79,6 +80,11 @@ export interface SweepConfig {
    * profiled every round.
    */
   profileRounds?: boolean;
+  /**
+   * The prediction this sweep confirms (`v8-lens sweep --from-run`, the report's "Confirm in the
+   * Semi-space Lab"): the run it came from and its rows for the swept sizes. Absent otherwise.
+   */
+  prediction?: SweepPrediction;
 }
 
 /** Whether a sweep runs profiling rounds after its measured ones (see SweepConfig.profileRounds). */
@@ -302,6 +308,8 @@ export interface SweepResult {
   recommendation: Recommendation;
   /** One line each: load average was high, too few rounds for a test, … */
   warnings: string[];
+  /** Predicted beside measured per swept size, when the sweep confirms a prediction (`config.prediction`). */
+  predictionChecks?: PredictionCheck[];
 }
 
 /** Progress while a sweep runs (the sidebar's per-run line, the CLI's status line). */

@@ -1,0 +1,162 @@
+/**
+ * The prediction of a run: its isolates' inputs (youngGenInputs.ts), a row per semi-space size (the
+ * current one, then 2×, 4×, 8×, as far as the machine's memory allows for these isolates) from the
+ * model (youngGenModel.ts), and a recommendation that says when the gain would be small.
+ */
+import {
+  unitsPerFigure,
+  type PredictedRange,
+  type PredictionBasis,
+  type PredictionInputs,
+  type PredictionIsolate,
+  type PredictionRecommendation,
+  type PredictionRow,
+  type YoungGenPrediction,
+} from '../../shared/model/prediction';
+import { predictionRecommendationText } from '../../shared/predictionText';
+import { round } from '../util/stats';
+import { basisOf, readIsolate, type IsolateGc, type PredictionWindow, type SurvivorsHint } from './youngGenInputs';
+import { growthUnits, isolateAtSize } from './youngGenModel';
+
+const MB = 1024 * 1024;
+/** The sizes go up to 8× the current one, and no further than this (MB). */
+const MAX_RATIO = 8;
+const MAX_SEMI_SPACE_MB = 1024;
+/** New space for all isolates may take at most this share of the machine's memory. */
+const MEMORY_SHARE = 0.25;
+/** Below this share of wall time in scavenges, no size can buy much. */
+const SMALL_YOUNG_GC_SHARE = 0.05;
+/** A size is worth it when it cuts the young-GC pause per unit by at least this much (expected). */
+const WORTH_IT = 0.15;
+/** Sizes within this of the best expected pause count as the best (the smallest of them is recommended). */
+const NEAR_BEST = 0.1;
+/** Growth that takes longer than this many units (1,000 requests × this, or seconds) needs --min-semi-space-size too. */
+const SLOW_GROWTH_UNITS: Record<PredictionBasis, number> = { requests: 100_000, seconds: 600 };
+
+export interface PredictOptions {
+  isolates: readonly IsolateGc[];
+  window: PredictionWindow;
+  /** What --max-semi-space-size asked for (null: V8's default). */
+  askedMB: number | null;
+  /** Sampled bytes per unit (garbage included), the cross-check; null when not sampled. */
+  sampledBytesPerUnit: number | null;
+  /** Allocation sites V8 tenured in the run; null when not recorded. */
+  sitesTenured: number | null;
+  survivors?: SurvivorsHint | null;
+  /** The machine's memory, bytes (os.totalmem()). */
+  machineMemoryBytes: number;
+}
+
+/** The prediction; null with the reason when the run cannot give one. */
+export function predictYoungGeneration(options: PredictOptions): { prediction: YoungGenPrediction | null; reason: string | null } {
+  const per = basisOf(options.window);
+  const read = options.isolates.map((iso) => readIsolate(iso, options.window, options.survivors ?? null));
+  const isolates = read.flatMap((r) => (r.ok ? [r.figures] : []));
+  const skipped = read.flatMap((r) => (r.ok ? [] : [r.reason]));
+  if (isolates.length === 0) return { prediction: null, reason: skipped[0] ?? 'the run had no scavenge to predict from' };
+  const inputs = inputsOf(isolates, options, per);
+  const sizes = sizeLadder(inputs, options.machineMemoryBytes);
+  const rows = sizes.map((mb) => rowAt(inputs, mb, per));
+  const notes = notesOf(inputs, skipped);
+  const recommendation = recommend(inputs, rows, per);
+  return { prediction: { per, inputs, rows, recommendation, notes }, reason: null };
+}
+
+function inputsOf(isolates: PredictionIsolate[], options: PredictOptions, per: PredictionBasis): PredictionInputs {
+  const total = (pick: (i: PredictionIsolate) => number) => isolates.reduce((n, i) => n + pick(i), 0);
+  const window = options.window;
+  const spanMs = window ? window.endEpochMs - window.startEpochMs : 0;
+  const youngPause = total((i) => i.youngPauseMsPerUnit);
+  const units = window ? window.requests : Math.max(...isolates.map((i) => (i.scavenges / Math.max(i.scavengesPerUnit, 1e-9))));
+  return {
+    units: round(units, 3),
+    spanMs: round(spanMs, 3),
+    isolates,
+    semiSpaceMB: round(Math.max(...isolates.map((i) => i.semiSpaceBytes)) / MB, 3),
+    askedMB: options.askedMB,
+    allocatedBytesPerUnit: Math.round(total((i) => i.allocatedBytesPerUnit)),
+    allocatedSource: 'trace-gc',
+    sampledBytesPerUnit: options.sampledBytesPerUnit === null ? null : Math.round(options.sampledBytesPerUnit * (per === 'requests' ? 1000 : 1)),
+    sitesTenured: options.sitesTenured,
+    // The serving threads' share: the mean of their own shares (each pauses only its own thread).
+    youngGcWallShare: round(total((i) => i.youngGcWallShare) / isolates.length, 6),
+    scavengesPerUnit: round(total((i) => i.scavengesPerUnit), 4),
+    youngPauseMsPerUnit: round(youngPause, 3),
+    markCompactsPerUnit: round(total((i) => i.markCompactsPerUnit), 4),
+    markCompactMsPerUnit: round(total((i) => i.markCompactMsPerUnit), 3),
+    promotedBytesPerUnit: Math.round(total((i) => i.promotedBytesPerScavenge * i.scavengesPerUnit)),
+  };
+}
+
+/** The current size, then 2×, 4×, 8× of it, while the isolates' new spaces fit in the machine's share of memory. */
+function sizeLadder(inputs: PredictionInputs, machineMemoryBytes: number): number[] {
+  const current = inputs.semiSpaceMB;
+  const sizes = [current];
+  const budgetMB = (machineMemoryBytes * MEMORY_SHARE) / MB;
+  for (let ratio = 2; ratio <= MAX_RATIO; ratio *= 2) {
+    const mb = current * ratio;
+    if (mb > MAX_SEMI_SPACE_MB || 2 * mb * inputs.isolates.length > budgetMB) break;
+    sizes.push(mb);
+  }
+  return sizes;
+}
+
+/** One size: every isolate at it (the largest gets `mb`, the others the same ratio of their own). */
+export function rowAt(inputs: PredictionInputs, mb: number, per: PredictionBasis): PredictionRow {
+  const ratio = mb / inputs.semiSpaceMB;
+  const at = inputs.isolates.map((iso) => ({ iso, size: iso.semiSpaceBytes * ratio, fig: isolateAtSize(iso, iso.semiSpaceBytes * ratio) }));
+  const sum = (pick: (r: PredictedRange) => number, of: (f: (typeof at)[number]['fig']) => PredictedRange) => at.reduce((n, a) => n + pick(of(a.fig)), 0);
+  const range = (of: (f: (typeof at)[number]['fig']) => PredictedRange): PredictedRange => ({
+    low: round(sum((r) => r.low, of), 3),
+    expected: round(sum((r) => r.expected, of), 3),
+    high: round(sum((r) => r.high, of), 3),
+  });
+  const growth = at.map((a) => growthUnits(a.iso, a.size, unitsPerFigure(per)));
+  const extraBytes = at.reduce((n, a) => n + 2 * (a.size - a.iso.semiSpaceBytes), 0);
+  return {
+    semiSpaceMB: round(mb, 3),
+    current: ratio === 1,
+    scavengesPerUnit: round(at.reduce((n, a) => n + a.fig.scavengesPerUnit, 0), 4),
+    youngPauseMsPerUnit: range((f) => f.youngPauseMsPerUnit),
+    promotedBytesPerUnit: inputs.promotedBytesPerUnit > 0 ? range((f) => f.promotedBytesPerUnit) : null,
+    markCompactsPerUnit: inputs.markCompactsPerUnit > 0 ? range((f) => f.markCompactsPerUnit) : null,
+    newSpaceMBPerIsolate: round(2 * mb, 3),
+    extraMemoryMB: round(extraBytes / MB, 1),
+    growthUnits: growth.some((g) => g === null) ? null : round(Math.max(0, ...(growth as number[])), 0),
+  };
+}
+
+/**
+ * The smallest size whose expected young-GC pause is within 10% of the best one's, when it cuts the
+ * current pause by 15% or more; none when scavenges are under 5% of wall time (no size buys much).
+ */
+function recommend(inputs: PredictionInputs, rows: PredictionRow[], per: PredictionBasis): PredictionRecommendation {
+  const current = rows[0]!;
+  const gainSmall = inputs.youngGcWallShare < SMALL_YOUNG_GC_SHARE;
+  const best = Math.min(...rows.map((r) => r.youngPauseMsPerUnit.expected));
+  const pick = rows.find((r) => !r.current && r.youngPauseMsPerUnit.expected <= best * (1 + NEAR_BEST) && r.youngPauseMsPerUnit.expected <= current.youngPauseMsPerUnit.expected * (1 - WORTH_IT));
+  const chosen = gainSmall ? null : pick ?? null;
+  const pinMinimum = chosen !== null && (chosen.growthUnits === null || chosen.growthUnits > SLOW_GROWTH_UNITS[per]);
+  const rec = { semiSpaceMB: chosen?.semiSpaceMB ?? null, pinMinimum, gainSmall };
+  return { ...rec, text: predictionRecommendationText(inputs, rows, rec, per) };
+}
+
+function notesOf(inputs: PredictionInputs, skipped: string[]): string[] {
+  const notes: string[] = [...skipped.map((s) => `Left out: ${s}.`)];
+  const kept = new Set(inputs.isolates.map((i) => i.keptSource));
+  const gcPhases = 'profile with --gc-phases (V8\'s --trace-gc-nvp) or --survivors for V8\'s own figure';
+  if (kept.has('trigger')) {
+    notes.push(`What a scavenge kept young is not in --trace-gc: the model reads it from how full the semi-space was when scavenges ran (V8 scavenges at 80% full or later), a lower bound, so it may predict a few more scavenges than V8 will run; ${gcPhases}.`);
+  } else if (kept.has('none')) {
+    notes.push(`What a scavenge kept young is not in --trace-gc: the model takes it to be what was later promoted; with much request data in flight it may predict a few more scavenges than V8 will run; ${gcPhases}.`);
+  }
+  if (inputs.isolates.some((i) => i.promotedSource === 'trace-gc' && i.promotedBytesPerScavenge > 0)) {
+    notes.push("Promoted bytes are the old generation's growth across scavenges in --trace-gc (pretenured allocation included).");
+  }
+  if (inputs.sitesTenured !== null && inputs.sitesTenured > 0) {
+    notes.push(`V8 tenured ${inputs.sitesTenured} allocation site${inputs.sitesTenured === 1 ? '' : 's'} in this run: their objects are allocated old and fill no semi-space. The model holds those decisions at every size; V8 may decide otherwise at another size (fewer scavenges, more Mark-Compacts, or the reverse), which the lab shows.`);
+  }
+  const growing = inputs.isolates.filter((i) => i.fullSizeScavenges < i.scavenges);
+  if (growing.length > 0) notes.push(`The new space was still growing in the ${inputs.units > 0 ? 'measured span' : 'run'}: ${growing.reduce((n, i) => n + i.scavenges - i.fullSizeScavenges, 0)} scavenges ran below full size, so the run measured more scavenges than the model gives at its size.`);
+  return notes;
+}

@@ -1,0 +1,60 @@
+/**
+ * A sweep that confirms a prediction (config.prediction): per swept size, what the run predicted
+ * beside what the lab measured (medians of the valid measured rounds), with the error. The young-GC
+ * pause is the scavenges' own (the lab's GC ms per 1k also holds the Mark-Compacts).
+ */
+import { median, round } from '../util/stats';
+import { isValidRun } from './sweepStats';
+import { runPurpose, settingValue, type SweepRun, type SweepSettingResult } from '../../shared/model/sweep';
+import type { PredictionCheck, SweepPrediction } from '../../shared/model/prediction';
+
+export function predictionChecks(results: readonly SweepSettingResult[], prediction: SweepPrediction): PredictionCheck[] {
+  return prediction.rows.map((row) => {
+    const result = results.find((r) => settingValue(r) === row.semiSpaceMB);
+    const runs = (result?.runs ?? []).filter((r) => isValidRun(r) && runPurpose(r) === 'measure');
+    const scavenges = measured(runs, (r) => r.scavengesPer1k);
+    const youngMs = measured(runs, youngMsPer1k);
+    const pause = row.youngPauseMsPerUnit;
+    return {
+      semiSpaceMB: row.semiSpaceMB,
+      validRuns: runs.length,
+      predictedScavengesPer1k: row.scavengesPerUnit,
+      measuredScavengesPer1k: scavenges,
+      scavengesError: relativeError(scavenges, row.scavengesPerUnit),
+      predictedYoungMsPer1k: pause,
+      measuredYoungMsPer1k: youngMs,
+      youngMsInRange: youngMs === null ? null : youngMs >= pause.low && youngMs <= pause.high,
+      youngMsError: relativeError(youngMs, pause.expected),
+      regimeDiffers: regimeDiffers(prediction.sitesTenured, runs),
+    };
+  });
+}
+
+/** A sentence when V8 tenured allocation sites in the run and in none of the lab's runs, or the reverse. */
+function regimeDiffers(runTenured: number | null, runs: readonly SweepRun[]): string | null {
+  const lab = runs.map((r) => r.pretenuring?.sitesTenured).filter((n): n is number => typeof n === 'number');
+  if (runTenured === null || lab.length === 0) return null;
+  const labTenured = lab.filter((n) => n > 0).length;
+  if (runTenured > 0 && labTenured === 0) return `V8 tenured ${runTenured} allocation site${runTenured === 1 ? '' : 's'} in the run and none in the lab's runs at this size: two GC regimes, not comparable figure for figure`;
+  if (runTenured === 0 && labTenured > 0) return `V8 tenured allocation sites in ${labTenured} of the lab's ${lab.length} runs at this size and none in the run: two GC regimes, not comparable figure for figure`;
+  return null;
+}
+
+/** A measured run's scavenge pause per 1,000 requests of its window; null without either. */
+export function youngMsPer1k(run: SweepRun): number | null {
+  const requests = run.load?.requests;
+  const ms = run.gc?.scavengeMs;
+  if (typeof ms !== 'number' || typeof requests !== 'number' || !(requests > 0)) return null;
+  return (ms / requests) * 1000;
+}
+
+function measured(runs: readonly SweepRun[], pick: (r: SweepRun) => number | null): number | null {
+  const values = runs.map(pick).filter((v): v is number => v !== null && Number.isFinite(v));
+  return values.length > 0 ? round(median(values), 4) : null;
+}
+
+/** (measured − predicted) / measured, so +10% means the lab measured 10% more than predicted. */
+function relativeError(measuredValue: number | null, predicted: number): number | null {
+  if (measuredValue === null || !(measuredValue > 0)) return null;
+  return round((measuredValue - predicted) / measuredValue, 4);
+}
