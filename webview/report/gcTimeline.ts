@@ -331,7 +331,7 @@ function helperCard(gc: GcSummary, card: (label: string, value: string, detail: 
   const helper = gc.helperThreads;
   if (!helper) return card('GC on helper threads', 'not collected', `needs ${HELPER_GC_HOW}`, { 'data-card': 'helpers' });
   const phases = helperPhasesText(helper);
-  return card('GC on helper threads', fmtMs(helper.ms), `${gcCpuText(gc.totalPauseMs, helper.ms)}${phases ? ` · ${phases}` : ''}`, { 'data-card': 'helpers' });
+  return card('GC on helper threads', fmtMs(helper.ms), `${gcCpuText(gc.totalPauseMs, helper.ms)}${phases ? ` · ${phases}` : ''} · V8's count: wall time of its helper scopes`, { 'data-card': 'helpers' });
 }
 
 function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette: Palette, ranged = false) {

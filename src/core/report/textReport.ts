@@ -304,7 +304,7 @@ function helperLine(gc: NonNullable<Summary['gc']>): string {
   const helper = gc.helperThreads;
   if (!helper) return `GC on helper threads: not collected (needs ${HELPER_GC_HOW})`;
   const phases = helperPhasesText(helper);
-  return `GC CPU: ${gcCpuText(gc.totalPauseMs, helper.ms)}${phases ? ` (helpers: ${phases})` : ''}; the helpers' figure is V8's own and leaves out concurrent sweeping after a Mark-Compact`;
+  return `GC CPU: ${gcCpuText(gc.totalPauseMs, helper.ms)}${phases ? ` (helpers: ${phases})` : ''}; the helpers' figure is V8's own: the wall time of its helper-thread scopes (above their CPU when cores are short), without concurrent sweeping after a Mark-Compact`;
 }
 
 export { fmtBytes };
