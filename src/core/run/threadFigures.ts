@@ -45,8 +45,10 @@ export function threadFigures(record: AgentRecord | null, polled: ThreadCpuRecor
   const own = record?.threadCpuUs != null ? { ms: record.threadCpuUs / 1000, at: record.updatedAtMs } : null;
   let cpuMs: number | null = null;
   let source: ThreadFigures['source'] = null;
-  // The agent's own reading at the thread's exit is the last word; otherwise the later reading.
-  if (own && (record!.final || !seen || own.at >= seen.lastSeenMs)) {
+  // The agent's own reading at the thread's exit is the last word; otherwise the later reading. A
+  // reading from before the end with nothing from outside (not Linux, or a lab run) could be from the
+  // thread's start: not collected rather than a figure that is short.
+  if (own && (record!.final || (seen !== null && own.at >= seen.lastSeenMs))) {
     cpuMs = own.ms;
     source = record!.threadCpuSource ?? null;
   } else if (seen) {
