@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AgentRecord } from '../../../src/core/preload/agentRecord';
 import type { ThreadCpuRecord } from '../../../src/core/launcher/threadPoller';
-import { threadFigures, threadWallMs } from '../../../src/core/run/threadFigures';
+import { readThreadRecord, threadFigures, threadWallMs } from '../../../src/core/run/threadFigures';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runLayout } from '../../../src/core/run/runLayout';
 
 function record(parts: Partial<AgentRecord>): AgentRecord {
   return {
@@ -48,5 +52,22 @@ describe('threadFigures', () => {
     const f = threadFigures(r, polled);
     assert.equal(f.tid, process.platform === 'linux' ? 100 : null);
     assert.equal(f.cpuMs, 950);
+  });
+});
+
+describe('readThreadRecord', () => {
+  it('a threads.json of the wrong shape is one line among the warnings, and no figure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'v8-lens-threads-'));
+    writeFileSync(join(dir, 'threads.json'), JSON.stringify({ schemaVersion: 1, source: 'schedstat', intervalMs: 100, threads: [{ pid: 'x' }] }));
+    const warnings: string[] = [];
+    assert.equal(await readThreadRecord(runLayout(dir), warnings), null);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /^threads\.json: .*; the threads' own CPU times are left out$/);
+  });
+
+  it('none at all (an older run, attach, not Linux) says nothing', async () => {
+    const warnings: string[] = [];
+    assert.equal(await readThreadRecord(runLayout(mkdtempSync(join(tmpdir(), 'v8-lens-threads-'))), warnings), null);
+    assert.deepEqual(warnings, []);
   });
 });
