@@ -13,10 +13,11 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { getHeapStatistics } from 'node:v8';
 import { AGENT_ENV } from './agentEnv';
 import type { AgentRecord } from './agentRecord';
 import { currentThread } from './currentThread';
+import { watchNewSpace } from './newSpaceWatch';
 import { readProcStat } from '../launcher/procStats';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
@@ -29,13 +30,9 @@ function start(): void {
   const startedAt = Date.now() - process.uptime() * 1000;
   let newSpaceMax = 0;
   let stopSignal: string | null = null;
+  const newSpace = watchNewSpace();
   const readNewSpace = () => {
-    for (const space of getHeapSpaceStatistics()) {
-      if (space.space_name === 'new_space') {
-        if (space.space_size > newSpaceMax) newSpaceMax = space.space_size;
-        return;
-      }
-    }
+    newSpaceMax = newSpace();
   };
 
   const graceMs = Number(process.env[AGENT_ENV.exitGraceMs] ?? 3000);

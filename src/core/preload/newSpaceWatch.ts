@@ -3,35 +3,41 @@
  * small and doubles as it fills). Read cheaply and often enough, without changing what the app's GC
  * sees.
  *
- * With the Scavenger (every Node's default) the new space only changes size at a GC, and JavaScript
- * never runs during a scavenge: `getHeapSpaceStatistics()` read on the agent's tick sees exactly
- * the sizes V8 had, at the cost of a handful of small objects per read.
+ * With the Scavenger (every Node's default) the semi-space's capacity is the new space's used plus
+ * available bytes; `v8.getHeapSpaceStatistics()` read on the agent's tick gives it for a handful of
+ * small objects. Its `space_size` is no good here: Node 26 commits the pages lazily (3.1–4.2 MB for
+ * two 2 MB semi-spaces), and at a random moment Node 24 and 26 can show pages that a GC is about to
+ * give back (5.3–7.5 MB for the same space, never right after a GC). So a size counts only when two
+ * readings in a row reach it, and the end of the run is one more reading.
  *
  * With Minor Mark-Sweep (`--minor-ms`) the space grows far past its capacity while concurrent
- * marking runs (117 MB seen for a 64 MB space) and settles back at each GC, so a read at a random
- * moment overstates it: there, and only there, it is read right after each GC, from
- * `v8.GCProfiler` (Node 18.15+). That profiler keeps a record of every GC with the statistics of
- * every space, and draining it every tick allocated enough to slow an allocation-heavy program by
- * a third and flip V8's pretenuring decisions (the lab's figures moved with it), which is why the
- * Scavenger's path does without it.
+ * marking runs (117 MB seen for a 64 MB space) and settles back at each GC, so it is read right
+ * after each GC from `v8.GCProfiler` (Node 18.15+). That profiler keeps a record of every GC with
+ * the statistics of every space, and draining it every tick allocated enough to slow an
+ * allocation-heavy program by a third and flip V8's pretenuring decisions (the lab's figures moved
+ * with it), which is why the Scavenger's path does without it.
  */
 import { getHeapSpaceStatistics } from 'node:v8';
 
-/** Returns a reader of the largest new space so far, in bytes (call it on every tick, and once at the end). */
+/** Returns a reader of the largest new space so far, in bytes (both semi-spaces with the Scavenger): call it on every tick and once at the end. */
 export function watchNewSpace(): () => number {
   if (minorMarkSweepAsked()) {
     const afterGc = gcProfilerReader();
     if (afterGc) return afterGc;
   }
-  let largest = 0;
+  let largestSemi = 0;
+  let previous = 0;
   return () => {
     for (const space of getHeapSpaceStatistics()) {
       if (space.space_name === 'new_space') {
-        if (space.space_size > largest) largest = space.space_size;
+        const semi = space.space_used_size + space.space_available_size;
+        const held = Math.min(previous, semi);
+        if (held > largestSemi) largestSemi = held;
+        previous = semi;
         break;
       }
     }
-    return largest;
+    return 2 * largestSemi;
   };
 }
 
