@@ -51,7 +51,8 @@ export function labColumns(result: SweepResult, compact = false): LabColumn[] {
     flag === SEMI_SPACE_FLAG
       ? { head: 'MB (effective)', cell: (s) => `${settingValue(s)}${s.effectiveSemiSpaceMB === null ? '' : ` (${fmt(s.effectiveSemiSpaceMB, 0)})`}` }
       : { head: `--${flag}${unit ? ` (${unit})` : ''}`, cell: (s) => (sweepFlagInfo(flag).onOff ? formatValueWithUnit(flag, settingValue(s)) : String(settingValue(s))) };
-  const valid: LabColumn = { head: 'valid runs', cell: (s) => `${s.validRuns}/${s.runs.length}` };
+  // Of the measured runs: a profiling run is not a round (older sweeps had no purpose: every run measured).
+  const valid: LabColumn = { head: 'valid runs', cell: (s) => `${s.validRuns}/${s.runs.filter((r) => r.purpose !== 'profile').length}` };
   const failed: LabColumn = { head: 'failed requests', cell: (s) => failedOf(s).toLocaleString('en-US') };
   const rps: LabColumn = { head: 'req/s', cell: (s, b) => withChange(fmt(s.median.rps, 0), s, b, 'rps') };
   const latency: LabColumn = { head: 'p50 / p99 ms', cell: (s) => `${fmt(s.median.p50Ms, 0)} / ${fmt(s.median.p99Ms, 0)}` };

@@ -1,5 +1,5 @@
 // Scenario: the Semi-space Lab in the sidebar sweeps the example allocation-heavy service (a short
-// sweep: 2 sizes × 3 rounds of 2 s), shows scavenges per 1k requests falling as the size grows and
+// sweep: 2 sizes × 3 rounds of 2 s, then one profiling run per size), shows scavenges per 1k requests falling as the size grows and
 // a recommendation with its reason, and the screenshot goes to the README.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ const CONFIG = 'Alloc service (semi-space lab)';
 
 export default {
   name: 'Semi-space Lab: a short sweep of the alloc service from the sidebar; scavenges/1k fall with size; a recommendation',
-  timeout: 240_000,
+  timeout: 300_000,
   viewport: { width: 1600, height: 1100 },
   async run(t) {
     const { page } = t;
@@ -48,9 +48,10 @@ export default {
     await lab.locator('#lab-run').click();
 
     // Progress per run, then the final results.
-    await lab.locator('#lab-progress', { hasText: /Run \d\/6/ }).waitFor({ timeout: 60_000 });
+    // 2 sizes × 3 measured rounds, then one profiling run per size.
+    await lab.locator('#lab-progress', { hasText: /Run \d\/8/ }).waitFor({ timeout: 60_000 });
     t.log(`progress: ${await lab.locator('#lab-progress').textContent()}`);
-    await lab.locator('#lab-results h2', { hasText: /Results · finished/ }).waitFor({ timeout: 150_000 });
+    await lab.locator('#lab-results h2', { hasText: /Results · finished/ }).waitFor({ timeout: 180_000 });
     const rows = await lab.locator('#lab-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
     t.log(`table: ${JSON.stringify(rows)}`);
     assert.equal(rows.length, 2);
@@ -96,7 +97,8 @@ export default {
     }
 
     // Each lab run is a run: the Sessions view lists the sweep with its runs, and two of them
-    // (2 MB and 16 MB) compare from there (select both, Compare Runs… on the context menu).
+    // (2 MB and 16 MB) compare from there (select both, Compare Runs… on the context menu): the
+    // profiling runs, which have the CPU profiles (the measured rounds ran with the GC trace alone).
     await t.host.eval((vscode) => vscode.commands.executeCommand('v8Lens.sessions.refresh'));
     const sessionsHeader = page.locator('.pane-header', { hasText: 'Sessions' }).first();
     if ((await sessionsHeader.getAttribute('aria-expanded')) !== 'true') await sessionsHeader.click();
@@ -104,14 +106,14 @@ export default {
     await sweepRow.waitFor({ timeout: 15_000 });
     t.log(`Sessions: ${await sweepRow.textContent()}`);
     if ((await sweepRow.getAttribute('aria-expanded')) !== 'true') await sweepRow.click();
-    const small = page.locator('.part.sidebar .monaco-list-row', { hasText: /max-semi-space-size=2 MB · round 1/ }).first();
-    const big = page.locator('.part.sidebar .monaco-list-row', { hasText: /max-semi-space-size=16 MB · round 1/ }).first();
+    const small = page.locator('.part.sidebar .monaco-list-row', { hasText: /max-semi-space-size=2 MB · profiling run/ }).first();
+    const big = page.locator('.part.sidebar .monaco-list-row', { hasText: /max-semi-space-size=16 MB · profiling run/ }).first();
     await small.waitFor({ timeout: 15_000 });
     t.log(`lab run in Sessions: ${await small.textContent()}`);
     // A click on a run opens its report, and the report's webview takes the focus when it is
     // ready, which closes any context menu opened before: wait for it, then select and open the menu.
     await small.click();
-    await page.locator('.tabs-container .tab.active', { hasText: /max-semi-space-size=2 MB · round 1/ }).waitFor({ timeout: 30_000 });
+    await page.locator('.tabs-container .tab.active', { hasText: /max-semi-space-size=2 MB · profiling run/ }).waitFor({ timeout: 30_000 });
     const smallReport = await t.webviewFrame(page, 'html[data-report-ready]', { timeout: 60_000 });
     assert.ok(smallReport, 'the 2 MB run\'s report');
     await t.sleep(1000);

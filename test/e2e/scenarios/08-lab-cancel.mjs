@@ -40,7 +40,8 @@ export default {
     await lab.locator('#lab-run').click();
 
     // Once the first run is done and the second is under load, cancel.
-    await lab.locator('#lab-progress', { hasText: /Run 2\/6 .*req\/s/ }).waitFor({ timeout: 90_000 });
+    // 2 values × 3 rounds, then one profiling run per value: 8 runs.
+    await lab.locator('#lab-progress', { hasText: /Run 2\/8 .*req\/s/ }).waitFor({ timeout: 90_000 });
     const ours = new RegExp(`${t.workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/alloc-service/server\\.js|dist/load-runner\\.js`);
     const running = processesMatching(ours);
     t.log(`before Cancel: ${running.length} processes (target + load generator)`);
