@@ -20,6 +20,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /** The model as one page may draw it: at most PAGE_PROCESSES processes and PAGE_WARNINGS warnings, the rest summarised. */
 export function boundForPage(model: ReportModel): ReportModel {
+  // The standalone shell also carries other pages' models (the compare page's), which have no summary to bound.
+  if ((model as Partial<ReportModel>).summary === undefined) return model;
   const all = model.summary.processes ?? [];
   let summary: Summary = model.summary;
   let bounded: ReportModel = model;
