@@ -366,7 +366,7 @@ function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette:
         el('span', { text: ` · site ${site.site}, pid ${site.pid}: ${siteOwnerText(site, (url, line) => `${fileOf(url)}:${line}`)}${siteCostText(site) ? `. ${siteCostText(site)}` : ''}` }),
       ),
     );
-    if (sites.length > 0) root.append(el('div', { id: 'pretenured-sites' }, ...sites));
+    if (sites.length > 0) root.append(el('div', { id: 'pretenured-sites', className: 'card-note' }, ...sites));
   }
   const swatches: [HTMLElement, string, number][] = [];
   types.forEach((type, i) => {

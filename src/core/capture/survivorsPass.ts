@@ -14,8 +14,7 @@
 import type { ProfileRequest, RunResult } from './profileRun';
 import { ProfileRun, type AppOutput } from './profileRun';
 import type { CaptureOptions } from '../flags/captureOptions';
-import { readSurvivorsPass } from '../run/runSurvivors';
-import { writeRunJson } from '../run/runFolderWriter';
+import { summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { writeErrorText } from '../util/safeWrite';
 
 /** What the pass collects: the GC trace as V8's phases, the CPU profile, and survivors; never deopts (their log changes nothing here). */
@@ -55,13 +54,12 @@ export async function startSurvivorsPass(request: ProfileRequest, output: AppOut
  * written into the run's summary.json. The pass's own problems become warnings of the run.
  */
 export async function withSurvivors(first: RunResult, pass: RunResult | null, problem: string | null): Promise<RunResult> {
-  const summary = { ...first.summary, warnings: [...first.summary.warnings] };
+  // With the pass there, the run is read again: its survivors, and the tenured sites named by them.
+  const summary = pass ? await summarizeRunFolder(first.layout, first.session) : { ...first.summary, warnings: [...first.summary.warnings] };
+  // What only the run's own end could say (a hard kill, a stray process) stays.
+  for (const w of first.summary.warnings) if (!summary.warnings.includes(w)) summary.warnings.push(w);
   if (problem) summary.warnings.push(problem);
   if (pass?.problem) summary.warnings.push(`survivors pass: ${pass.problem}`);
-  if (pass) {
-    const survivors = await readSurvivorsPass(first.layout, summary, first.session, summary.warnings);
-    if (survivors) summary.survivors = survivors;
-  }
   await writeRunJson(first.layout.summary, summary).catch((err: unknown) => summary.warnings.push(`summary.json could not be written (${writeErrorText(err)})`));
   return { ...first, summary };
 }

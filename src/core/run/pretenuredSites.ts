@@ -12,9 +12,6 @@ import { isFullGc, type GcEvent } from '../gc/gcEvent';
 import type { IsolateEvents } from '../gc/gcSummary';
 import { round } from '../util/stats';
 
-/** V8's threshold: a site whose objects survive at this ratio or more is tenured. */
-const TENURE_RATIO = 0.85;
-
 export interface SiteSources {
   isolates: readonly IsolateEvents[];
   /** Each process's own allocations (`ProcessSummary.alloc`), by pid and isolate. */
@@ -42,12 +39,13 @@ export function namePretenuredSites(p: PretenuringSummary, sources: SiteSources)
 
 function ownerOf(site: PretenuredSite, sources: SiteSources): SiteOwner | null {
   const js = (f: Pick<AllocFunctionSummary, 'url' | 'line'>) => f.url !== '' && !f.url.startsWith('node:') && f.line > 0;
-  // Where the survivors pass gives rates: the most surviving function that keeps at least what V8 tenures at.
-  const survivors = (sources.survivors?.functions ?? []).filter((f) => js(f) && f.survivalRate !== null && f.survivalRate >= TENURE_RATIO * 0.9);
-  if (survivors.length > 0) {
-    const f = survivors[0]!;
-    const rate = Math.min(1, f.survivalRate!);
-    return withCallees({ name: f.name, url: f.url, line: f.line, column: f.column, basis: 'survivors', why: `the function whose objects survive most (it keeps ${Math.round(rate * 100)}% past a young GC; V8 tenured the site at ${Math.round(site.survivalAtTenure * 100)}%)` }, sources);
+  // With the survivors pass: the function of the app whose objects outlive young GCs most (a tenured
+  // site's objects were alive at V8's weighings; over the run the function may keep less).
+  const survivor = (sources.survivors?.functions ?? []).find((f) => js(f) && f.bytes > 0);
+  if (survivor) {
+    const rate = survivor.survivalRate === null ? '' : `, keeping ${Math.round(Math.min(1, survivor.survivalRate) * 100)}% of what it allocates`;
+    const why = `the function of your code whose objects outlive young GCs most (${Math.round(survivor.share * 100)}% of the survivors${rate}; V8 tenured the site with ${Math.round(site.survivalAtTenure * 100)}% of its objects alive)`;
+    return withCallees({ name: survivor.name, url: survivor.url, line: survivor.line, column: survivor.column, basis: 'survivors', why }, sources);
   }
   const alloc = sources.allocOf(site.pid, site.isolate);
   const top = alloc?.functions.find((f) => js(f) && f.selfBytes > 0);

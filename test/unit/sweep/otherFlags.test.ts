@@ -234,6 +234,18 @@ describe('flag checks against the target Node', () => {
   const refuses = (flag: string, values: number[], message: RegExp) =>
     assert.throws(() => validateSweepFlag(flag, values, runtime), (err: unknown) => err instanceof UserError && err.exitCode === 2 && message.test(err.message), flag);
 
+  it('accepts the on/off flags it knows with the values 1 and 0 only, when the Node has them as booleans', () => {
+    const withPretenuring: NodeRuntime = {
+      ...runtime,
+      v8Flags: parseV8Options(`${v8Text}\n  --allocation-site-pretenuring (pretenure with allocation sites)\n        type: bool  default: --allocation-site-pretenuring`),
+    };
+    assert.equal(validateSweepFlag('allocation-site-pretenuring', [1, 0], withPretenuring), 'v8');
+    assert.throws(() => validateSweepFlag('allocation-site-pretenuring', [1, 2], withPretenuring), /its values are 1 \(--allocation-site-pretenuring\) and 0 \(--no-allocation-site-pretenuring\), not 2/);
+    assert.throws(() => validateSweepFlag('allocation-site-pretenuring', [1, 0], runtime), /is not an on\/off V8 flag/);
+    // Any other boolean flag stays refused.
+    refuses('trace-gc', [1, 0], /on\/off flag/);
+  });
+
   it('accepts numeric V8 flags and the numeric Node options', () => {
     assert.equal(validateSweepFlag(OLD, [64, 512], runtime), 'v8');
     assert.equal(validateSweepFlag('scavenge-task-trigger', [50, 80.5], runtime), 'v8');
@@ -279,8 +291,23 @@ describe('the command line of a run', () => {
 
   it('profiles only in a profiling run: a measured run has the GC trace alone', () => {
     const profiled = targetArgs(base, 512, '/p.js', '/s.js', 'profile');
-    assert.deepEqual(profiled, ['--max-semi-space-size=32', '--trace-gc', '--trace-pretenuring-statistics', '--max-old-space-size=512', ...CPU_PROFILE, '--require', '/p.js', '/s.js', '--port', '1']);
-    assert.equal(targetArgs(base, 512, '/p.js', '/s.js', 'measure').some((a) => a.startsWith('--cpu-prof')), false);
+    // The profiling run's GC trace is V8's phases (the helper threads' GC time); a measured run's stays plain.
+    assert.deepEqual(profiled, ['--max-semi-space-size=32', '--trace-gc-nvp', '--trace-pretenuring-statistics', '--max-old-space-size=512', ...CPU_PROFILE, '--require', '/p.js', '/s.js', '--port', '1']);
+    const measured = targetArgs(base, 512, '/p.js', '/s.js', 'measure');
+    assert.equal(measured.some((a) => a.startsWith('--cpu-prof')), false);
+    assert.ok(measured.includes('--trace-gc') && !measured.includes('--trace-gc-nvp'));
+  });
+
+  it('runs an on/off flag as --<flag> and --no-<flag>, never --<flag>=0', () => {
+    const pretenuring = flagConfig('allocation-site-pretenuring', [1, 0], 1);
+    assert.ok(targetArgs(pretenuring, 1, '/p.js', '/s.js').includes('--allocation-site-pretenuring'));
+    const off = targetArgs(pretenuring, 0, '/p.js', '/s.js');
+    assert.ok(off.includes('--no-allocation-site-pretenuring'));
+    assert.equal(off.some((a) => a.startsWith('--allocation-site-pretenuring=')), false);
+    assert.equal(formatSetting('allocation-site-pretenuring', 0), '--no-allocation-site-pretenuring');
+    assert.equal(formatSettings('allocation-site-pretenuring', [1, 0]), '--allocation-site-pretenuring / --no-allocation-site-pretenuring');
+    assert.equal(formatValueWithUnit('allocation-site-pretenuring', 1), 'on');
+    assert.equal(runDirName({ value: 0, round: 0, index: 1 }, 4, 'allocation-site-pretenuring'), 'runs/1-0-r0');
   });
 
   it('names run folders by value, "mb" for the flags in MB', () => {
