@@ -9,6 +9,7 @@
  * Linux only (/proc); on every Node of NODES.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -20,6 +21,18 @@ import { collect, freePort, NODES, readSession, readSummary, REPO, runCli, start
 
 const APP = join(REPO, 'test', 'fixtures', 'apps', 'worker-pool');
 const LINUX = process.platform === 'linux';
+const GO = ['/usr/lib/go/bin/go', '/usr/bin/go', '/usr/local/go/bin/go'].find((p) => existsSync(p)) ?? null;
+
+/** `go tool pprof -top` rows: flat value by function name (ms for cpu, a count for samples). */
+function goTop(file: string, extra: string[]): Map<string, number> {
+  const text = execFileSync(GO!, ['tool', 'pprof', '-top', '-nodecount=200', '-nodefraction=0', '-edgefraction=0', ...extra, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: tempDir('go-home-'), GOFLAGS: '' } });
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^\s*([\d.]+)(?:ms|s)?\s+[\d.]+%\s+[\d.]+%\s+[\d.]+(?:ms|s)?\s+[\d.]+%\s+(.+)$/.exec(line);
+    if (m) out.set(m[2]!.trim(), Number(m[1]));
+  }
+  return out;
+}
 
 /** Every thread of `pid` seen so far: its last CPU reading (ms on the CPU, from schedstat). */
 function pollThreads(pid: () => number | null, into: Map<number, number>): () => void {
@@ -154,6 +167,20 @@ for (const node of NODES) {
       const names = result.checks.map((c) => c.function?.name);
       assert.ok(names.includes('hashTask') || names.includes('onMessage'), `the pool's own work is held: ${names.join(', ')}`);
       assert.equal(names.includes('atomicsWaitLoop'), false, names.join(', '));
+    });
+
+    it('its pprof export: the waiting samples keep their count under state=waiting, with no CPU time (go tool pprof)', { skip: GO ? false : 'go tool pprof not found' }, async () => {
+      const file = join(tempDir(), 'cpu.pb.gz');
+      const r = await runCli(['export', out, '--pprof', file]);
+      assert.equal(r.code, 0, r.stderr);
+      const cpu = goTop(file, ['-unit=ms']);
+      assert.ok(cpu.size > 5, `go tool pprof -top lists the functions: ${[...cpu.keys()].slice(0, 5).join(', ')}`);
+      assert.equal(cpu.get('atomicsWaitLoop') ?? 0, 0, 'no CPU time for the wait');
+      const waiting = goTop(file, ['-sample_index=samples', '-tagfocus=state=waiting']);
+      const samples = waiting.get('atomicsWaitLoop') ?? 0;
+      const v8Samples = summary.cpu!.waiting![0]!.selfMs / summary.cpu!.sampleIntervalMs;
+      assert.ok(samples > 0.5 * v8Samples, `the waiting samples are there, labelled: ${samples} (about ${v8Samples.toFixed(0)} by the summary)`);
+      assert.equal([...waiting.entries()].filter(([, n]) => n > 0).map(([name]) => name).join(','), 'atomicsWaitLoop', 'only the wait carries the label');
     });
 
     it("the run-level GC share is the main thread's own pause over its own wall time (V8's lines and profile)", () => {
