@@ -144,6 +144,11 @@ describe('figures read from a summary', () => {
     assert.equal(scalarOf(plain, 'gc.msPer1k', false), null);
     assert.equal(scalarOf(plain, 'alloc.bytesPerRequest', false), null);
   });
+
+  it('cpu.busy leaves out the idle event loop and threads blocked in Atomics.wait', () => {
+    const cpu = { profile: 'p', durationMs: 10_000, sampleCount: 10_000, sampleIntervalMs: 1, functions: [], lines: [], pseudo: { gcMs: 50, idleMs: 3000, programMs: 100 }, waitingMs: 6000, profiles: [] };
+    assert.equal(scalarOf(emptySummary({ kind: 'run', path: '/r' }, { cpu }), 'cpu.busy', false), 1000);
+  });
 });
 
 describe('the Markdown', () => {
