@@ -161,6 +161,8 @@ says otherwise; a fresh process per run):
   --no-profile-rounds
                     skip the profiling run per value (CPU profile + allocation samples for the
                     reports and the bytes-per-request column)
+  --survivors       after the profiling runs, one survivors run per value: the allocation sampler keeps
+                    only what outlives a young GC; the table gets survived / req (of allocated)
   --v8-flag FLAG    another V8 or Node flag for every run (repeatable), e.g. --v8-flag=--max-semi-space-size=1
                     beside a pretenuring sweep; checked against the target's Node
   --on-failure X    continue (default) or stop after the first invalid run
@@ -545,7 +547,7 @@ async function sweepCommand(args: string[]): Promise<number> {
     },
     () => process.exit(EXIT.cancelled), // the exit hook kills the target's group; the load runner exits with its IPC channel
   );
-  const profiling = config.profileRounds === false ? 0 : flagValues.length;
+  const profiling = (config.profileRounds === false ? 0 : flagValues.length) + (config.survivors === true ? flagValues.length : 0);
   const total = flagValues.length * config.rounds + profiling;
   let announced = false;
   // On a terminal, the run in progress and the sweep's share done; the finished runs print their lines.
@@ -556,7 +558,7 @@ async function sweepCommand(args: string[]): Promise<number> {
   const onProgress = (p: SweepProgress) => {
     // Runs and rounds count from 0 in the events.
     if (p.type === 'run-start') {
-      current = `run ${p.run + 1}/${total} · ${formatValueWithUnit(flag, p.value)} · ${p.purpose === 'profile' ? 'profiling run' : `round ${p.round + 1}`}`;
+      current = `run ${p.run + 1}/${total} · ${formatValueWithUnit(flag, p.value)} · ${p.purpose === 'profile' ? 'profiling run' : p.purpose === 'survivors' ? 'survivors run' : `round ${p.round + 1}`}`;
       progress.update(current, p.run / total);
     } else if (p.type === 'phase') {
       measuring = p.phase === 'measuring';
@@ -643,6 +645,7 @@ function parseSweepOptions(own: string[]) {
     timeout: { type: 'string' },
     'pin-min': { type: 'boolean' },
     'no-profile-rounds': { type: 'boolean' },
+    survivors: { type: 'boolean' },
     'on-failure': { type: 'string' },
     'ready-url': { type: 'string' },
     'ready-line': { type: 'string' },
@@ -699,6 +702,7 @@ function sweepConfigFromOptions(values: SweepOptionValues, targetArgv: string[],
     rounds: values.rounds !== undefined ? wholeNumber('--rounds', values.rounds) : SWEEP_DEFAULTS.rounds,
     pinMinSemiSpace: values['pin-min'] ?? false,
     profileRounds: !(values['no-profile-rounds'] ?? false),
+    ...(values.survivors ? { survivors: true } : {}),
     onRunFailure: onFailure,
   };
 }
@@ -801,7 +805,7 @@ async function attachCommand(args: string[]): Promise<number> {
  */
 function runLine(run: SweepRun, total: number): string {
   const flag = run.flag ?? SEMI_SPACE_FLAG;
-  const which = run.purpose === 'profile' ? 'profiling run (not in the figures)' : `round ${run.round + 1}`;
+  const which = run.purpose === 'profile' ? 'profiling run (not in the figures)' : run.purpose === 'survivors' ? 'survivors run (not in the figures)' : `round ${run.round + 1}`;
   const head = `run ${run.index + 1}/${total} · ${formatValueWithUnit(flag, run.value ?? run.semiSpaceMB ?? NaN)} · ${which}`;
   if (run.status !== 'ok') return `${head} · ${run.status}: ${run.reason ?? run.status}`;
   const rps = run.load ? `${Math.round(run.load.rps).toLocaleString('en-US')} req/s` : null;

@@ -4,6 +4,7 @@
  */
 import { fmtBytes } from './formatBytes';
 import type { SurvivorFunction, SurvivorsSummary } from './model/summary';
+import type { SweepRun } from './model/sweep';
 
 /** "90%" for a survival rate; sampling can put one a little above what was allocated: said as "≈100%". */
 export function survivalRateText(rate: number | null): string {
@@ -44,3 +45,18 @@ export const COPY_ESTIMATE_NOTE =
 function ms(value: number): string {
   return value >= 100 ? `${Math.round(value).toLocaleString('en-US')} ms` : `${value.toFixed(value >= 10 ? 1 : 2)} ms`;
 }
+
+/**
+ * A lab setting's survivors per request from its survivors run, with their share of what its
+ * profiling run allocated per request: "62.1 KB (24%)"; null without a survivors run.
+ */
+export function labSurvivorsCell(runs: readonly Pick<SweepRun, 'purpose' | 'status' | 'survivorBytesPerRequest' | 'allocBytesPerRequest'>[]): string | null {
+  const survivors = runs.find((r) => r.purpose === 'survivors' && r.status === 'ok' && typeof r.survivorBytesPerRequest === 'number');
+  if (!survivors) return null;
+  const bytes = survivors.survivorBytesPerRequest!;
+  const allocated = runs.find((r) => r.purpose === 'profile' && typeof r.allocBytesPerRequest === 'number')?.allocBytesPerRequest;
+  const share = typeof allocated === 'number' && allocated > 0 ? ` (${Math.round(Math.min(1, bytes / allocated) * 100)}%)` : '';
+  return `${fmtBytes(bytes)}${share}`;
+}
+
+export const LAB_SURVIVORS_HEAD = 'survived / req (of allocated)';

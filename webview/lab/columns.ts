@@ -7,6 +7,7 @@ import { formatValueWithUnit, isOldSpaceFlag, sweepFlagInfo } from '../../src/sh
 import { SEMI_SPACE_FLAG, settingValue, sweepFlag } from '../../src/shared/model/sweep';
 import type { SweepResult, SweepSettingResult } from '../../src/shared/labProtocol';
 import { PROFILING_GC_CPU_HEAD, profilingGcCpuCell } from '../../src/shared/gcCpuText';
+import { LAB_SURVIVORS_HEAD, labSurvivorsCell } from '../../src/shared/survivorsText';
 
 const fmt = (v: number | null, digits = 1) => (v === null ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 const pct = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)}%`);
@@ -52,7 +53,7 @@ export function labColumns(result: SweepResult, compact = false): LabColumn[] {
       ? { head: 'MB (effective)', cell: (s) => `${settingValue(s)}${s.effectiveSemiSpaceMB === null ? '' : ` (${fmt(s.effectiveSemiSpaceMB, 0)})`}` }
       : { head: `--${flag}${unit ? ` (${unit})` : ''}`, cell: (s) => (sweepFlagInfo(flag).onOff ? formatValueWithUnit(flag, settingValue(s)) : String(settingValue(s))) };
   // Of the measured runs: a profiling run is not a round (older sweeps had no purpose: every run measured).
-  const valid: LabColumn = { head: 'valid runs', cell: (s) => `${s.validRuns}/${s.runs.filter((r) => r.purpose !== 'profile').length}` };
+  const valid: LabColumn = { head: 'valid runs', cell: (s) => `${s.validRuns}/${s.runs.filter((r) => r.purpose !== 'profile' && r.purpose !== 'survivors').length}` };
   const failed: LabColumn = { head: 'failed requests', cell: (s) => failedOf(s).toLocaleString('en-US') };
   const rps: LabColumn = { head: 'req/s', cell: (s, b) => withChange(fmt(s.median.rps, 0), s, b, 'rps') };
   const latency: LabColumn = { head: 'p50 / p99 ms', cell: (s) => `${fmt(s.median.p50Ms, 0)} / ${fmt(s.median.p99Ms, 0)}` };
@@ -70,6 +71,8 @@ export function labColumns(result: SweepResult, compact = false): LabColumn[] {
   const alloc: LabColumn = { head: 'allocated / req', cell: (s) => (typeof s.median.allocBytesPerRequest === 'number' ? fmtBytes(s.median.allocBytesPerRequest) : '–') };
   const allocColumn = allocated ? [alloc] : [];
   // The profiling run's GC CPU, main thread and V8's helper threads (it traces V8's phases).
+  // The survivors run's bytes per request that outlived a young GC, of what the profiling run allocated.
+  const survivorsColumn = result.results.some((s) => labSurvivorsCell(s.runs) !== null) ? [{ head: LAB_SURVIVORS_HEAD, cell: (s: SweepSettingResult) => labSurvivorsCell(s.runs) ?? '–' }] : [];
   const gcCpuColumn = result.results.some((s) => profilingGcCpuCell(s.runs) !== null) ? [{ head: PROFILING_GC_CPU_HEAD, cell: (s: SweepSettingResult) => profilingGcCpuCell(s.runs) ?? '–' }] : [];
   if (old) return compact ? [setting, valid, rps, gcMs] : [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, scavenges, wall, cpu, ...allocColumn];
   if (compact) return [setting, valid, ...(anyFailed ? [failed] : []), rps, scavenges, gcMs];
@@ -86,6 +89,7 @@ export function labColumns(result: SweepResult, compact = false): LabColumn[] {
     cpu,
     rss,
     ...allocColumn,
+    ...survivorsColumn,
     ...gcCpuColumn,
     ...(flag !== SEMI_SPACE_FLAG && sweepFlagInfo(flag).kind === 'young' ? [effective] : []),
   ];

@@ -25,7 +25,7 @@ export function progressView(section: HTMLElement, page: LabPage): ProgressView 
     update(p) {
       switch (p.type) {
         case 'run-start':
-          current = { run: p.run, setting: runSetting(p.flag, p.value, p.semiSpaceMB), round: p.round, phase: 'starting', profiling: p.purpose === 'profile' };
+          current = { run: p.run, setting: runSetting(p.flag, p.value, p.semiSpaceMB), round: p.round, phase: 'starting', profiling: p.purpose === 'profile' || p.purpose === 'survivors' };
           set(progressLine());
           break;
         case 'phase':

@@ -71,7 +71,7 @@ export function resultsView(section: HTMLElement, page: LabPage): ResultsView {
     const invalid = result.results.flatMap((r) => r.runs).filter((r) => r.status !== 'ok').sort((a, b) => a.index - b.index);
     const invalidList = invalid.length === 0 ? null : el('div', { id: 'lab-invalid' },
       el('h3', { text: `Runs that did not count (${invalid.length})` }),
-      el('ul', {}, ...invalid.map((r) => el('li', { text: `Run ${r.index + 1} · ${runSetting(r.flag ?? flag, r.value, r.semiSpaceMB)} · ${r.purpose === 'profile' ? 'profiling run' : `round ${r.round + 1}`}: ${r.status === 'cancelled' ? 'cancelled' : r.reason ?? 'invalid'}` }))),
+      el('ul', {}, ...invalid.map((r) => el('li', { text: `Run ${r.index + 1} · ${runSetting(r.flag ?? flag, r.value, r.semiSpaceMB)} · ${r.purpose === 'profile' ? 'profiling run' : r.purpose === 'survivors' ? 'survivors run' : `round ${r.round + 1}`}: ${r.status === 'cancelled' ? 'cancelled' : r.reason ?? 'invalid'}` }))),
     );
     const chartsBox = el('div', { className: 'charts' });
     const baseText = baseline === undefined ? 'the baseline' : formatSetting(flag, baseline);

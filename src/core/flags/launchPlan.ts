@@ -151,6 +151,8 @@ export interface SweepRunFlags {
   cpuSamplingUs: number | null;
   /** The GC trace as V8's phases (`--trace-gc-nvp`): the profiling run's helper-thread GC time. Absent: `--trace-gc`. */
   gcPhases?: boolean;
+  /** The allocation sampler keeps survivors only (a survivors run). Absent: every allocation. */
+  allocSurvivors?: boolean;
 }
 
 /**
@@ -178,6 +180,7 @@ export function planSweepRunLaunch(
   ];
   const env: Record<string, string> = { [AGENT_ENV.dir]: paths.agentDir, [AGENT_ENV.exitGraceMs]: String(exitGraceMs) };
   if (run.allocSamplingBytes !== null) Object.assign(env, { [AGENT_ENV.allocDir]: paths.heapDir, [AGENT_ENV.allocIntervalBytes]: String(run.allocSamplingBytes) });
+  if (run.allocSamplingBytes !== null && run.allocSurvivors) env[AGENT_ENV.allocSurvivors] = '1';
   return { command, args, env };
 }
 

@@ -39,7 +39,7 @@ export interface LabRunFacts {
 export function labRunName(config: SweepConfig, run: Pick<SweepRun, 'value' | 'round' | 'purpose'>): string {
   const flag = sweepFlag(config);
   const unit = sweepFlagInfo(flag).unit;
-  const which = run.purpose === 'profile' ? 'profiling run' : `round ${run.round}`;
+  const which = run.purpose === 'profile' ? 'profiling run' : run.purpose === 'survivors' ? 'survivors run' : `round ${run.round}`;
   return `${config.target.label} · ${flag}=${run.value}${unit ? ` ${unit}` : ''} · ${which}`;
 }
 
@@ -64,6 +64,8 @@ export async function writeLabRunRecords(facts: LabRunFacts): Promise<void> {
       extra: [...config.target.nodeArgs, ...(run.semiSpaceMB === null ? [flagArg(run.flag, run.value)] : [])],
       allocSamplingBytes: facts.allocSamplingBytes ?? DEFAULT_ALLOC_SAMPLING_BYTES,
       exactAllocSites: false,
+      ...(run.purpose === 'survivors' ? { allocMode: 'survivors' as const } : {}),
+      ...(run.purpose !== undefined && run.purpose !== 'measure' ? { gcPhases: true } : {}),
       inheritedNodeOptions: null,
       timeoutS: null,
     },

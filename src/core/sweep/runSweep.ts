@@ -98,7 +98,7 @@ export async function runSweep(given: SweepConfig, options: RunSweepOptions): Pr
       // A progress consumer's bug must not break the measurement.
     }
   };
-  const schedule = labSchedule(sweepValues(config), config.rounds, hasProfileRounds(config));
+  const schedule = labSchedule(sweepValues(config), config.rounds, hasProfileRounds(config), config.survivors === true);
   const sweepJson = join(prepared.outDir, 'sweep.json');
   const startedAt = new Date().toISOString();
   const runs: SweepRun[] = [];

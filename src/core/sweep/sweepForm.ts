@@ -110,12 +110,12 @@ export function sweepConfigFromForm(form: LabForm, target: SweepTarget): SweepCo
 }
 
 /** Seconds a sweep will take, roughly: start-up and stop of each run included. */
-export function estimateSweepSeconds(config: Pick<SweepConfig, 'values' | 'sizesMB' | 'rounds' | 'load' | 'profileRounds'>): number {
+export function estimateSweepSeconds(config: Pick<SweepConfig, 'values' | 'sizesMB' | 'rounds' | 'load' | 'profileRounds' | 'survivors'>): number {
   return sweepRunCount(config) * (config.load.warmupSeconds + config.load.durationSeconds + 3);
 }
 
 /** Runs a sweep makes: every value × round, and one profiling run per value (see SweepConfig.profileRounds). */
-export function sweepRunCount(config: Pick<SweepConfig, 'values' | 'sizesMB' | 'rounds' | 'profileRounds'>): number {
+export function sweepRunCount(config: Pick<SweepConfig, 'values' | 'sizesMB' | 'rounds' | 'profileRounds' | 'survivors'>): number {
   const values = sweepValues(config).length;
-  return values * config.rounds + (hasProfileRounds(config) ? values : 0);
+  return values * config.rounds + (hasProfileRounds(config) ? values : 0) + (config.survivors === true ? values : 0);
 }

@@ -102,7 +102,7 @@ export function runLaunch(ctx: Pick<RunContext, 'config' | 'node' | 'preloadPath
   // stopped, both profilers cost the app time, and any of it can move V8's pretenuring decisions.
   // A profiling run adds both, for the reports (a lab run is a run folder, opened and compared like
   // a profile) and the code-side figures: bytes allocated per request and who allocates them.
-  const profiled = purpose === 'profile';
+  const profiled = purpose !== 'measure';
   const run = {
     nodeArgs: config.target.nodeArgs,
     flag: sweepFlag(config),
@@ -113,6 +113,8 @@ export function runLaunch(ctx: Pick<RunContext, 'config' | 'node' | 'preloadPath
     // The profiling run also traces V8's GC phases: the helper threads' GC time. The measured runs
     // stay as plain as a run can be (--trace-gc-nvp once moved a pretenuring decision).
     gcPhases: profiled,
+    // A survivors run: the sampler keeps only what outlives a young GC at this value.
+    allocSurvivors: purpose === 'survivors',
   };
   const preload = profiled ? ctx.preloadPath : labPreloadPath(ctx.preloadPath);
   return planSweepRunLaunch(ctx.node, run, runLayout(runDir), preload, ctx.script, config.target.args, AGENT_EXIT_GRACE_MS);
@@ -340,11 +342,13 @@ class RunExecution {
       gcMsPer1k: gc && requests > 0 ? per1k(gc.totalPauseMs) : null,
       markCompactsPer1k: gc && requests > 0 ? per1k(gc.markCompacts) : null,
       markCompactMsPer1k: gc && requests > 0 ? per1k(gc.markCompactMs) : null,
-      ...(this.purpose === 'profile' ? { helperGcMsPer1k: gc && requests > 0 && gc.helperMs !== null && gc.helperMs !== undefined ? per1k(gc.helperMs) : null } : {}),
+      ...(this.purpose !== 'measure' ? { helperGcMsPer1k: gc && requests > 0 && gc.helperMs !== null && gc.helperMs !== undefined ? per1k(gc.helperMs) : null } : {}),
       failedRequests: keptLoad ? keptLoad.errors + keptLoad.timeouts + keptLoad.non2xx : null,
       dir: this.relDir,
-      allocBytesPerRequest: alloc ? round(alloc.bytesPerRequest, 1) : null,
-      ...(alloc ? { topAllocators: alloc.topAllocators.map((a) => ({ ...a, share: round(a.share, 4) })) } : {}),
+      // A survivors run's bytes are survivors: kept apart from what the code allocates per request.
+      ...(this.purpose === 'survivors'
+        ? { allocBytesPerRequest: null, survivorBytesPerRequest: alloc ? round(alloc.bytesPerRequest, 1) : null, ...(alloc ? { topSurvivors: alloc.topAllocators.map((a) => ({ ...a, share: round(a.share, 4) })) } : {}) }
+        : { allocBytesPerRequest: alloc ? round(alloc.bytesPerRequest, 1) : null, ...(alloc ? { topAllocators: alloc.topAllocators.map((a) => ({ ...a, share: round(a.share, 4) })) } : {}) }),
       purpose: this.purpose,
       pretenuring: this.pretenuringOfTarget(),
     };
@@ -363,8 +367,8 @@ class RunExecution {
       script: this.ctx.script,
       cwd: this.ctx.cwd,
       launch: runLaunch(this.ctx, this.slot.value, this.dir, this.purpose),
-      cpuSamplingUs: this.purpose === 'profile' ? DEFAULT_SAMPLING_INTERVAL_US : null,
-      allocSamplingBytes: this.purpose === 'profile' ? DEFAULT_ALLOC_SAMPLING_BYTES : null,
+      cpuSamplingUs: this.purpose !== 'measure' ? DEFAULT_SAMPLING_INTERVAL_US : null,
+      allocSamplingBytes: this.purpose !== 'measure' ? DEFAULT_ALLOC_SAMPLING_BYTES : null,
       run,
       pid: this.target.pid,
       exit,

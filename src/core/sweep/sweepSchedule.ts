@@ -10,7 +10,7 @@ export interface ScheduledRun {
   round: number;
   index: number;
   /** Absent: a measured run. */
-  purpose?: 'measure' | 'profile';
+  purpose?: 'measure' | 'profile' | 'survivors';
 }
 
 /**
@@ -35,10 +35,11 @@ export function sweepSchedule(values: readonly number[], rounds: number): Schedu
  * The measured schedule, then (with `profile`) one profiling run per value in the values' order,
  * numbered on from the last round: their profilers would change what the measured runs measure.
  */
-export function labSchedule(values: readonly number[], rounds: number, profile: boolean): ScheduledRun[] {
+export function labSchedule(values: readonly number[], rounds: number, profile: boolean, survivors = false): ScheduledRun[] {
   const out = sweepSchedule(values, rounds);
-  if (!profile) return out;
   const round = out.length > 0 ? out[out.length - 1]!.round + 1 : 0;
-  for (const value of values) out.push({ value, round, index: out.length, purpose: 'profile' });
+  if (profile) for (const value of values) out.push({ value, round, index: out.length, purpose: 'profile' });
+  // Then, asked for, one survivors run per value (one sampler mode per process: a run of its own).
+  if (survivors) for (const value of values) out.push({ value, round, index: out.length, purpose: 'survivors' });
   return out;
 }

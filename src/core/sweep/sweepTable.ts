@@ -7,8 +7,9 @@ import { PRACTICAL_THRESHOLD, isValidRun, lostRequests } from './sweepStats';
 import { formatChange, formatP } from './recommend';
 import { fmtBytes } from '../../shared/formatBytes';
 import { profilingGcCpuCell } from '../../shared/gcCpuText';
+import { labSurvivorsCell } from '../../shared/survivorsText';
 import { formatSetting, formatValueWithUnit, isOldSpaceFlag, sweepFlagInfo } from '../../shared/sweepFlags';
-import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues, type Comparison, type Spread, type SweepResult, type SweepSettingResult } from '../../shared/model/sweep';
+import { SEMI_SPACE_FLAG, recommendedValue, runPurpose, settingValue, sweepFlag, sweepValues, type Comparison, type Spread, type SweepResult, type SweepSettingResult } from '../../shared/model/sweep';
 
 /** The columns of a semi-space sweep without lost requests (the table as it always was). */
 export const SWEEP_TABLE_HEADERS = [
@@ -63,7 +64,8 @@ function columns(result: TableInput): Column[] {
       : { header: `--${flag}${info.unit ? ` ${info.unit}` : ''}`, cell: (r) => (info.onOff ? formatValueWithUnit(flag, settingValue(r)) : num(settingValue(r))) };
   const valid: Column = {
     header: 'valid runs',
-    cell: (r) => `${r.validRuns}/${r.runs.filter((run) => run.status !== 'cancelled').length}${lossyMark(r)}`,
+    // Of the measured runs: the profiling and survivors runs are in no figure of the comparison.
+    cell: (r) => `${r.validRuns}/${r.runs.filter((run) => run.status !== 'cancelled' && runPurpose(run) === 'measure').length}${lossyMark(r)}`,
   };
   const failed: Column = { header: 'failed req', cell: (r) => String(failedOf(r)) };
   const rps: Column = { header: 'req/s median [spread]', cell: (r) => withSpread(r.median.rps, r.spread.rps, 0) };
@@ -94,6 +96,8 @@ function columns(result: TableInput): Column[] {
   const alloc: Column = { header: 'alloc /req', cell: (r) => (typeof r.median.allocBytesPerRequest === 'number' ? fmtBytes(r.median.allocBytesPerRequest) : '-') };
   const allocColumn = allocMeasured ? [alloc] : [];
   // The profiling run's GC CPU: the main thread's pause and V8's helper threads' GC time per 1k.
+  // The survivors run's bytes per request that outlived a young GC, of what the profiling run allocated.
+  const survivorsColumn: Column[] = results.some((r) => labSurvivorsCell(r.runs) !== null) ? [{ header: 'survived /req (of alloc)', cell: (r) => labSurvivorsCell(r.runs) ?? '-' }] : [];
   const gcCpuColumn: Column[] = results.some((r) => profilingGcCpuCell(r.runs) !== null) ? [{ header: 'GC CPU ms/1k main + helpers (profiling run)', cell: (r) => profilingGcCpuCell(r.runs) ?? '-' }] : [];
 
   if (old) return [setting, valid, failed, rps, latency, markCompacts, markCompactMs, rss, gcMs, wall, cpu, ...allocColumn, primaryVs, rpsVs];
@@ -111,6 +115,7 @@ function columns(result: TableInput): Column[] {
     cpu,
     rss,
     ...allocColumn,
+    ...survivorsColumn,
     ...gcCpuColumn,
     primaryVs,
     rpsVs,

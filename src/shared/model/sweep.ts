@@ -81,6 +81,12 @@ export interface SweepConfig {
    */
   profileRounds?: boolean;
   /**
+   * After the profiling runs, one survivors run per value: the allocation sampler keeps only what
+   * outlives a young GC (what the scavenger copies and promotes at that size), beside the profiling
+   * run's allocations of the same value. Absent: false.
+   */
+  survivors?: boolean;
+  /**
    * The prediction this sweep confirms (`v8-lens sweep --from-run`, the report's "Confirm in the
    * Semi-space Lab"): the run it came from and its rows for the swept sizes. Absent otherwise.
    */
@@ -174,11 +180,18 @@ export interface SweepRun {
    * measured runs (plain --trace-gc) and older sweeps.
    */
   helperGcMsPer1k?: number | null;
+  /**
+   * A survivors run's bytes per request that outlived a young GC, and the functions whose objects
+   * survive most (top 3); absent in other runs.
+   */
+  survivorBytesPerRequest?: number | null;
+  topSurvivors?: SweepAllocator[];
   /** V8's pretenuring decisions in this run (its target process); null when not recorded. Absent in older sweeps. */
   pretenuring?: RunPretenuring | null;
 }
 
-export type SweepRunPurpose = 'measure' | 'profile';
+/** 'survivors': a run that samples only what outlives a young GC (see SweepConfig.survivors); like a profiling run, never in the statistics. */
+export type SweepRunPurpose = 'measure' | 'profile' | 'survivors';
 
 /** A run's pretenuring in brief: whether V8 put any allocation site's objects straight in the old generation. */
 export interface RunPretenuring {
@@ -191,7 +204,7 @@ export interface RunPretenuring {
 
 /** A run's purpose (older sweeps: every run measured). */
 export function runPurpose(run: Pick<SweepRun, 'purpose'>): SweepRunPurpose {
-  return run.purpose === 'profile' ? 'profile' : 'measure';
+  return run.purpose === 'profile' || run.purpose === 'survivors' ? run.purpose : 'measure';
 }
 
 export interface SweepAllocator {

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { labSchedule, sweepSchedule } from '../../../src/core/sweep/sweepSchedule';
+import { runPurpose } from '../../../src/shared/model/sweep';
+import { labSurvivorsCell } from '../../../src/shared/survivorsText';
 
 describe('sweepSchedule', () => {
   it('rotates the order left by one every round (5 sizes × 3 rounds)', () => {
@@ -64,5 +66,28 @@ describe('labSchedule', () => {
       ],
     );
     assert.deepEqual(labSchedule([16, 64], 2, false), sweepSchedule([16, 64], 2));
+  });
+});
+
+describe('labSchedule with survivors runs', () => {
+  it('adds one survivors run per value after the profiling runs, in the values\' order', () => {
+    const runs = labSchedule([16, 64], 2, true, true);
+    assert.deepEqual(runs.slice(4).map((r) => [r.value, r.purpose, r.index, r.round]), [[16, 'profile', 4, 2], [64, 'profile', 5, 2], [16, 'survivors', 6, 2], [64, 'survivors', 7, 2]]);
+    assert.deepEqual(labSchedule([16], 1, false, true).map((r) => r.purpose), [undefined, 'survivors']);
+  });
+
+  it('keeps survivors runs out of the statistics, like profiling runs', () => {
+    assert.equal(runPurpose({ purpose: 'survivors' }), 'survivors');
+    assert.equal(runPurpose({}), 'measure');
+  });
+
+  it('says a setting\'s survivors per request beside what its profiling run allocated', () => {
+    const runs = [
+      { purpose: 'measure' as const, status: 'ok' as const, allocBytesPerRequest: null },
+      { purpose: 'profile' as const, status: 'ok' as const, allocBytesPerRequest: 100 * 1024 },
+      { purpose: 'survivors' as const, status: 'ok' as const, allocBytesPerRequest: null, survivorBytesPerRequest: 25 * 1024 },
+    ];
+    assert.equal(labSurvivorsCell(runs), '25.0 KB (25%)');
+    assert.equal(labSurvivorsCell(runs.slice(0, 2)), null);
   });
 });
