@@ -358,14 +358,22 @@ function renderCards(gc: GcSummary, events: GcPoint[], types: string[], palette:
     const p = gc.pretenuring;
     root.append(card('Pretenuring', `${plural(p.sitesTenured, 'site')} tenured`, pretenuringText(p), { 'data-card': 'pretenuring' }));
     // Each tenured site: the function it likely belongs to (an estimate: V8 names sites by address) and what it cost.
-    const sites = p.tenured.slice(0, 5).map((site) =>
-      el(
+    // Sites of one process tenured by the same GC with the same likely function say the same: one line.
+    const groups = new Map<string, typeof p.tenured>();
+    for (const site of p.tenured.slice(0, 10)) {
+      const key = `${site.pid}|${site.cost?.atMs ?? site.site}|${site.owner ? `${site.owner.url}:${site.owner.line}` : site.site}`;
+      groups.set(key, [...(groups.get(key) ?? []), site]);
+    }
+    const sites = [...groups.values()].slice(0, 5).map((group) => {
+      const site = group[0]!;
+      const which = group.length === 1 ? `site ${site.site}` : `${group.length} sites (${group.map((g) => g.site).join(', ')})`;
+      return el(
         'p',
         { className: 'card-note', attrs: { 'data-site': site.site, 'data-owner': site.owner?.name ?? '' } },
         el('strong', { text: siteOwnerNames(site) }),
-        el('span', { text: ` · site ${site.site}, pid ${site.pid}: ${siteOwnerText(site, (url, line) => `${fileOf(url)}:${line}`)}${siteCostText(site) ? `. ${siteCostText(site)}` : ''}` }),
-      ),
-    );
+        el('span', { text: ` · ${which}, pid ${site.pid}: ${siteOwnerText(site, (url, line) => `${fileOf(url)}:${line}`)}${siteCostText(site) ? `. ${siteCostText(site)}` : ''}` }),
+      );
+    });
     if (sites.length > 0) root.append(el('div', { id: 'pretenured-sites', className: 'card-note' }, ...sites));
   }
   const swatches: [HTMLElement, string, number][] = [];
