@@ -35,6 +35,8 @@ export interface CommandTypes {
   /** From a deopt CodeLens: the function's sites in a list that jumps to each. */
   [Commands.ShowDeoptSites](uri?: vscode.Uri, lens?: DeoptFunctionLens): Promise<void>;
   [Commands.ShowStaleAnnotations](uri?: vscode.Uri): void;
+  /** From the report's prediction (its run folder), or the palette (the report in front): the lab sweeps the predicted sizes. */
+  [Commands.ConfirmPrediction](runDir?: string): Promise<void>;
 }
 
 export function registerCommand<K extends CommandId>(id: K, handler: CommandTypes[K]): vscode.Disposable {

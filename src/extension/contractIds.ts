@@ -36,6 +36,7 @@ export const Commands = {
   ToggleHeatAnnotations: 'v8Lens.annotations.toggleHeat',
   ShowDeoptSites: 'v8Lens.annotations.showDeopts',
   ShowStaleAnnotations: 'v8Lens.annotations.showAnyway',
+  ConfirmPrediction: 'v8Lens.lab.confirmPrediction',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 

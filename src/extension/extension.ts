@@ -154,6 +154,14 @@ export function activate(context: vscode.ExtensionContext): void {
       const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri?.toString());
       if (document) annotations.showAnyway(document);
     }),
+    registerCommand(Commands.ConfirmPrediction, async (runDir?: string) => {
+      const source = runDir ?? panels.activePanel?.model.source;
+      if (!source) {
+        void vscode.window.showInformationMessage('V8 Lens: open the report of a run under load first; its prediction is what the lab confirms.');
+        return;
+      }
+      await lab.confirmPrediction(source);
+    }),
   );
   // Load the workspace's last annotated run once something is open that could show it.
   if (annotations.runSource && vscode.window.activeTextEditor) void annotations.load();

@@ -23,7 +23,9 @@ export type FromReportWebview =
   /** Open a source position; url as in the profile (path or file:// URL), line/column 1-based. */
   | { type: 'openSource'; url: string; line: number; column: number }
   | { type: 'exportHtml' }
-  | { type: 'revealRunFolder' };
+  | { type: 'revealRunFolder' }
+  /** "Confirm in the Semi-space Lab": the lab sweeps the sizes this run's prediction names. */
+  | { type: 'confirmPrediction' };
 
 /**
  * Checks a message to the webview before the page acts on it. The models are big: they are
@@ -63,6 +65,7 @@ export function parseFromReportWebview(value: unknown): FromReportWebview | null
     case 'ready':
     case 'exportHtml':
     case 'revealRunFolder':
+    case 'confirmPrediction':
       return { type: m.type };
     case 'openSource':
       if (typeof m.url !== 'string' || m.url.length === 0 || m.url.length > 4096) return null;

@@ -8,6 +8,7 @@ import { SEMI_SPACE_FLAG, recommendedValue, settingValue, sweepFlag, sweepValues
 import type { SweepResult } from '../../src/shared/labProtocol';
 import { el } from '../common/dom';
 import { labCharts } from './charts';
+import { predictionView } from './predictionView';
 import { failedOf, labColumns } from './columns';
 import { runSetting } from './labFormat';
 import type { LabPage } from './page';
@@ -82,6 +83,7 @@ export function resultsView(section: HTMLElement, page: LabPage): ResultsView {
       actions,
       applyBox,
       el('div', { className: 'table-wrap' }, table),
+      ...[predictionView(result)].filter((v): v is HTMLElement => v !== null),
       ...(page.resultsOnly ? [] : [el('p', { className: 'hint', text: 'Latency, scavenge pauses, GC shares, memory and allocations: Open results.' })]),
       ...(invalidList ? [invalidList] : []),
       chartsBox,

@@ -14,6 +14,7 @@ import { connectHost } from '../common/host';
 import { onThemeChange, readPalette } from '../common/theme';
 import { renderAllocPanel } from './allocPanel';
 import { renderSurvivorsPanel } from './survivorsPanel';
+import { renderPredictionPanel } from './predictionPanel';
 import { CPU_TIME_IN_RANGE, LIVE_BYTES, SURVIVOR_BYTES, type FlameView } from './flameGraph';
 import { renderFlameTabs, type FlameTab, type FlameTabsInput } from './flameTabs';
 import { renderGcSection, type GcView } from './gcTimeline';
@@ -147,10 +148,12 @@ function render(full: ReportModel, painted?: () => void): void {
   const timelineSection = el('section', { id: 'timeline-section', className: 'panel', attrs: { 'aria-label': 'CPU over time' } });
   const tierSection = el('section', { id: 'tier-section', className: 'panel', attrs: { 'aria-label': 'Tiers' } });
   const deoptSection = el('section', { id: 'deopt-section', className: 'panel', attrs: { 'aria-label': 'Deopts' } });
+  // What a bigger young generation would do: from a run's GC trace, for the whole run.
+  const predictionSection = full.summary.source.kind === 'run' && full.summary.gc ? el('section', { id: 'prediction-section', className: 'panel', attrs: { 'aria-label': 'A bigger young generation' } }) : null;
   // Only a run folder can have sampled allocations: a single file has nothing to say about them.
   // A run says whether it sampled allocations; a heap profile or pprof on its own has nothing else to show.
   const allocSection = model.summary.source.kind === 'run' || model.summary.alloc ? el('section', { id: 'alloc-section', className: 'panel', attrs: { 'aria-label': 'GC and allocations' } }) : null;
-  app.append(el('main', {}, flameSection, gcSection, timelineSection, allocSection, hotSection, tierSection, deoptSection));
+  app.append(el('main', {}, flameSection, gcSection, predictionSection, timelineSection, allocSection, hotSection, tierSection, deoptSection));
 
   const palette = readPalette();
   const cpu = cpuInput(model, loc);
@@ -170,6 +173,7 @@ function render(full: ReportModel, painted?: () => void): void {
     timed('v8-lens:tables', () => {
       if (allocSection) renderAllocPanel(allocSection, model.summary.alloc, host, loc, model.summary.allocMissing);
       if (allocSection && model.summary.survivors) renderSurvivorsPanel(allocSection, model.summary.survivors, host, loc, picked !== null);
+      if (predictionSection) renderPredictionPanel(predictionSection, full.summary.prediction, full.summary.predictionMissing, host);
       const hotCpu = cpu && model.summary.cpu ? { ...model.summary.cpu, functions: functionTimes(cpu.index, cpu.selfUs), durationMs: cpu.wholeMs } : model.summary.cpu;
       renderHotFunctions(hotSection, hotCpu, missingFlame(model), host, loc, cpu ? { text: cpu.scopeText, sandwich: (fn) => pickSandwich(fn, full) } : null);
       renderTierSection(tierSection, model.summary.tierHistory, missingTiers(model), host, loc, model.loadWindow?.rps ?? []);

@@ -11,7 +11,8 @@ import { runSweep } from '../../core/sweep/runSweep';
 import { readSweepFile } from '../../core/sweep/sweepFile';
 import { formatSetting } from '../../shared/sweepFlags';
 import { estimateSweepSeconds, labFormFromSaved, sweepConfigFromForm, sweepRunCount, type LabForm } from '../../core/sweep/sweepForm';
-import { sweepFlag, sweepValues, type SweepResult } from '../../shared/model/sweep';
+import { sweepFlag, sweepValues, type SweepConfig, type SweepResult } from '../../shared/model/sweep';
+import { sweepConfigFromRun } from '../../core/sweep/sweepFromRun';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { TOOL_VERSION } from '../../core/util/version';
 import { parseFromLab, type FromLab, type ToLab } from '../../shared/labProtocol';
@@ -30,7 +31,7 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
   private readonly panels = new Set<vscode.WebviewPanel>();
   private targets: ResolvableLabTarget[] = [];
   /** `ended`: the sweep's final result is in; a partial read still under way must not replace it. */
-  private running: { abort: AbortController; folder: string; target: ResolvableLabTarget; ended: boolean } | null = null;
+  private running: { abort: AbortController; folder: string; target: ResolvableLabTarget | null; ended: boolean } | null = null;
   private last: { result: SweepResult; folder: string; target: ResolvableLabTarget | null } | null = null;
   private proposal: SemiSpaceProposal | null = null;
 
@@ -116,7 +117,31 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
     this.targets = await listLabTargets();
     const target = this.targets.find((t) => t.id === form.targetId);
     if (!target) throw new UserError('pick what to run: a node launch configuration, an npm script that runs node, or an open .js file');
-    const config = sweepConfigFromForm(form, target.resolve());
+    await this.sweep(sweepConfigFromForm(form, target.resolve()), target);
+  }
+
+  /**
+   * "Confirm in the Semi-space Lab" (the report's prediction): the lab sweeps the run's size, the
+   * recommended one and one between, under the run's load (core/sweep/sweepFromRun.ts), and its
+   * results show the prediction beside the measurement.
+   */
+  async confirmPrediction(runDir: string): Promise<void> {
+    try {
+      if (this.running) throw new UserError('a sweep is already running: cancel it first');
+      if (!vscode.workspace.isTrusted) throw new UserError('the lab runs your code, so it needs a trusted workspace');
+      const config = await sweepConfigFromRun(runDir);
+      await SemiSpaceLab.reveal();
+      this.targets = this.targets.length ? this.targets : await listLabTargets();
+      const target = this.targets.find((t) => scriptOf(t) === config.target.script) ?? null;
+      await this.sweep(config, target);
+    } catch (err) {
+      const message = err instanceof UserError ? err.message : errorMessage(err);
+      this.post({ type: 'error', message });
+      void vscode.window.showErrorMessage(`V8 Lens: ${message}`);
+    }
+  }
+
+  private async sweep(config: SweepConfig, target: ResolvableLabTarget | null): Promise<void> {
     const workspace = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(config.target.cwd)) ?? vscode.workspace.workspaceFolders?.[0];
     const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
     const folder = join(dirname(runsFolderFor(workspace?.uri.fsPath, workspace)), 'sweeps', stamp);

@@ -6,7 +6,7 @@ import { buildReportModel, modelForPage, type ReportModel } from '../../core/rep
 import { emptySummary } from '../../shared/model/summary';
 import { UserError, errorMessage } from '../../core/util/errors';
 import { parseFromReportWebview, type FromReportWebview, type LiveAttachStatus, type ToReportWebview } from '../../shared/reportProtocol';
-import { WebviewPanelTypes } from '../contract';
+import { Commands, WebviewPanelTypes, runCommand } from '../contract';
 import { bundleWebviewOptions, createBundlePanel, setWebviewPage } from '../webviewPage';
 import { namedSourceUrls } from '../../core/report/namedSources';
 import { openSourceLocation } from './openSource';
@@ -184,6 +184,10 @@ export class ReportPanel {
           return;
         case 'revealRunFolder':
           await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(this.model.source));
+          return;
+        case 'confirmPrediction':
+          // The run is this panel's own: the page only asks, it never names a folder.
+          await runCommand(Commands.ConfirmPrediction, this.model.source);
           return;
       }
     } catch (err) {

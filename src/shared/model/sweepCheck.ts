@@ -5,6 +5,7 @@
  * smuggle a shell command in with it.
  */
 import type { Recommendation, SweepConfig, SweepResult, SweepRun, SweepSettingResult, SweepTarget } from './sweep';
+import { checkPredictionChecks, checkSweepPrediction } from './predictionCheck';
 import { anyObject, arrayOf, nullable, num, oneOf, optional, shape, str, type Check } from './shapeCheck';
 
 /** A V8 or Node flag name without its dashes: letters, digits, - and _. */
@@ -24,18 +25,21 @@ const run = shape<Pick<SweepRun, 'flag' | 'value' | 'semiSpaceMB' | 'round' | 'i
   gc: nullable(anyObject),
 });
 
-export const checkSweepResult: Check = shape<Pick<SweepResult, 'schemaVersion' | 'config' | 'environment' | 'status' | 'results' | 'recommendation' | 'warnings'>>({
+export const checkSweepResult: Check = shape<Pick<SweepResult, 'schemaVersion' | 'config' | 'environment' | 'status' | 'results' | 'recommendation' | 'warnings' | 'predictionChecks'>>({
   schemaVersion: oneOf(1),
-  config: shape<Pick<SweepConfig, 'target' | 'flag' | 'values' | 'sizesMB' | 'rounds'>>({
+  config: shape<Pick<SweepConfig, 'target' | 'flag' | 'values' | 'sizesMB' | 'rounds' | 'prediction'>>({
     target: shape<Pick<SweepTarget, 'label' | 'script' | 'cwd'>>({ label: str, script: str, cwd: str }),
     flag: optional(flagName),
     values: optional(arrayOf(num)),
     sizesMB: optional(arrayOf(num)),
     rounds: num,
+    // The lab's page draws the prediction beside the measurement from these.
+    prediction: optional(checkSweepPrediction),
   }),
   environment: anyObject,
   status: oneOf('finished', 'cancelled', 'stopped-on-failure', 'failed'),
   results: arrayOf(shape<Pick<SweepSettingResult, 'runs'>>({ runs: arrayOf(run) })),
   recommendation: shape<Pick<Recommendation, 'reason' | 'value' | 'semiSpaceMB'>>({ reason: str, value: optional(nullable(num)), semiSpaceMB: optional(nullable(num)) }),
   warnings: optional(arrayOf(str)),
+  predictionChecks: optional(checkPredictionChecks),
 });
