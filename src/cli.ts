@@ -417,7 +417,7 @@ async function reportCommand(args: string[]): Promise<number> {
   progress.update(`reading ${basename(positionals[0]!)}`);
   if (values.html !== undefined) {
     if (values.html === '') throw new UserError('--html needs a file name, e.g. --html report.html', EXIT.usage);
-    const model = await buildReportModel(positionals[0]!).finally(() => progress.done());
+    const model = await buildReportModel(positionals[0]!, { forPage: true }).finally(() => progress.done());
     await writeExport(values.html, standaloneReportHtml(model, await readReportAssets()), 'the report');
     note(`report written to ${values.html}`);
     if (values.json) printJson(model.summary);

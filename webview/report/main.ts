@@ -27,7 +27,7 @@ import { renderTierSection, tierMarks } from './tiers';
 import { renderCpuViewBar, renderTableView, topDown, type CpuViewInput, type CpuViewState } from './cpuViews';
 import { renderFlameChart, type FlameChartView, type TimeRange } from './flameChart';
 import { ProfileIndex } from '../../src/shared/profile/profileIndex';
-import { unpackTimeProfile } from '../../src/shared/profile/unpackTimeProfile';
+import { packedSpanCount, unpackSpans, unpackTimeProfileHead } from '../../src/shared/profile/unpackTimeProfile';
 import { functionTimes } from '../../src/shared/profile/functionTimes';
 import { DRAW_MIN_SHARE } from '../../src/shared/profile/pruneForDrawing';
 import type { TimeProfile } from '../../src/shared/model/timeProfile';
@@ -62,7 +62,9 @@ const host = connectHost<ToReportWebview, FromReportWebview>(parseToReportWebvie
   }
   if (message.type === 'live') {
     try {
-      renderLive(message.model, message.live);
+      const model = unpackHeads(message.model);
+      unpackAllSpans(model);
+      renderLive(model, message.live);
     } catch (err) {
       showError(err);
     }
@@ -70,22 +72,45 @@ const host = connectHost<ToReportWebview, FromReportWebview>(parseToReportWebvie
   }
   liveRendered = false;
   const received = performance.now();
-  void unpackModel(message.model).then((model) => {
-    // The flame graph is drawn and painted first; the sections below it follow in the next task.
-    render(model, () => {
-      // First paint of the flame graph after the model arrived, for measurements and tests.
-      document.documentElement.setAttribute('data-first-paint-ms', String(Math.round(performance.now() - received)));
-      // Since navigation began: what a bare page that only parses the same data is compared with (npm run bench).
-      document.documentElement.setAttribute('data-first-paint-at', String(Math.round(performance.now())));
-    });
-  }).catch(showError);
+  let model: ReportModel;
+  try {
+    model = unpackHeads(message.model);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  // The flame graph is drawn and painted first, from each node's self time; the spans are decoded
+  // and the sections below it drawn in the next task.
+  render(model, () => {
+    // First paint of the flame graph after the model arrived, for measurements and tests.
+    document.documentElement.setAttribute('data-first-paint-ms', String(Math.round(performance.now() - received)));
+    // Since navigation began: what a bare page that only parses the same data is compared with (npm run bench).
+    document.documentElement.setAttribute('data-first-paint-at', String(Math.round(performance.now())));
+  });
 });
 
-/** The model with its time-ordered profiles unpacked (see modelForPage in core/report/reportModel.ts). */
-async function unpackModel(model: ReportModel): Promise<ReportModel> {
-  const unpack = (tp: ReportModel['timeProfile']) => (tp ? unpackTimeProfile(tp) : Promise.resolve(tp));
-  const processes = model.processes ? await Promise.all(model.processes.map(async (v) => ({ ...v, timeProfile: await unpack(v.timeProfile) }))) : undefined;
-  return { ...model, timeProfile: await unpack(model.timeProfile), ...(processes ? { processes } : {}) };
+/**
+ * The model with its time-ordered profiles' functions, nodes and self times unpacked, the spans
+ * still packed (see modelForPage in core/report/reportModel.ts): all the flame graph needs.
+ */
+function unpackHeads(model: ReportModel): ReportModel {
+  const head = (tp: ReportModel['timeProfile']) => (tp ? unpackTimeProfileHead(tp) : tp);
+  return { ...model, timeProfile: head(model.timeProfile), ...(model.processes ? { processes: model.processes.map((v) => ({ ...v, timeProfile: head(v.timeProfile) })) } : {}) };
+}
+
+/** Puts the spans into every time-ordered profile of `model` that still has them packed; whether any had. */
+function unpackAllSpans(model: ReportModel): boolean {
+  let any = false;
+  if (model.timeProfile?.packed) {
+    model.timeProfile = unpackSpans(model.timeProfile);
+    any = true;
+  }
+  for (const v of model.processes ?? []) {
+    if (!v.timeProfile?.packed) continue;
+    v.timeProfile = unpackSpans(v.timeProfile);
+    any = true;
+  }
+  return any;
 }
 document.documentElement.toggleAttribute('data-connected', host.connected);
 host.post({ type: 'ready' });
@@ -116,7 +141,7 @@ function render(full: ReportModel, painted?: () => void): void {
   const scrollY = window.scrollY;
   clear(app);
   if (!full.processes?.some((v) => v.id === selectedProcess)) selectedProcess = ALL_PROCESSES;
-  const model = modelForProcess(full, selectedProcess);
+  let model = modelForProcess(full, selectedProcess);
   const loc: LocationContext = { cwd: model.session?.target.cwd ?? null };
   const header = el('header', { id: 'report-header' });
   app.append(header);
@@ -156,12 +181,13 @@ function render(full: ReportModel, painted?: () => void): void {
   app.append(el('main', {}, flameSection, gcSection, predictionSection, timelineSection, allocSection, hotSection, tierSection, deoptSection));
 
   const palette = readPalette();
-  const cpu = cpuInput(model, loc);
+  let cpu = cpuInput(model, loc);
   const picked = pickedLabel(full);
   views = { flame: timed('v8-lens:flame', () => drawFlame(flameSection, model, loc, palette, picked, cpu, () => render(full))), gc: null, chart: null };
   const rest = () => {
     if (generation !== renderCount) return;
-    const time = cpu ? timed('v8-lens:flame-chart', () => timeline(timelineSection, cpu, model, loc, palette)) : null;
+    const spanned = cpu;
+    const time = spanned ? timed('v8-lens:flame-chart', () => timeline(timelineSection, spanned, model, loc, palette)) : null;
     if (!cpu) renderNoTimeline(timelineSection, full);
     views = {
       flame: views.flame,
@@ -195,6 +221,16 @@ function render(full: ReportModel, painted?: () => void): void {
       setTimeout(() => {
         if (generation !== renderCount) return;
         painted();
+        // The spans, megabytes on a long profile, now that the flame graph is on screen.
+        try {
+          if (timed('v8-lens:spans', () => unpackAllSpans(full))) {
+            model = modelForProcess(full, selectedProcess);
+            cpu = cpuInput(model, loc);
+          }
+        } catch (err) {
+          showError(err);
+          return;
+        }
         rest();
       }, 0),
     );
@@ -271,7 +307,7 @@ interface CpuInput extends CpuViewInput {
 
 function cpuInput(model: ReportModel, loc: LocationContext): CpuInput | null {
   const tp = model.timeProfile;
-  if (!tp || tp.spanNode.length === 0) return null;
+  if (!tp || (tp.packed ? packedSpanCount(tp) : tp.spanNode.length) === 0) return null;
   let index = indexes.get(tp);
   if (!index) indexes.set(tp, (index = new ProfileIndex(tp)));
   const aligned = tp.clockMs !== null;

@@ -67,6 +67,14 @@ export function samplingGaps(profile: CpuProfile): SamplingGaps {
   return { intervalMs: intervalUs / 1000, count, unsampledMs: unsampledUs / 1000, longestMs: longestUs / 1000, wallMs: Math.max(0, profile.endTimeUs - profile.startTimeUs) / 1000 };
 }
 
+/**
+ * A whole number with thousands separators, as toLocaleString('en-US') writes it, without loading
+ * ICU's data for it: that took 15–40 ms of a 250 ms `report --json`.
+ */
+function grouped(n: number): string {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 function duration(ms: number): string {
   if (ms >= 10_000) return `${Math.round(ms / 1000)} s`;
   if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
@@ -80,7 +88,7 @@ function duration(ms: number): string {
 export function samplingGapWarning(gaps: SamplingGaps): string | null {
   if (gaps.wallMs <= 0 || gaps.unsampledMs < GAP_MS_TO_SAY || gaps.unsampledMs < GAP_SHARE_TO_SAY * gaps.wallMs) return null;
   return (
-    `${duration(gaps.unsampledMs)} of ${duration(gaps.wallMs)} had no CPU sample (${gaps.count.toLocaleString('en-US')} gap${gaps.count === 1 ? '' : 's'} of more than twice the ${gaps.intervalMs.toFixed(2)} ms interval, ` +
+    `${duration(gaps.unsampledMs)} of ${duration(gaps.wallMs)} had no CPU sample (${grouped(gaps.count)} gap${gaps.count === 1 ? '' : 's'} of more than twice the ${gaps.intervalMs.toFixed(2)} ms interval, ` +
     `the longest ${duration(gaps.longestMs)}): the machine was saturated (more runnable threads than cores) or the process was stopped, ` +
     'so the times here count only the samples taken'
   );

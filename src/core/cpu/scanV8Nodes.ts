@@ -39,7 +39,26 @@ export function scanV8Nodes(text: string, end: number, sourceName: string, warni
   const buffer = Buffer.allocUnsafe(end + 4);
   if (buffer.write(text.slice(0, end), 0, 'utf8') !== end) return null;
   buffer[end] = 0; // stops every loop below
-  const bytes = buffer.subarray(0, end + 1);
+  return scanNodeBytes(buffer.subarray(0, end + 1), end, (from, to) => text.slice(from, to), sourceName, warnings);
+}
+
+/**
+ * The same from a file's bytes, all ASCII, read where they are: `bytes[end]` is lent for the zero
+ * byte that stops the loops, and put back.
+ */
+export function scanV8NodesInBytes(bytes: Buffer, end: number, sourceName: string, warnings: string[]): ScannedNodes | null {
+  if (end >= bytes.length) return null;
+  const lent = bytes[end]!;
+  bytes[end] = 0;
+  try {
+    return scanNodeBytes(bytes.subarray(0, end + 1), end, (from, to) => bytes.toString('latin1', from, to), sourceName, warnings);
+  } finally {
+    bytes[end] = lent;
+  }
+}
+
+/** `bytes[0, end)` with a zero byte at `end`; `textOf` gives the text of a range of them. */
+function scanNodeBytes(bytes: Uint8Array, end: number, textOf: (from: number, to: number) => string, sourceName: string, warnings: string[]): ScannedNodes | null {
 
   const s = new ByteScanner(bytes);
   if (!s.literal(NODES_OPEN) || bytes[s.at] === CLOSE_BRACKET) return null;
@@ -48,7 +67,7 @@ export function scanV8Nodes(text: string, end: number, sourceName: string, warni
   const ticks: Array<readonly CpuPositionTick[]> = [];
   const childOwners: number[] = [];
   const childIds: number[] = [];
-  const frames = new FrameTexts(text, bytes);
+  const frames = new FrameTexts(textOf, bytes);
   let dropped = 0;
 
   for (;;) {
@@ -109,7 +128,7 @@ export function scanV8Nodes(text: string, end: number, sourceName: string, warni
   let members: unknown;
   let parsedFrames: unknown;
   try {
-    members = s.at === end ? {} : bytes[s.at] === COMMA ? JSON.parse(`{${text.slice(s.at + 1, end)}}`) : null;
+    members = s.at === end ? {} : bytes[s.at] === COMMA ? JSON.parse(`{${textOf(s.at + 1, end)}}`) : null;
     parsedFrames = JSON.parse(`[${frames.texts.join(',')}]`);
   } catch {
     return null;
@@ -252,7 +271,7 @@ class FrameTexts {
   private readonly collided = new Map<string, number>();
 
   constructor(
-    private readonly text: string,
+    private readonly textOf: (from: number, to: number) => string,
     private readonly bytes: Uint8Array,
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -266,14 +285,14 @@ class FrameTexts {
       return this.add(start, end);
     }
     if (this.sameBytes(known, start, end)) return known;
-    const text = this.text.slice(start, end);
+    const text = this.textOf(start, end);
     let other = this.collided.get(text);
     if (other === undefined) this.collided.set(text, (other = this.add(start, end)));
     return other;
   }
 
   private add(start: number, end: number): number {
-    this.texts.push(this.text.slice(start, end));
+    this.texts.push(this.textOf(start, end));
     const at = this.offsets[this.offsets.length - 1]!;
     if (at + (end - start) > this.store.length) {
       const grown = new Uint8Array(Math.max(this.store.length * 2, at + (end - start)));

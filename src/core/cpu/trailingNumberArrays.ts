@@ -35,36 +35,65 @@ const KEYS = new Set<string>(['samples', 'timeDeltas']);
 /** Below this size the ordinary path is as fast and there is nothing to gain. */
 const WORTH_IT_CHARS = 1 << 20;
 
+/** What the cut reads of its input, backwards over a few keys: a text, or ASCII bytes (the same offsets). */
+interface Source {
+  length: number;
+  code(i: number): number;
+  lastIndexOf(char: string, from: number): number;
+  slice(start: number, end: number): string;
+}
+
 export function cutTrailingNumberArrays(text: string): TrailingNumberArrays | null {
+  const source: Source = { length: text.length, code: (i) => text.charCodeAt(i), lastIndexOf: (c, from) => text.lastIndexOf(c, from), slice: (a, b) => text.slice(a, b) };
+  // The arrays are copied to bytes to be scanned: indexing a byte array is cheaper than `charCodeAt`,
+  // enough to pay for the copy several times over. UTF-8, not Latin-1: any non-ASCII character
+  // becomes bytes ≥ 0x80, which are rejected, rather than a low byte that could pass for a digit.
+  const cut = cutWith(source, (open, close) => {
+    const bytes = Buffer.from(text.slice(open, close + 1), 'utf8');
+    return scanInt32s(bytes, 0, bytes.length - 1);
+  });
+  return cut && { rest: `${text.slice(0, cut.restEnd)}}`, ...cut };
+}
+
+/**
+ * The same for a file's bytes, all ASCII (so byte offsets are the text's): scanned where they are,
+ * with no text made of them.
+ */
+export function cutTrailingNumberArraysInBytes(bytes: Buffer): Omit<TrailingNumberArrays, 'rest'> | null {
+  const source: Source = { length: bytes.length, code: (i) => bytes[i] ?? NaN, lastIndexOf: (c, from) => bytes.lastIndexOf(c.charCodeAt(0), from), slice: (a, b) => bytes.toString('latin1', a, b) };
+  return cutWith(source, (open, close) => scanInt32s(bytes, open, close));
+}
+
+function cutWith(text: Source, scan: (open: number, close: number) => Int32Array | null): Omit<TrailingNumberArrays, 'rest'> | null {
   if (text.length < WORTH_IT_CHARS) return null;
   const objectEnd = skipSpaceBack(text, text.length - 1);
-  if (text.charCodeAt(objectEnd) !== CLOSE_BRACE) return null;
+  if (text.code(objectEnd) !== CLOSE_BRACE) return null;
 
   const members: Array<{ key: Key; open: number; close: number }> = [];
   let cutAt = -1;
   let at = objectEnd - 1;
   while (members.length < KEYS.size) {
     const close = skipSpaceBack(text, at);
-    if (text.charCodeAt(close) !== CLOSE_BRACKET) break;
+    if (text.code(close) !== CLOSE_BRACKET) break;
     const open = text.lastIndexOf('[', close);
     const colon = skipSpaceBack(text, open - 1);
-    if (open < 0 || text.charCodeAt(colon) !== COLON) break;
+    if (open < 0 || text.code(colon) !== COLON) break;
     const keyEnd = skipSpaceBack(text, colon - 1);
-    if (text.charCodeAt(keyEnd) !== QUOTE) break;
+    if (text.code(keyEnd) !== QUOTE) break;
     const keyStart = text.lastIndexOf('"', keyEnd - 1);
     const key = text.slice(keyStart + 1, keyEnd);
     const comma = skipSpaceBack(text, keyStart - 1);
     if (keyStart < 0 || !KEYS.has(key) || members.some((m) => m.key === key)) break;
-    if (text.charCodeAt(comma) !== COMMA) break;
+    if (text.code(comma) !== COMMA) break;
     members.push({ key: key as Key, open, close });
     cutAt = comma;
     at = comma - 1;
   }
   if (members.length === 0) return null;
 
-  const result: TrailingNumberArrays = { rest: `${text.slice(0, cutAt)}}`, restEnd: cutAt };
+  const result: Omit<TrailingNumberArrays, 'rest'> = { restEnd: cutAt };
   for (const { key, open, close } of members) {
-    const values = scanInt32s(text, open, close);
+    const values = scan(open, close);
     if (!values) return null;
     result[key] = values;
   }
@@ -83,26 +112,22 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-function skipSpaceBack(text: string, i: number): number {
-  while (i >= 0 && isSpace(text.charCodeAt(i))) i--;
+function skipSpaceBack(text: Source, i: number): number {
+  while (i >= 0 && isSpace(text.code(i))) i--;
   return i;
 }
 
 /**
- * The integers between `[` at `open` and `]` at `close`, in JSON syntax (no leading zeros); null for
- * anything else (fractions, exponents, values outside 32 bits). The span is copied to bytes first:
- * indexing a byte array is cheaper than `charCodeAt`, enough to pay for the copy several times over.
+ * The integers between `[` at `bytes[open]` and `]` at `bytes[close]`, in JSON syntax (no leading
+ * zeros); null for anything else (fractions, exponents, values outside 32 bits, any byte ≥ 0x80).
  * One element type only, so the store stays monomorphic: this loop is why the fast path exists.
  */
-function scanInt32s(text: string, open: number, close: number): Int32Array | null {
-  // UTF-8, not Latin-1: any non-ASCII character becomes bytes ≥ 0x80, which are rejected below,
-  // rather than a low byte that could pass for a digit.
-  const bytes = Buffer.from(text.slice(open, close + 1), 'utf8');
-  const end = bytes.length - 1; // the ']'
+function scanInt32s(bytes: Uint8Array, open: number, close: number): Int32Array | null {
+  const end = close; // the ']'
   let capacity = 4096;
   let out = new Int32Array(capacity);
   let count = 0;
-  let i = 1;
+  let i = open + 1;
   let c = bytes[i]!;
   while (isSpace(c)) c = bytes[++i]!;
   if (c === CLOSE_BRACKET) return i === end ? out.subarray(0, 0) : null;
@@ -121,7 +146,7 @@ function scanInt32s(text: string, open: number, close: number): Int32Array | nul
     if (count === MAX_TRAILING_VALUES) return null;
     if (count === capacity) {
       // Grow to what the rest of the array needs at the density seen so far, plus a margin.
-      capacity = Math.min(Math.ceil((count * end) / i) + 4096, MAX_TRAILING_VALUES);
+      capacity = Math.min(Math.ceil((count * (end - open)) / (i - open)) + 4096, MAX_TRAILING_VALUES);
       const grown = new Int32Array(capacity);
       grown.set(out);
       out = grown;

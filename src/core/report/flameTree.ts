@@ -59,10 +59,35 @@ export function buildFlameTree(model: CpuModel, warnings: string[] = []): FlameN
     built[i] = node;
     if (parent >= 0) built[parent]?.children.push(node);
   }
-  if (folded > 0) warnings.push(`flame graph: the call tree is deeper than ${MAX_FLAME_DEPTH} frames (V8 records at most 255); ${folded} deeper frame(s) are folded into the frame above them`);
+  if (folded > 0) warnings.push(foldedWarning(folded));
   const root = built[0]!;
   sortHeaviestFirst(root);
   return root;
+}
+
+/**
+ * What buildFlameTree says of the frames it folds, without building the tree: for a page that draws
+ * the flame graph from the time-ordered profile (which folds the same frames), the tree itself is
+ * never sent.
+ */
+export function warnFoldedFrames(model: CpuModel, warnings: string[]): void {
+  const { parents } = model.profile;
+  const depth = new Int32Array(parents.length);
+  let folded = 0;
+  for (let i = 0; i < parents.length; i++) {
+    if ((model.nodeTotalUs[i]! <= 0 && i !== 0) || i === model.v8LensNode) continue;
+    const parent = parents[i]!;
+    depth[i] = parent >= 0 ? depth[parent]! + 1 : 0;
+    if (depth[i]! > MAX_FLAME_DEPTH) {
+      depth[i] = MAX_FLAME_DEPTH;
+      folded++;
+    }
+  }
+  if (folded > 0) warnings.push(foldedWarning(folded));
+}
+
+function foldedWarning(folded: number): string {
+  return `flame graph: the call tree is deeper than ${MAX_FLAME_DEPTH} frames (V8 records at most 255); ${folded} deeper frame(s) are folded into the frame above them`;
 }
 
 /** "Left heavy": children by total time, so the widest stacks line up on the left. */

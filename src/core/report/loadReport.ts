@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { CpuProfileError } from '../cpu/cpuProfileError';
-import { CPU_PROFILE_READ_LIMIT, parseCpuProfile } from '../cpu/parseCpuProfile';
+import { CPU_PROFILE_READ_LIMIT, parseCpuProfileBytes } from '../cpu/parseCpuProfile';
 import { buildCpuModel, type CpuModel } from '../cpu/cpuModel';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
 import { summarizeGcTable } from '../gc/gcSummary';
@@ -141,11 +141,11 @@ function singleSummary(kind: Summary['source']['kind'], path: string, parts: Par
 const PPROF_READ_LIMIT = { maxBytes: 256 * 1024 * 1024, why: 'a pprof larger than 256 MB is not a profile V8 Lens can hold' } as const;
 
 async function summarizeCpuProfileFile(path: string): Promise<{ summary: Summary; cpuModel: CpuModel }> {
-  const text = await readRegularFile(path, CPU_PROFILE_READ_LIMIT).catch((err: unknown) => {
+  const bytes = await readRegularFileBytes(path, CPU_PROFILE_READ_LIMIT).catch((err: unknown) => {
     throw new UserError(err instanceof FileRefusedError ? err.message : `cannot read ${basename(path)}: ${errorMessage(err)}`);
   });
   try {
-    const profile = parseCpuProfile(text, basename(path));
+    const profile = parseCpuProfileBytes(bytes, basename(path));
     const cpuModel = buildCpuModel(profile, { isV8LensScript: await v8LensScriptsBeside(path) });
     const cpu = summarizeCpuModel(cpuModel, { profileFile: basename(path) });
     const summary = singleSummary('cpuprofile', path, {

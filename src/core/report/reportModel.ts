@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { buildFlameTree, type FlameNode } from './flameTree';
+import { buildFlameTree, warnFoldedFrames, type FlameNode } from './flameTree';
 import { heapFlameTree, readAllocFlames } from './allocFlame';
 import { readHeapProfileFile } from '../run/runAllocations';
 import { runPath } from '../run/runFiles';
@@ -34,7 +34,15 @@ import { boundForPage } from './pageBounds';
 import { loadReportAndProfile, sniffArtifact } from './loadReport';
 
 
-export async function buildReportModel(target: string): Promise<ReportModel> {
+export interface ReportModelOptions {
+  /**
+   * The model is only for a page (modelForPage): the flame tree of a profile the page draws from
+   * its time-ordered form is not built (its warnings are still said). Compare needs the tree.
+   */
+  forPage?: boolean;
+}
+
+export async function buildReportModel(target: string, options: ReportModelOptions = {}): Promise<ReportModel> {
   const { summary, cpuModel, heapProfile, timeless } = await loadReportAndProfile(target);
   const info = await stat(target);
   if (info.isDirectory()) return buildRunModel(target, summary);
@@ -42,9 +50,11 @@ export async function buildReportModel(target: string): Promise<ReportModel> {
   const kind = await sniffArtifact(target);
   const model: ReportModel = { title: basename(target), source: target, summary, session: null, flame: null, gcEvents: [] };
   if (cpuModel) {
-    model.flame = buildFlameTree(cpuModel, summary.warnings);
     // A pprof keeps each stack's total, not its time: no time-ordered views.
-    if (!timeless) model.timeProfile = buildTimeProfile(cpuModel, { clockMs: null, clockNote: 'a profile on its own: there is no GC trace to line it up with' });
+    const time = timeless ? null : buildTimeProfile(cpuModel, { clockMs: null, clockNote: 'a profile on its own: there is no GC trace to line it up with' });
+    if (options.forPage && time !== null && time.spanNode.length > 0) warnFoldedFrames(cpuModel, summary.warnings);
+    else model.flame = buildFlameTree(cpuModel, summary.warnings);
+    if (time !== null) model.timeProfile = time;
   }
   if (heapProfile) model.allocFlame = heapFlameTree(heapProfile);
   if (kind === 'gc-trace') model.gcEvents = await gcPointsFromFile(target, summary);
@@ -243,7 +253,7 @@ function toPoint(e: GcEvent): GcPoint {
 /**
  * The model as the page receives it: a flame tree the page can build from the time-ordered profile
  * is left out (it would be the same call tree twice, and the page narrows it to a time range anyway),
- * and the time-ordered profiles are packed (a quarter of their JSON; the page unpacks them).
+ * and the time-ordered profiles are packed (see PackedArrays; the page unpacks them).
  */
 export function modelForPage(full: ReportModel): ReportModel {
   // A page draws a bounded number of processes and warnings (see pageBounds.ts).

@@ -9,10 +9,10 @@ import type { FlameNode } from '../../shared/model/reportModel';
 import type { CpuSummary } from '../../shared/model/summary';
 import { buildCpuModel, scriptFramesOf } from '../cpu/cpuModel';
 import { summarizeCpuModel } from '../cpu/cpuSummary';
-import { parseCpuProfile } from '../cpu/parseCpuProfile';
+import { parseCpuProfileBytes } from '../cpu/parseCpuProfile';
 import type { IsV8LensScript } from '../cpu/v8LensFrames';
 import type { ScriptFrames } from '../heap/resolvePositions';
-import { RUN_FILE_LIMITS, readRunText, runPath } from '../run/runFiles';
+import { RUN_FILE_LIMITS, readRunBytes, runPath } from '../run/runFiles';
 import type { RunLayout } from '../run/runLayout';
 import { buildFlameTree } from './flameTree';
 import { buildTimeProfile } from './timeProfile';
@@ -50,8 +50,8 @@ export class RunProfileViews {
   }
 
   private async read(name: string): Promise<ProfileViews> {
-    const text = await readRunText(this.layout.dir, runPath(this.layout.cpuDir, name), RUN_FILE_LIMITS.cpuProfile);
-    const profile = parseCpuProfile(text, basename(name));
+    const bytes = await readRunBytes(this.layout.dir, runPath(this.layout.cpuDir, name), RUN_FILE_LIMITS.cpuProfile);
+    const profile = parseCpuProfileBytes(bytes, basename(name));
     const model = buildCpuModel(profile, { isV8LensScript: this.isV8LensScript });
     return {
       flame: buildFlameTree(model, this.warnings),

@@ -55,22 +55,29 @@ export function buildTimeProfile(model: CpuModel, clock: Pick<TimeProfile, 'cloc
   const { samples } = profile;
   if (samples.length > 0) {
     const first = times[0]!;
-    const starts: number[] = [];
-    const nodes = out.spanNode;
+    // At most one span per sample: filled in place, not grown (millions of samples).
+    const starts = new Float64Array(samples.length);
+    const nodes = new Int32Array(samples.length);
+    let count = 0;
     for (let i = 0; i < samples.length; i++) {
       const node = newId[samples[i]!] ?? -1;
       if (node < 0) continue;
       const start = Math.round(times[i]! - first);
       // A sample that lasted no time gives its place to the next one.
-      while (starts.length > 0 && starts[starts.length - 1] === start) {
-        starts.pop();
-        nodes.pop();
-      }
-      if (nodes.length > 0 && nodes[nodes.length - 1] === node) continue;
-      starts.push(start);
-      nodes.push(node);
+      while (count > 0 && starts[count - 1] === start) count--;
+      if (count > 0 && nodes[count - 1] === node) continue;
+      starts[count] = start;
+      nodes[count] = node;
+      count++;
     }
-    for (let i = 0; i < starts.length; i++) out.spanDeltaUs.push(i === 0 ? starts[0]! : starts[i]! - starts[i - 1]!);
+    const spanNode = new Array<number>(count);
+    const spanDeltaUs = new Array<number>(count);
+    for (let i = 0; i < count; i++) {
+      spanNode[i] = nodes[i]!;
+      spanDeltaUs[i] = i === 0 ? starts[0]! : starts[i]! - starts[i - 1]!;
+    }
+    out.spanNode = spanNode;
+    out.spanDeltaUs = spanDeltaUs;
     out.durationUs = Math.round(model.coveredUs);
   }
   return out;

@@ -11,7 +11,7 @@ import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseCheckedJson, type Check } from '../../shared/model/shapeCheck';
 import { CPU_PROFILE_READ_LIMIT } from '../cpu/parseCpuProfile';
-import { FileRefusedError, openRegularFile, readRegularFile, type ReadLimit } from '../util/files';
+import { FileRefusedError, openRegularFile, readRegularFile, readRegularFileBytes, type ReadLimit } from '../util/files';
 import { errorMessage, isErrno, oneLine } from '../util/errors';
 import { jsonBudgetProblem, type JsonLimits } from '../util/jsonBudget';
 
@@ -114,6 +114,16 @@ export async function readRunText(dir: string, path: string, limit: ReadLimit): 
   const shown = runFileName(dir, path);
   try {
     return await readRegularFile(await realPathInside(dir, path, shown), { ...limit, shown });
+  } catch (err) {
+    throw asRunFileError(err, shown);
+  }
+}
+
+/** The same as bytes (a profile read where it is, without a text made of it). */
+export async function readRunBytes(dir: string, path: string, limit: ReadLimit): Promise<Buffer> {
+  const shown = runFileName(dir, path);
+  try {
+    return await readRegularFileBytes(await realPathInside(dir, path, shown), { ...limit, shown });
   } catch (err) {
     throw asRunFileError(err, shown);
   }

@@ -36,6 +36,12 @@ export interface TimeProfile {
   clockMs: number | null;
   /** How `clockMs` was found, for the page to say: "lined up on 83 GC pauses", or why it is null. */
   clockNote: string;
+  /**
+   * Each node's own time over the whole profile, µs: what its spans add up to (see
+   * ../profile/profileIndex.ts, spanSelfUs). Sent with the packed profile, so the page draws the
+   * flame graph before it has decoded the spans; absent otherwise.
+   */
+  nodeSelfUs?: number[];
   /** In an exported report: the arrays above, packed (they are empty until unpacked). */
   packed?: PackedArrays;
 }
@@ -44,16 +50,21 @@ export interface TimeProfile {
 export const TIME_PROFILE_CATEGORIES: readonly FrameCategory[] = ['user', 'dependency', 'node', 'native', 'gc', 'idle', 'process', 'tool', 'waiting'];
 
 /**
- * How a TimeProfile travels inside an exported report: its number arrays as one run of unsigned
- * LEB128 varints (nodeParent + 1, so the root's −1 is 0), in the order of PACKED_ARRAYS, each
- * preceded by its length, deflated (raw DEFLATE) and base64-encoded; the arrays themselves are then
- * empty. A quarter of the JSON for a long profile. core/report/packTimeProfile.ts writes it,
- * ../profile/unpackTimeProfile.ts reads it back (in the page, or in Node).
+ * How a TimeProfile travels to the page (a webview message, an exported report): its number arrays
+ * as runs of unsigned LEB128 varints (nodeParent + 1, so the root's −1 is 0), each array preceded
+ * by its length, base64-encoded; the arrays themselves are then empty. In two parts: `data`, the
+ * functions, the nodes and each node's self time (PACKED_ARRAYS), all the flame graph needs, a few
+ * hundred KB; and `spans` (PACKED_SPANS), the samples in time order, megabytes on a long profile,
+ * which the page decodes after the flame graph is on screen. Not deflated: the spans, nearly all of
+ * it, shrink by a fifth for 140 ms of deflate per 50 MB profile on the way out and an inflate on the
+ * way in. core/report/packTimeProfile.ts writes it, ../profile/unpackTimeProfile.ts reads it back.
  */
 export interface PackedArrays {
-  encoding: 'leb128+deflate-raw+base64';
+  encoding: 'leb128+base64';
   data: string;
+  spans: string;
 }
 
-export const PACKED_ARRAYS = ['fnName', 'fnUrl', 'fnLine', 'fnColumn', 'fnCategory', 'nodeFn', 'nodeParent', 'spanNode', 'spanDeltaUs'] as const;
-export type PackedArrayName = (typeof PACKED_ARRAYS)[number];
+export const PACKED_ARRAYS = ['fnName', 'fnUrl', 'fnLine', 'fnColumn', 'fnCategory', 'nodeFn', 'nodeParent', 'nodeSelfUs'] as const;
+export const PACKED_SPANS = ['spanNode', 'spanDeltaUs'] as const;
+export type PackedArrayName = (typeof PACKED_ARRAYS)[number] | (typeof PACKED_SPANS)[number];

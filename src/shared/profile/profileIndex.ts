@@ -24,8 +24,7 @@ export class ProfileIndex {
   /** Start of each span, µs after the first sample. */
   readonly spanStartUs: Float64Array;
   readonly depth: Int32Array;
-  /** 1 when no ancestor of the node runs the same function. */
-  readonly outermost: Uint8Array;
+  private outermostNodes: Uint8Array | null = null;
   readonly nodeCount: number;
   readonly functionCount: number;
 
@@ -37,12 +36,21 @@ export class ProfileIndex {
     let t = 0;
     for (let i = 0; i < spanDeltaUs.length; i++) this.spanStartUs[i] = t += spanDeltaUs[i]!;
     this.depth = new Int32Array(this.nodeCount);
-    this.outermost = new Uint8Array(this.nodeCount);
     for (let i = 0; i < this.nodeCount; i++) {
       const parent = nodeParent[i]!;
       this.depth[i] = parent >= 0 ? this.depth[parent]! + 1 : 0;
     }
-    if (!this.outermostInPreOrder(nodeParent, nodeFn)) {
+  }
+
+  /**
+   * 1 when no ancestor of the node runs the same function. Made on first use: the flame graph,
+   * drawn first, does not need it.
+   */
+  get outermost(): Uint8Array {
+    if (this.outermostNodes !== null) return this.outermostNodes;
+    const { nodeParent, nodeFn } = this.profile;
+    const outermost = (this.outermostNodes = new Uint8Array(this.nodeCount));
+    if (!this.outermostInPreOrder(nodeParent, nodeFn, outermost)) {
       for (let i = 0; i < this.nodeCount; i++) {
         let outer = 1;
         for (let a = nodeParent[i]!; a >= 0; a = nodeParent[a]!) {
@@ -51,9 +59,10 @@ export class ProfileIndex {
             break;
           }
         }
-        this.outermost[i] = outer;
+        outermost[i] = outer;
       }
     }
+    return outermost;
   }
 
   /**
@@ -61,7 +70,7 @@ export class ProfileIndex {
    * root), counting each function's frames on the current stack: a walk up every node's ancestors
    * is a 400-deep stack times 90,000 nodes. False, with nothing kept, when they are not.
    */
-  private outermostInPreOrder(nodeParent: readonly number[], nodeFn: readonly number[]): boolean {
+  private outermostInPreOrder(nodeParent: readonly number[], nodeFn: readonly number[], outermost: Uint8Array): boolean {
     const onStack = new Int32Array(this.functionCount + 1);
     const stack: number[] = [];
     for (let i = 0; i < this.nodeCount; i++) {
@@ -70,7 +79,7 @@ export class ProfileIndex {
       if (parent >= 0 && stack.length === 0) return false;
       const fn = nodeFn[i]!;
       if (!(fn >= 0 && fn < this.functionCount)) return false;
-      this.outermost[i] = onStack[fn] === 0 ? 1 : 0;
+      outermost[i] = onStack[fn] === 0 ? 1 : 0;
       onStack[fn]!++;
       stack.push(i);
     }
@@ -92,8 +101,16 @@ export class ProfileIndex {
     return span + 1 < this.spanStartUs.length ? this.spanStartUs[span + 1]! : this.profile.durationUs;
   }
 
-  /** Each node's own time within `range` (the whole profile when null), µs. */
+  /**
+   * Each node's own time within `range` (the whole profile when null), µs. Before its spans are
+   * decoded, a packed profile has only the whole profile's (`nodeSelfUs`).
+   */
   selfUs(range: ProfileRange | null): Float64Array {
+    if (range === null) {
+      const shipped = this.profile.nodeSelfUs;
+      if (this.profile.spanNode.length === 0 && shipped !== undefined && shipped.length === this.nodeCount) return Float64Array.from(shipped);
+      return spanSelfUs(this.profile, this.nodeCount);
+    }
     const self = new Float64Array(this.nodeCount);
     const nodes = this.profile.spanNode;
     const from = range ? range.fromUs : -Infinity;
@@ -116,4 +133,22 @@ export class ProfileIndex {
     }
     return total;
   }
+}
+
+/**
+ * Each node's own time over the whole profile, µs: every span's length added to its node (the last
+ * span runs to `durationUs`). The same sums in the same order as `ProfileIndex.selfUs(null)` makes
+ * them, so the figure the page gets ahead of the spans is the one it would compute from them.
+ */
+export function spanSelfUs(profile: Pick<TimeProfile, 'spanNode' | 'spanDeltaUs' | 'durationUs'>, nodeCount: number): Float64Array {
+  const self = new Float64Array(nodeCount);
+  const { spanNode, spanDeltaUs } = profile;
+  const n = Math.min(spanNode.length, spanDeltaUs.length);
+  let start = 0;
+  for (let s = 0; s < n; s++) {
+    start += spanDeltaUs[s]!;
+    const end = s + 1 < n ? start + spanDeltaUs[s + 1]! : profile.durationUs;
+    if (end > start) self[spanNode[s]!]! += end - start;
+  }
+  return self;
 }

@@ -1,23 +1,76 @@
 /**
- * Reads a packed TimeProfile back (see PackedArrays): base64, raw DEFLATE through the platform's
- * DecompressionStream (browsers, Node 18+), LEB128 varints. A profile that is not packed comes back
- * as it is. Data that does not decode is an error with one line of reason.
+ * Reads a packed TimeProfile back (see PackedArrays): base64, LEB128 varints. In two steps, so the
+ * page can draw the flame graph before the bulk is decoded: `unpackTimeProfileHead` gives the
+ * functions, the nodes and each node's self time, with the spans still to come; `unpackSpans` then
+ * puts the spans in. `unpackTimeProfile` does both. A profile that is not packed comes back as it
+ * is. Data that does not decode is an error with one line of reason.
  */
-import { PACKED_ARRAYS, type TimeProfile } from '../model/timeProfile';
+import { PACKED_ARRAYS, PACKED_SPANS, type PackedArrayName, type TimeProfile } from '../model/timeProfile';
 
-export async function unpackTimeProfile(profile: TimeProfile): Promise<TimeProfile> {
+/** The whole profile, spans included. */
+export function unpackTimeProfile(profile: TimeProfile): TimeProfile {
+  return unpackSpans(unpackTimeProfileHead(profile));
+}
+
+/**
+ * The functions, the nodes and each node's self time (`nodeSelfUs`); the spans are empty and the
+ * profile keeps `packed` (without `data`) until `unpackSpans`.
+ */
+export function unpackTimeProfileHead(profile: TimeProfile): TimeProfile {
+  const packed = profile.packed;
+  if (!packed || packed.data === '') return profile;
+  checkEncoding(packed);
+  const out: TimeProfile = { ...profile, packed: { ...packed, data: '' } };
+  readArrays(packed.data, PACKED_ARRAYS, out);
+  return out;
+}
+
+/** The profile with its spans decoded and nothing left packed (the same object when there was nothing to do). */
+export function unpackSpans(profile: TimeProfile): TimeProfile {
   const packed = profile.packed;
   if (!packed) return profile;
-  if (packed.encoding !== 'leb128+deflate-raw+base64' || typeof packed.data !== 'string') throw new Error(`the CPU timeline is packed as ${String(packed.encoding)}, which this page cannot read`);
-  // The platform's own base64 decoder where it has one (Chromium 140+), else atob and a loop.
-  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array<ArrayBuffer> }).fromBase64;
-  const raw = fromBase64 ? fromBase64.call(Uint8Array, packed.data) : bytesOf(atob(packed.data));
-  const stream = new Blob([raw]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  const out = packed.data === '' ? { ...profile } : unpackTimeProfileHead(profile);
+  checkEncoding(packed);
+  readArrays(packed.spans, PACKED_SPANS, out);
+  delete out.packed;
+  return out;
+}
+
+/** How many spans a profile has, read from the start of its packed spans (their first varint); 0 when it cannot be read. */
+export function packedSpanCount(profile: TimeProfile): number {
+  const spans = profile.packed?.spans;
+  if (typeof spans !== 'string') return profile.spanNode.length;
+  // Twelve base64 characters: nine bytes, more than the longest varint.
+  let bytes: Uint8Array;
+  try {
+    bytes = bytesOfBase64(spans.slice(0, 12));
+  } catch {
+    return 0;
+  }
+  let value = 0;
+  let scale = 1;
+  for (const b of bytes) {
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) return value;
+    scale *= 128;
+  }
+  return 0;
+}
+
+function checkEncoding(packed: NonNullable<TimeProfile['packed']>): void {
+  if (packed.encoding !== 'leb128+base64' || typeof packed.data !== 'string' || typeof packed.spans !== 'string') {
+    throw new Error(`the CPU timeline is packed as ${String(packed.encoding)}, which this page cannot read`);
+  }
+}
+
+const bad = (why: string) => new Error(`the CPU timeline data ${why}`);
+
+/** Decodes `names`' arrays from `text` into `out`. */
+function readArrays(text: string, names: readonly PackedArrayName[], out: TimeProfile): void {
+  const bytes = bytesOfBase64(text);
   const end = bytes.length;
   let at = 0;
-  const bad = (why: string) => new Error(`the CPU timeline data ${why}`);
-  /** One LEB128 varint (up to 35 bits); one loop inlined below for the arrays, which hold millions. */
+  /** One LEB128 varint (up to 56 bits); one loop inlined below for the arrays, which hold millions. */
   const get = (): number => {
     let value = 0;
     let scale = 1;
@@ -27,12 +80,10 @@ export async function unpackTimeProfile(profile: TimeProfile): Promise<TimeProfi
       value += (b & 0x7f) * scale;
       if (b < 0x80) return value;
       scale *= 128;
-      if (scale > 2 ** 35) throw bad('is not well formed');
+      if (scale > 2 ** 56) throw bad('is not well formed');
     }
   };
-  const out: TimeProfile = { ...profile };
-  delete out.packed;
-  for (const name of PACKED_ARRAYS) {
+  for (const name of names) {
     const length = get();
     if (length > end) throw bad('is not well formed');
     const shift = name === 'nodeParent' ? 1 : 0;
@@ -46,18 +97,26 @@ export async function unpackTimeProfile(profile: TimeProfile): Promise<TimeProfi
         value += (b & 0x7f) * scale;
         if (b < 0x80) break;
         scale *= 128;
-        if (scale > 2 ** 35) throw bad('is not well formed');
+        if (scale > 2 ** 56) throw bad('is not well formed');
       }
       values[i] = value - shift;
     }
     out[name] = values;
   }
-  return out;
 }
 
-/** A binary string's bytes, in a plain loop (Uint8Array.from with a map callback is ~40× slower on megabytes). */
-function bytesOf(text: string): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+/** The platform's own base64 decoder where it has one (Chromium 140+, Node 25+), else atob and a loop. */
+function bytesOfBase64(text: string): Uint8Array {
+  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
+  let binary: string;
+  try {
+    if (fromBase64) return fromBase64.call(Uint8Array, text);
+    binary = atob(text);
+  } catch {
+    throw bad('is not base64');
+  }
+  // A plain loop: Uint8Array.from with a map callback is ~40× slower on megabytes.
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
   return out;
 }
