@@ -27,6 +27,8 @@ import { createWorkerRelay, exposeWorkerHook } from './workerRelay';
 import { ownThreadId, readThreadCpu } from './threadCpu';
 
 const { isMainThread, threadId } = currentThread();
+/** When the agent started, on the monotonic clock (nothing allocated for it but a bigint). */
+const AGENT_START_HRTIME = process.hrtime.bigint();
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 const SAMPLE_EVERY_MS = 250;
@@ -215,7 +217,10 @@ function startTraceClock(record: AgentRecord, redirect: CodeTraceRedirect | null
   const read = () => {
     try {
       const size = statSync(path).size;
-      const now = Math.round(performance.now() * 10) / 10;
+      // ms since the time origin from process.uptime(): `performance` would cost the app's heap 60–160 KB
+      // at start-up; the two clocks differ by the ms between Node's start and its time origin, put
+      // right at the end (below), and well inside the 25 ms these readings date a line to anyway.
+      const now = Math.round(process.uptime() * 10_000) / 10;
       if (size !== last && sizes.length < TRACE_CLOCK_LIMIT) {
         // The last reading that still saw the old size bounds the new lines from below: without it a
         // quiet second before them would widen their time to that whole second.
@@ -235,6 +240,8 @@ function startTraceClock(record: AgentRecord, redirect: CodeTraceRedirect | null
   return () => {
     clearInterval(timer);
     read();
+    const offset = performance.now() - process.uptime() * 1000;
+    for (const reading of sizes) reading[0] = Math.round((reading[0] + offset) * 10) / 10;
   };
 }
 
@@ -375,15 +382,15 @@ function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
     pid: process.pid,
     ppid: process.ppid,
     threadId,
-    clusterWorkerId: clusterWorkerId(),
     tid: ownThreadId(),
+    clusterWorkerId: clusterWorkerId(),
     hasIpc: isMainThread && process.channel !== undefined,
     codeTrace,
     argv: process.argv,
     execArgv: process.execArgv,
     nodeVersion: process.version,
     v8Version: process.versions.v8,
-    ...(clockNeededNow() ? startClock() : { processStartMs: Date.now() - process.uptime() * 1000 }),
+    processStartMs: Date.now() - process.uptime() * 1000,
     updatedAtMs: Date.now(),
     final: false,
     exitCode: null,
@@ -405,8 +412,11 @@ function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
  * core/cpu/profileClock.ts); a worker's isolate, made as the worker starts, before this agent ran.
  */
 function startClock(): Pick<AgentRecord, 'processStartMs' | 'monotonicOriginUs' | 'isolateCreatedMs'> {
-  const now = performance.now();
-  const monotonicOriginUs = Number(process.hrtime.bigint()) / 1000 - now * 1000;
+  // Read at the exit: `performance` costs the app's heap 60 KB (Node 20) to 160 KB (Node 26) when
+  // first touched, enough to move its first scavenges. The values do not change; a worker's isolate
+  // was made before the agent started, which the cheap hrtime reading at start places.
+  const now = performance.now() - Number(process.hrtime.bigint() - AGENT_START_HRTIME) / 1e6;
+  const monotonicOriginUs = Number(AGENT_START_HRTIME) / 1000 - now * 1000;
   const timing = (performance as unknown as { nodeTiming: unknown }).nodeTiming as { v8Start?: number; environment?: number };
   const v8Start = timing.v8Start ?? -1;
   const environment = timing.environment ?? -1;
@@ -414,15 +424,6 @@ function startClock(): Pick<AgentRecord, 'processStartMs' | 'monotonicOriginUs' 
   return { processStartMs: performance.timeOrigin, monotonicOriginUs, isolateCreatedMs: created };
 }
 
-/**
- * `performance` costs the app's heap 60 KB (Node 20) to 160 KB (Node 26) when first touched: read
- * it at start-up only when a CPU profile is taken, whose timeline needs the clock while the process
- * may still be killed; otherwise at the exit (the values do not change), and the start time until
- * then from `process.uptime()`, which costs nothing.
- */
-function clockNeededNow(): boolean {
-  return process.env[AGENT_ENV.cpuProfileDir] !== undefined || process.execArgv.some((a) => a === '--cpu-prof' || a.startsWith('--cpu-prof='));
-}
 
 /**
  * The cluster worker id, or null when this is no cluster worker. Node sets a worker up (and deletes
