@@ -7,12 +7,12 @@
  *    parses it (both mark the first task after the frame that painted);
  *  - a zoom click and a search (after its debounce), each until the updated frame is painted;
  * and for the tsc profile the exported HTML's size and `report --html` in process against
- * `JSON.parse`; `report --json` of the 47 MB profile as whole processes against a process that only
- * parses it. `performance` is the global one (not imported): the same name runs inside the page's
+ * `JSON.parse`; `report --json` and `--html` of both profiles as whole processes against a process
+ * that only parses the same file, time and peak memory. `performance` is the global one (not imported): the same name runs inside the page's
  * evaluate callbacks.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -22,6 +22,7 @@ import { modelForPage } from '../src/core/report/reportModel';
 import { median } from '../src/core/util/stats';
 import { generateCpuProfile } from './generateCpuProfile';
 import { fmtSpread, report, rotated } from './measure';
+import { wholeProcess, type ProcessFigures } from './wholeProcess';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
@@ -177,26 +178,45 @@ export async function benchReportPage(rounds: number): Promise<void> {
   }
 }
 
-/** `report --json` of a big profile as a whole process, against a process that only reads and parses it. */
+/**
+ * `report --json` and `report --html` of the tsc profile and the 47 MB one as whole processes,
+ * against a process that only reads and parses the same file: time and peak memory
+ * (bench/wholeProcess.ts), interleaved in rotated order.
+ */
 export function benchReportJsonProcess(rounds: number): void {
   const dir = mkdtempSync(join(tmpdir(), 'v8-lens-json-'));
-  const path = writeBigProfile(dir);
+  const profiles = [
+    { what: 'a 47 MB generated profile', path: writeBigProfile(dir) },
+    { what: 'the `tsc` profile', path: profileTsc(dir) },
+  ];
   const cli = join(__dirname, '..', 'dist', 'cli.js');
-  const run = (args: string[]) => {
-    const t = performance.now();
-    const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 2 ** 20 });
-    if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
-    return performance.now() - t;
-  };
-  const bare: number[] = [];
-  const ours: number[] = [];
-  const before = loadavg()[0]!;
-  for (let i = 0; i < rounds; i++) {
-    for (const arm of rotated(['bare', 'ours'] as const, i)) {
-      if (arm === 'bare') bare.push(run(['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(path)}, 'utf8'))`]));
-      else ours.push(run([cli, 'report', path, '--json']));
+  const html = join(dir, 'report.html');
+  for (const profile of profiles) {
+    const arms = {
+      bare: () => wholeProcess(['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(profile.path)}, 'utf8'))`]),
+      json: () => wholeProcess([cli, 'report', profile.path, '--json']),
+      html: () => wholeProcess([cli, 'report', profile.path, '--html', html]),
+    };
+    const names = Object.keys(arms) as Array<keyof typeof arms>;
+    const got: Record<string, ProcessFigures[]> = { bare: [], json: [], html: [] };
+    const before = loadavg()[0]!;
+    for (let i = 0; i < rounds; i++) for (const name of rotated(names, i)) got[name]!.push(arms[name]());
+    const load: [number, number] = [before, loadavg()[0]!];
+    const bare = got.bare!;
+    const size = `${(statSync(profile.path).size / 2 ** 20).toFixed(1)} MB`;
+    const mb = (values: ProcessFigures[]) => fmtSpread(values.map((v) => v.peakBytes / 2 ** 20), 'MB');
+    for (const [name, time, memory] of [['json', 1.3, 1.2], ['html', 1.8, 1.6]] as const) {
+      const ours = got[name]!;
+      const times = ours.map((v, i) => v.ms / bare[i]!.ms);
+      const peaks = ours.map((v, i) => v.peakBytes / bare[i]!.peakBytes);
+      report({
+        what: `\`report --${name}\` of ${profile.what} (${size}), whole processes: time / peak memory`,
+        baseline: `\`node\` reading and parsing it: ${fmtSpread(bare.map((v) => v.ms))} / ${mb(bare)}`,
+        result: `${fmtSpread(ours.map((v) => v.ms))} = **${fmtSpread(times, '×', 2)}** / ${mb(ours)} = **${fmtSpread(peaks, '×', 2)}**`,
+        target: `≤ ${time} × / ≤ ${memory} ×`,
+        met: median(times) <= time && median(peaks) <= memory,
+        load,
+      });
     }
   }
-  const ratios = ours.map((v, i) => v / bare[i]!);
-  report({ what: '`report --json` of a 47 MB generated profile, whole processes', baseline: `\`node\` reading and parsing it: ${fmtSpread(bare)}`, result: `${fmtSpread(ours)} = **${fmtSpread(ratios, '×', 2)}**`, target: '≤ 1.3 ×', met: median(ratios) <= 1.3, load: [before, loadavg()[0]!] });
 }

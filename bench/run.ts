@@ -9,7 +9,8 @@
  *  annotations the editor's annotation model for 5,000 deopts in one file, against JSON.parse of its summary
  *  page        the report page in headless Chromium (tsc profile and a 47 MB generated one) against a
  *              bare page that parses the same data; zoom, search, the HTML's size, report --html in process
- *  json        report --json of a 47 MB profile as whole processes, against a process that only parses it
+ *  json        report --json and --html of the tsc profile and a 47 MB one as whole processes, against a
+ *              process that only parses the same file (time, peak memory)
  *  cli         v8-lens profile of a no-op script, against node --cpu-prof of it, whole processes
  *  alloc       what allocation sampling costs the demo HTTP service (req/s, paired)
  *  activation  the production dist/extension.js evaluated in a fresh Node, against that Node alone
