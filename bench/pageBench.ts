@@ -50,7 +50,7 @@ export function writeBigProfile(dir: string): string {
 /** The report page and the bare page for a profile, written to `dir`. */
 async function writePages(dir: string, name: string, profilePath: string): Promise<{ page: string; bare: string; html: string }> {
   const assets = await readReportAssets(join(__dirname, '..', 'dist', 'webview'));
-  const model = await buildReportModel(profilePath);
+  const model = await buildReportModel(profilePath, { forPage: true });
   const html = standaloneReportHtml(model, assets);
   const page = join(dir, `${name}.html`);
   writeFileSync(page, html);
@@ -121,7 +121,7 @@ export async function benchReportPage(rounds: number): Promise<void> {
         JSON.parse(text);
         parse.push(performance.now() - t);
       } else {
-        html = standaloneReportHtml(await buildReportModel(tscPath), assets);
+        html = standaloneReportHtml(await buildReportModel(tscPath, { forPage: true }), assets);
         reportMs.push(performance.now() - t);
       }
     }

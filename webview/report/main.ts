@@ -30,6 +30,7 @@ import { ProfileIndex } from '../../src/shared/profile/profileIndex';
 import { packedSpanCount, unpackSpans, unpackTimeProfileHead } from '../../src/shared/profile/unpackTimeProfile';
 import { functionTimes } from '../../src/shared/profile/functionTimes';
 import { DRAW_MIN_SHARE } from '../../src/shared/profile/pruneForDrawing';
+import { drawnTreeFromCode } from '../../src/shared/profile/profileTrees';
 import type { TimeProfile } from '../../src/shared/model/timeProfile';
 import { fmtDuration, fmtMs, fmtNum } from '../common/format';
 // Our stylesheet, after the web components' own.
@@ -261,7 +262,7 @@ function processOf(label: string): HTMLElement {
 function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>, picked: string | null, cpu: CpuInput | null, redraw: () => void): FlameView | null {
   // Frames too narrow to draw even zoomed in are merged as the tree is built (the tables and views keep them all).
   const totals = new Map<FlameNode, number>();
-  const tree = cpu ? topDown(cpu, DRAW_MIN_SHARE, totals) : model.flame;
+  const tree = cpu ? drawnFlame(model, cpu, totals) ?? topDown(cpu, DRAW_MIN_SHARE, totals) : model.flame;
   const input: FlameTabsInput = { cpu: tree, ...(cpu ? { cpuTotals: totals } : {}), cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, survivors: model.survivorsFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}), ...(model.summary.alloc?.liveOnly ? { allocUnit: LIVE_BYTES } : model.summary.alloc?.mode === 'survivors' ? { allocUnit: SURVIVOR_BYTES } : {}) };
   if (cpu) {
     const bar = renderCpuViewBar(cpuState, range ? cpu.scopeText : null, (next) => {
@@ -293,6 +294,19 @@ function allViewsNote(section: HTMLElement, model: ReportModel): void {
   const heading = section.querySelector('h2');
   if (heading) heading.after(note);
   else section.prepend(note);
+}
+
+/**
+ * The flame graph the host described when it packed the profile, with its totals into `totals`:
+ * the same tree topDown builds for the whole profile with nothing folded, rebuilt from a few
+ * thousand numbers instead of every node. Null for a range or a fold.
+ */
+function drawnFlame(model: ReportModel, cpu: CpuInput, totals: Map<FlameNode, number>): FlameNode | null {
+  const code = model.timeProfile?.drawnTree;
+  if (!code || code.length === 0 || range !== null || cpuState.collapse.dependencies || cpuState.collapse.nodeInternals) return null;
+  const tree = drawnTreeFromCode(cpu.index, cpu.selfUs, code, totals);
+  if (tree === null) totals.clear();
+  return tree;
 }
 
 /** What the CPU views need when the model has the profile in time order; null without one. */

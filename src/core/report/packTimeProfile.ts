@@ -1,18 +1,23 @@
 /**
  * Packs a TimeProfile's number arrays for the page (see PackedArrays in shared/model/timeProfile.ts):
  * LEB128 varints, base64, in two parts: what the flame graph needs (with each node's self time,
- * computed here from the spans), and the spans.
+ * computed here from the spans), and the spans; and the flame graph as the page first draws it.
  */
 import { PACKED_ARRAYS, PACKED_SPANS, type PackedArrayName, type TimeProfile } from '../../shared/model/timeProfile';
-import { spanSelfUs } from '../../shared/profile/profileIndex';
+import { ProfileIndex } from '../../shared/profile/profileIndex';
+import { drawnTreeCode } from '../../shared/profile/profileTrees';
+import { DRAW_MIN_SHARE } from '../../shared/profile/pruneForDrawing';
 
 export function packTimeProfile(profile: TimeProfile): TimeProfile {
   if (profile.packed) return profile;
-  const withSelf: TimeProfile = { ...profile, nodeSelfUs: Array.from(spanSelfUs(profile, profile.nodeFn.length)) };
+  const index = new ProfileIndex(profile);
+  const self = index.selfUs(null);
+  const withSelf: TimeProfile = { ...profile, nodeSelfUs: Array.from(self), drawnTree: drawnTreeCode(index, self, DRAW_MIN_SHARE) };
   const out: TimeProfile = { ...profile };
   for (const name of PACKED_SPANS) out[name] = [];
-  for (const name of PACKED_ARRAYS) if (name !== 'nodeSelfUs') out[name] = [];
+  for (const name of PACKED_ARRAYS) if (name !== 'nodeSelfUs' && name !== 'drawnTree') out[name] = [];
   delete out.nodeSelfUs;
+  delete out.drawnTree;
   out.packed = { encoding: 'leb128+base64', data: varints(withSelf, PACKED_ARRAYS), spans: varints(profile, PACKED_SPANS) };
   return out;
 }

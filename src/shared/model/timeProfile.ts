@@ -42,6 +42,13 @@ export interface TimeProfile {
    * flame graph before it has decoded the spans; absent otherwise.
    */
   nodeSelfUs?: number[];
+  /**
+   * The flame graph as the page first draws it (the whole profile, nothing folded, frames under
+   * DRAW_MIN_SHARE merged), as numbers (../profile/profileTrees.ts, drawnTreeCode). Made by the host
+   * when it packs the profile, with the page's own code, so the first paint rebuilds a few thousand
+   * frames instead of walking every node; absent otherwise.
+   */
+  drawnTree?: number[];
   /** In an exported report: the arrays above, packed (they are empty until unpacked). */
   packed?: PackedArrays;
 }
@@ -53,8 +60,8 @@ export const TIME_PROFILE_CATEGORIES: readonly FrameCategory[] = ['user', 'depen
  * How a TimeProfile travels to the page (a webview message, an exported report): its number arrays
  * as runs of unsigned LEB128 varints (nodeParent + 1, so the root's −1 is 0), each array preceded
  * by its length, base64-encoded; the arrays themselves are then empty. In two parts: `data`, the
- * functions, the nodes and each node's self time (PACKED_ARRAYS), all the flame graph needs, a few
- * hundred KB; and `spans` (PACKED_SPANS), the samples in time order, megabytes on a long profile,
+ * functions, the nodes, each node's self time and the first flame graph (PACKED_ARRAYS), all the
+ * flame graph needs, a few hundred KB; and `spans` (PACKED_SPANS), the samples in time order, megabytes on a long profile,
  * which the page decodes after the flame graph is on screen. Not deflated: the spans, nearly all of
  * it, shrink by a fifth for 140 ms of deflate per 50 MB profile on the way out and an inflate on the
  * way in. core/report/packTimeProfile.ts writes it, ../profile/unpackTimeProfile.ts reads it back.
@@ -65,6 +72,6 @@ export interface PackedArrays {
   spans: string;
 }
 
-export const PACKED_ARRAYS = ['fnName', 'fnUrl', 'fnLine', 'fnColumn', 'fnCategory', 'nodeFn', 'nodeParent', 'nodeSelfUs'] as const;
+export const PACKED_ARRAYS = ['fnName', 'fnUrl', 'fnLine', 'fnColumn', 'fnCategory', 'nodeFn', 'nodeParent', 'nodeSelfUs', 'drawnTree'] as const;
 export const PACKED_SPANS = ['spanNode', 'spanDeltaUs'] as const;
 export type PackedArrayName = (typeof PACKED_ARRAYS)[number] | (typeof PACKED_SPANS)[number];

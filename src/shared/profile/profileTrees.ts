@@ -60,8 +60,11 @@ export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse:
  * no tries, and a 70,000-node `tsc` profile takes a third of the time. Subtrees without time in the
  * range are left out; children heaviest first.
  */
-/** With `out`: every built node's inclusive time, ms (what the flame graph sizes frames by). */
-function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number, out?: Map<FlameNode, number>): FlameNode {
+/**
+ * With `out`: every built node's inclusive time, ms (what the flame graph sizes frames by). With
+ * `code`: the tree as numbers, for drawnTreeFromCode (see drawnTreeCode).
+ */
+function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number, out?: Map<FlameNode, number>, code?: number[]): FlameNode {
   const totals = index.totalUs(selfUs);
   const minUs = totals[0]! * minShare;
   /** Per parent: how many children were too small to build, and their time, µs. */
@@ -75,7 +78,7 @@ function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number, o
   };
   const built: (FlameNode | undefined)[] = new Array(index.nodeCount);
   const kids: number[][] = new Array(index.nodeCount);
-  const root: FlameNode = { name: 'all', value: selfUs[0]! / 1000, children: [], category: 'idle', url: '', line: 0, column: 0 };
+  const root = rootFrame(selfUs);
   built[0] = root;
   for (let i = 1; i < index.nodeCount; i++) {
     if (!(totals[i]! > 0)) continue;
@@ -89,8 +92,7 @@ function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number, o
       } else small.set(parent, { count: 1, us: totals[i]! });
       continue;
     }
-    const f = info(nodeFn[i]!);
-    built[i] = { name: f.name, value: selfUs[i]! / 1000, children: [], category: f.category, url: f.url, line: f.line, column: f.column };
+    built[i] = frameOf(info(nodeFn[i]!), selfUs[i]!);
     (kids[parent] ??= []).push(i);
   }
   for (let i = 0; i < index.nodeCount; i++) {
@@ -100,13 +102,94 @@ function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number, o
     built[i]!.children = list.map((k) => built[k]!);
   }
   for (const [parent, { count, us }] of small) {
-    const node = built[parent]!;
-    const merged: FlameNode = { name: `(${count} smaller frame${count === 1 ? '' : 's'})`, value: us / 1000, children: [], category: node.category, url: '', line: 0, column: 0 };
-    node.children.push(merged);
+    const merged = mergedFrame(built[parent]!, count, us);
+    built[parent]!.children.push(merged);
     out?.set(merged, merged.value);
   }
   if (out) for (let i = 0; i < index.nodeCount; i++) if (built[i] !== undefined) out.set(built[i]!, totals[i]! / 1000);
+  if (code) {
+    // Pre-order, children in their order: [2 × node, its children's count] for a built frame,
+    // [2 × count + 1, µs] for a merged one.
+    const nodeOf = new Map<FlameNode, number>();
+    for (let i = 0; i < index.nodeCount; i++) if (built[i] !== undefined) nodeOf.set(built[i]!, i);
+    const mergedOf = new Map<FlameNode, { count: number; us: number }>();
+    for (const [parent, merged] of small) mergedOf.set(built[parent]!.children[built[parent]!.children.length - 1]!, merged);
+    const stack = [root];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      const merged = mergedOf.get(node);
+      if (merged) code.push(2 * merged.count + 1, merged.us);
+      else code.push(2 * nodeOf.get(node)!, node.children.length);
+      for (let k = node.children.length - 1; k >= 0; k--) stack.push(node.children[k]!);
+    }
+  }
   return root;
+}
+
+function rootFrame(selfUs: Float64Array): FlameNode {
+  return { name: 'all', value: selfUs[0]! / 1000, children: [], category: 'idle', url: '', line: 0, column: 0 };
+}
+
+function frameOf(f: ReturnType<ProfileIndex['fn']>, selfUs: number): FlameNode {
+  return { name: f.name, value: selfUs / 1000, children: [], category: f.category, url: f.url, line: f.line, column: f.column };
+}
+
+function mergedFrame(parent: FlameNode, count: number, us: number): FlameNode {
+  return { name: `(${count} smaller frame${count === 1 ? '' : 's'})`, value: us / 1000, children: [], category: parent.category, url: '', line: 0, column: 0 };
+}
+
+/**
+ * The flame graph's first tree (the whole profile, nothing folded, frames under `minShare` merged:
+ * topDownTree's) as numbers, for a host to send with the packed profile: the page rebuilds it with
+ * drawTreeFromCode from a few thousand numbers instead of walking every node.
+ */
+export function drawnTreeCode(index: ProfileIndex, selfUs: Float64Array, minShare: number): number[] {
+  const code: number[] = [];
+  if (index.nodeCount > 0) callTree(index, selfUs, minShare, undefined, code);
+  return code;
+}
+
+/**
+ * The tree drawnTreeCode describes, the same as topDownTree gives for the same profile and share,
+ * with every frame's total into `totals`; null when the code does not fit the profile.
+ */
+export function drawnTreeFromCode(index: ProfileIndex, selfUs: Float64Array, code: readonly number[], totals?: Map<FlameNode, number>): FlameNode | null {
+  const nodeTotals = index.totalUs(selfUs);
+  const { nodeFn } = index.profile;
+  const infos = new Map<number, ReturnType<ProfileIndex['fn']>>();
+  const stack: Array<{ node: FlameNode; left: number }> = [];
+  let root: FlameNode | null = null;
+  for (let at = 0; at + 1 < code.length; at += 2) {
+    const head = code[at]!;
+    const second = code[at + 1]!;
+    const parent = stack[stack.length - 1];
+    let node: FlameNode;
+    let children = 0;
+    if (head % 2 === 1) {
+      if (!parent) return null;
+      node = mergedFrame(parent.node, (head - 1) / 2, second);
+      totals?.set(node, node.value);
+    } else {
+      const i = head / 2;
+      if (!(i >= 0 && i < index.nodeCount) || (i === 0) !== (root === null)) return null;
+      if (i === 0) node = rootFrame(selfUs);
+      else {
+        let f = infos.get(nodeFn[i]!);
+        if (!f) infos.set(nodeFn[i]!, (f = index.fn(nodeFn[i]!)));
+        node = frameOf(f, selfUs[i]!);
+      }
+      children = second;
+      totals?.set(node, nodeTotals[i]! / 1000);
+    }
+    if (parent) {
+      parent.node.children.push(node);
+      parent.left--;
+    } else if (root === null) root = node;
+    else return null;
+    if (children > 0) stack.push({ node, left: children });
+    while (stack.length > 0 && stack[stack.length - 1]!.left === 0) stack.pop();
+  }
+  return stack.length === 0 ? root : null;
 }
 
 /**

@@ -89,6 +89,19 @@ function readArrays(text: string, names: readonly PackedArrayName[], out: TimePr
     const shift = name === 'nodeParent' ? 1 : 0;
     const values = new Array<number>(length);
     for (let i = 0; i < length; i++) {
+      // Most values take one byte (a node's parent, a line, a self time of 0) or two.
+      const b0 = at < end ? bytes[at]! : 0x80;
+      if (b0 < 0x80) {
+        values[i] = b0 - shift;
+        at++;
+        continue;
+      }
+      const b1 = at + 1 < end ? bytes[at + 1]! : 0x80;
+      if (b1 < 0x80) {
+        values[i] = ((b0 & 0x7f) | (b1 << 7)) - shift;
+        at += 2;
+        continue;
+      }
       let value = 0;
       let scale = 1;
       for (;;) {

@@ -20,8 +20,9 @@ import { displayMap, packageOf } from '../../../src/shared/profile/collapse';
 import { firstEndingAfter, flameChartRects } from '../../../src/shared/profile/flameChartRects';
 import { functionTimes } from '../../../src/shared/profile/functionTimes';
 import { ProfileIndex } from '../../../src/shared/profile/profileIndex';
-import { bottomUpTree, calleesTree, callersTree, topDownTree } from '../../../src/shared/profile/profileTrees';
-import { pruneForDrawing } from '../../../src/shared/profile/pruneForDrawing';
+import { bottomUpTree, calleesTree, callersTree, drawnTreeCode, drawnTreeFromCode, topDownTree } from '../../../src/shared/profile/profileTrees';
+import { DRAW_MIN_SHARE, pruneForDrawing } from '../../../src/shared/profile/pruneForDrawing';
+import { preOrder } from '../../../src/shared/treeTotals';
 import { CPU_FIXTURES, SPEEDSCOPE_DIR, profileText } from '../cpu/cpuTestHelpers';
 
 const FILES = [join(CPU_FIXTURES, 'fib-recursion.cpuprofile'), join(CPU_FIXTURES, 'node20-work.cpuprofile'), join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), join(SPEEDSCOPE_DIR, 'node10-example.cpuprofile')];
@@ -210,7 +211,8 @@ describe('time profile: packed for an exported report', () => {
     // the JSON here, self times included. The exported page's size is held by npm run bench.
     assert.ok(JSON.stringify(packed).length < (JSON.stringify(tp).length * 2) / 3, `${JSON.stringify(packed).length} vs ${JSON.stringify(tp).length}`);
     const nodeSelfUs = Array.from(index.selfUs(null));
-    assert.deepEqual(unpackTimeProfile(packed), { ...tp, nodeSelfUs });
+    const drawnTree = drawnTreeCode(index, index.selfUs(null), DRAW_MIN_SHARE);
+    assert.deepEqual(unpackTimeProfile(packed), { ...tp, nodeSelfUs, drawnTree });
     assert.equal(unpackTimeProfile(tp), tp);
   });
 
@@ -222,10 +224,33 @@ describe('time profile: packed for an exported report', () => {
     const early = new ProfileIndex(head);
     assert.deepEqual(early.selfUs(null), index.selfUs(null));
     assert.deepEqual(topDownTree(early, early.selfUs(null)), topDownTree(index, index.selfUs(null)));
+    // The flame graph as first drawn, described by the host: the page's own tree, frame totals included.
+    const totals = new Map<FlameNode, number>();
+    const drawn = topDownTree(index, index.selfUs(null), undefined, DRAW_MIN_SHARE, totals)!;
+    const rebuilt = new Map<FlameNode, number>();
+    const fromCode = drawnTreeFromCode(early, early.selfUs(null), head.drawnTree!, rebuilt);
+    assert.deepEqual(fromCode, drawn);
+    assert.deepEqual(preOrder(fromCode!).map((n) => rebuilt.get(n)), preOrder(drawn).map((n) => totals.get(n)));
+    assert.equal(drawnTreeFromCode(early, early.selfUs(null), head.drawnTree!.slice(0, -3)), null, 'a cut code is refused');
     const whole = unpackSpans(head);
     assert.deepEqual(whole.spanNode, tp.spanNode);
     assert.deepEqual(whole.spanDeltaUs, tp.spanDeltaUs);
     assert.equal(whole.packed, undefined);
+  });
+
+  it('describes the first flame graph of every recorded profile exactly, in a fraction of its nodes', () => {
+    for (const file of [join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), join(SPEEDSCOPE_DIR, 'node10-example.cpuprofile'), join(CPU_FIXTURES, 'node20-work.cpuprofile'), join(CPU_FIXTURES, 'fib-recursion.cpuprofile')]) {
+      const { index } = load(readFileSync(file, 'utf8'));
+      const self = index.selfUs(null);
+      const totals = new Map<FlameNode, number>();
+      const expected = topDownTree(index, self, undefined, DRAW_MIN_SHARE, totals);
+      const code = drawnTreeCode(index, self, DRAW_MIN_SHARE);
+      const rebuilt = new Map<FlameNode, number>();
+      const tree = drawnTreeFromCode(index, self, code, rebuilt);
+      assert.deepEqual(tree, expected, file);
+      assert.deepEqual(preOrder(tree!).map((n) => rebuilt.get(n)), preOrder(expected!).map((n) => totals.get(n)), file);
+      assert.equal(code.length, 2 * preOrder(expected!).length, 'two numbers a frame');
+    }
   });
 
   it('packs a self time past 2^32 µs (a node idle for hours)', () => {
