@@ -25,8 +25,7 @@ export function packTimeProfile(profile: TimeProfile): TimeProfile {
 function varints(profile: TimeProfile, names: readonly PackedArrayName[]): string {
   const arrays = names.map((name) => profile[name] ?? []);
   let size = 0;
-  // Up to 8 bytes a value: a node's self time over a long profile can pass 2^32 µs (71 minutes).
-  for (const values of arrays) size += 8 * (values.length + 1);
+  for (const [k, values] of arrays.entries()) size += varintBytes(values.length) + byteCount(values, names[k] === 'nodeParent' ? 1 : 0);
   const bytes = Buffer.allocUnsafe(size);
   let at = 0;
   const put = (value: number) => {
@@ -47,7 +46,30 @@ function varints(profile: TimeProfile, names: readonly PackedArrayName[]): strin
     const values = arrays[k]!;
     put(values.length);
     const shift = name === 'nodeParent' ? 1 : 0;
-    for (let i = 0; i < values.length; i++) put(values[i]! + shift);
+    // Values under 128 (most nodes' self times and parents, many deltas) without the general call.
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]! + shift;
+      if (v >= 0 && v < 0x80 && (v | 0) === v) bytes[at++] = v;
+      else put(v);
+    }
   });
   return bytes.toString('base64', 0, at);
+}
+
+/** The bytes of `values` as varints (a value that cannot be packed is found by `put` later). */
+function byteCount(values: ArrayLike<number>, shift: number): number {
+  let size = 0;
+  for (let i = 0; i < values.length; i++) size += varintBytes(values[i]! + shift);
+  return size;
+}
+
+function varintBytes(v: number): number {
+  if (v < 0x80) return 1;
+  if (v < 0x4000) return 2;
+  if (v < 0x200000) return 3;
+  if (v < 0x10000000) return 4;
+  // 7 bits a byte up to 2^53 (and 8 bytes for anything `put` refuses anyway).
+  let n = 4;
+  for (let rest = Math.floor(v / 0x10000000); rest >= 1 && n < 8; rest = Math.floor(rest / 0x80)) n++;
+  return n;
 }

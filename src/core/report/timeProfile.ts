@@ -70,6 +70,7 @@ export function buildTimeProfile(model: CpuModel, clock: Pick<TimeProfile, 'cloc
       nodes[count] = node;
       count++;
     }
+    // Plain arrays: the model is JSON data (a webview message, an exported page).
     const spanNode = new Array<number>(count);
     const spanDeltaUs = new Array<number>(count);
     for (let i = 0; i < count; i++) {

@@ -21,25 +21,31 @@ export interface FunctionInfo {
 }
 
 export class ProfileIndex {
-  /** Start of each span, µs after the first sample. */
-  readonly spanStartUs: Float64Array;
+  private spanStarts: Float64Array | null = null;
   readonly depth: Int32Array;
   private outermostNodes: Uint8Array | null = null;
   readonly nodeCount: number;
   readonly functionCount: number;
 
   constructor(readonly profile: TimeProfile) {
-    const { nodeParent, nodeFn, spanDeltaUs } = profile;
+    const { nodeParent, nodeFn } = profile;
     this.nodeCount = nodeFn.length;
     this.functionCount = profile.fnName.length;
-    this.spanStartUs = new Float64Array(spanDeltaUs.length);
-    let t = 0;
-    for (let i = 0; i < spanDeltaUs.length; i++) this.spanStartUs[i] = t += spanDeltaUs[i]!;
     this.depth = new Int32Array(this.nodeCount);
     for (let i = 0; i < this.nodeCount; i++) {
       const parent = nodeParent[i]!;
       this.depth[i] = parent >= 0 ? this.depth[parent]! + 1 : 0;
     }
+  }
+
+  /** Start of each span, µs after the first sample. Made on first use: the flame graph does not need it. */
+  get spanStartUs(): Float64Array {
+    if (this.spanStarts !== null) return this.spanStarts;
+    const { spanDeltaUs } = this.profile;
+    const starts = (this.spanStarts = new Float64Array(spanDeltaUs.length));
+    let t = 0;
+    for (let i = 0; i < spanDeltaUs.length; i++) starts[i] = t += spanDeltaUs[i]!;
+    return starts;
   }
 
   /**
@@ -98,7 +104,8 @@ export class ProfileIndex {
   }
 
   spanEndUs(span: number): number {
-    return span + 1 < this.spanStartUs.length ? this.spanStartUs[span + 1]! : this.profile.durationUs;
+    const starts = this.spanStartUs;
+    return span + 1 < starts.length ? starts[span + 1]! : this.profile.durationUs;
   }
 
   /**
@@ -115,9 +122,11 @@ export class ProfileIndex {
     const nodes = this.profile.spanNode;
     const from = range ? range.fromUs : -Infinity;
     const to = range ? range.toUs : Infinity;
+    const starts = this.spanStartUs;
+    const durationUs = this.profile.durationUs;
     for (let s = 0; s < nodes.length; s++) {
-      const start = Math.max(from, this.spanStartUs[s]!);
-      const end = Math.min(to, this.spanEndUs(s));
+      const start = Math.max(from, starts[s]!);
+      const end = Math.min(to, s + 1 < starts.length ? starts[s + 1]! : durationUs);
       if (end > start) self[nodes[s]!]! += end - start;
     }
     return self;

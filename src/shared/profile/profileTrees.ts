@@ -60,16 +60,10 @@ export function topDownTree(index: ProfileIndex, selfUs: Float64Array, collapse:
  * no tries, and a 70,000-node `tsc` profile takes a third of the time. Subtrees without time in the
  * range are left out; children heaviest first.
  */
-/**
- * With `out`: every built node's inclusive time, ms (what the flame graph sizes frames by). With
- * `code`: the tree as numbers, for drawnTreeFromCode (see drawnTreeCode).
- */
-function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number, out?: Map<FlameNode, number>, code?: number[]): FlameNode {
-  const totals = index.totalUs(selfUs);
-  const minUs = totals[0]! * minShare;
-  /** Per parent: how many children were too small to build, and their time, µs. */
-  const small = new Map<number, { count: number; us: number }>();
-  const { nodeFn, nodeParent } = index.profile;
+/** With `out`: every built node's inclusive time, ms (what the flame graph sizes frames by). */
+function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number, out?: Map<FlameNode, number>): FlameNode {
+  const { totals, kids, small } = callTreePlan(index, selfUs, minShare);
+  const { nodeFn } = index.profile;
   const infos = new Map<number, ReturnType<ProfileIndex['fn']>>();
   const info = (fn: number) => {
     let i = infos.get(fn);
@@ -77,13 +71,39 @@ function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number, o
     return i;
   };
   const built: (FlameNode | undefined)[] = new Array(index.nodeCount);
-  const kids: number[][] = new Array(index.nodeCount);
   const root = rootFrame(selfUs);
   built[0] = root;
+  for (let i = 1; i < index.nodeCount; i++) if (kids.kept[i]) built[i] = frameOf(info(nodeFn[i]!), selfUs[i]!);
+  for (let i = 0; i < index.nodeCount; i++) {
+    const list = kids.of[i];
+    if (list) built[i]!.children = list.map((k) => built[k]!);
+  }
+  for (const [parent, { count, us }] of small) {
+    const merged = mergedFrame(built[parent]!, count, us);
+    built[parent]!.children.push(merged);
+    out?.set(merged, merged.value);
+  }
+  if (out) for (let i = 0; i < index.nodeCount; i++) if (built[i] !== undefined) out.set(built[i]!, totals[i]! / 1000);
+  return root;
+}
+
+/**
+ * Which nodes callTree builds (those with time whose parent is built, at least `minShare` of the
+ * whole), each one's built children heaviest first, and per parent the children merged for being
+ * too small: their count and time, µs.
+ */
+function callTreePlan(index: ProfileIndex, selfUs: Float64Array, minShare: number): { totals: Float64Array; kids: { kept: Uint8Array; of: (number[] | undefined)[] }; small: Map<number, { count: number; us: number }> } {
+  const totals = index.totalUs(selfUs);
+  const minUs = totals[0]! * minShare;
+  const small = new Map<number, { count: number; us: number }>();
+  const { nodeParent } = index.profile;
+  const kept = new Uint8Array(index.nodeCount);
+  const of: (number[] | undefined)[] = new Array(index.nodeCount);
+  if (index.nodeCount > 0) kept[0] = 1;
   for (let i = 1; i < index.nodeCount; i++) {
     if (!(totals[i]! > 0)) continue;
     const parent = nodeParent[i]!;
-    if (built[parent] === undefined) continue;
+    if (!kept[parent]) continue;
     if (totals[i]! < minUs) {
       const merged = small.get(parent);
       if (merged) {
@@ -92,38 +112,11 @@ function callTree(index: ProfileIndex, selfUs: Float64Array, minShare: number, o
       } else small.set(parent, { count: 1, us: totals[i]! });
       continue;
     }
-    built[i] = frameOf(info(nodeFn[i]!), selfUs[i]!);
-    (kids[parent] ??= []).push(i);
+    kept[i] = 1;
+    (of[parent] ??= []).push(i);
   }
-  for (let i = 0; i < index.nodeCount; i++) {
-    const list = kids[i];
-    if (!list) continue;
-    if (list.length > 1) list.sort((a, b) => totals[b]! - totals[a]!);
-    built[i]!.children = list.map((k) => built[k]!);
-  }
-  for (const [parent, { count, us }] of small) {
-    const merged = mergedFrame(built[parent]!, count, us);
-    built[parent]!.children.push(merged);
-    out?.set(merged, merged.value);
-  }
-  if (out) for (let i = 0; i < index.nodeCount; i++) if (built[i] !== undefined) out.set(built[i]!, totals[i]! / 1000);
-  if (code) {
-    // Pre-order, children in their order: [2 × node, its children's count] for a built frame,
-    // [2 × count + 1, µs] for a merged one.
-    const nodeOf = new Map<FlameNode, number>();
-    for (let i = 0; i < index.nodeCount; i++) if (built[i] !== undefined) nodeOf.set(built[i]!, i);
-    const mergedOf = new Map<FlameNode, { count: number; us: number }>();
-    for (const [parent, merged] of small) mergedOf.set(built[parent]!.children[built[parent]!.children.length - 1]!, merged);
-    const stack = [root];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      const merged = mergedOf.get(node);
-      if (merged) code.push(2 * merged.count + 1, merged.us);
-      else code.push(2 * nodeOf.get(node)!, node.children.length);
-      for (let k = node.children.length - 1; k >= 0; k--) stack.push(node.children[k]!);
-    }
-  }
-  return root;
+  for (const list of of) if (list && list.length > 1) list.sort((a, b) => totals[b]! - totals[a]!);
+  return { totals, kids: { kept, of }, small };
 }
 
 function rootFrame(selfUs: Float64Array): FlameNode {
@@ -145,7 +138,25 @@ function mergedFrame(parent: FlameNode, count: number, us: number): FlameNode {
  */
 export function drawnTreeCode(index: ProfileIndex, selfUs: Float64Array, minShare: number): number[] {
   const code: number[] = [];
-  if (index.nodeCount > 0) callTree(index, selfUs, minShare, undefined, code);
+  if (index.nodeCount === 0) return code;
+  const { kids, small } = callTreePlan(index, selfUs, minShare);
+  // Pre-order, children in callTree's order (the built ones heaviest first, then the merged one):
+  // [2 × node, its children's count] for a built frame, [2 × count + 1, µs] for a merged one.
+  const stack = [0];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    if (entry < 0) {
+      const merged = small.get(-entry - 1)!;
+      code.push(2 * merged.count + 1, merged.us);
+      continue;
+    }
+    const list = kids.of[entry] ?? [];
+    const merged = small.has(entry);
+    code.push(2 * entry, list.length + (merged ? 1 : 0));
+    // Pushed last-first, so they come off in order; the merged frame (a negative entry) is last.
+    if (merged) stack.push(-entry - 1);
+    for (let k = list.length - 1; k >= 0; k--) stack.push(list[k]!);
+  }
   return code;
 }
 
