@@ -13,6 +13,8 @@
  *              process that only parses the same file (time, peak memory)
  *  cli         v8-lens profile of a no-op script, against node --cpu-prof of it, whole processes
  *  alloc       what allocation sampling costs the demo HTTP service (req/s, paired)
+ *  overhead    what each preset costs three kinds of program (HTTP under load, CPU-bound, allocation-heavy),
+ *              against bare node, node --cpu-prof and node --trace-gc (bench/overheadBench.ts)
  *  activation  the production dist/extension.js evaluated in a fresh Node, against that Node alone
  *  package     the .vsix's size (npm run package; dist/ is rebuilt for development after it); with
  *              activation, one production build serves both
@@ -33,6 +35,7 @@ import { generateCpuProfile } from './generateCpuProfile';
 import { benchReportJsonProcess, benchReportPage } from './pageBench';
 import { benchCliTail } from './cliBench';
 import { benchGcTrace } from './gcBench';
+import { benchOverhead } from './overheadBench';
 import { benchPackage } from './packageBench';
 import { fmtSpread, loadLine, machineLine, MAX_LOAD, report, rotated, spread, underLoadWatch } from './measure';
 import { writeMarkdown } from './markdown';
@@ -208,6 +211,7 @@ const BENCHES: Record<string, () => void | Promise<void>> = {
   json: () => benchReportJsonProcess(Math.max(5, Math.min(ROUNDS, 7))),
   cli: () => benchCliTail(Math.max(7, ROUNDS)),
   alloc: benchAllocationOverhead,
+  overhead: () => benchOverhead(Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5)),
   // Both on the production build npm run package makes (once per run).
   activation: () => benchPackage(Math.max(7, ROUNDS)),
   package: () => benchPackage(Math.max(7, ROUNDS)),

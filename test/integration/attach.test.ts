@@ -17,6 +17,7 @@ import type { AttachedGcEvent } from '../../src/core/attach/attachRun';
 import { listLocalNodeProcesses } from '../../src/core/attach/localNodeProcesses';
 import { buildReportModel } from '../../src/core/report/reportModel';
 import type { FlameNode } from '../../src/shared/model/reportModel';
+import { DEFAULT_ALLOC_SAMPLING_BYTES } from '../../src/core/flags/presets';
 import { NODES, PROGRAMS, collect, processAlive, readSession, readSummary, runCli, startCli, tempDir, waitForOutput } from './cliHarness';
 
 const SERVER = join(PROGRAMS, 'attach-server.js');
@@ -262,8 +263,8 @@ describe('attach: profile a running server and leave nothing behind', () => {
       assert.ok(alloc.bytesPerSecond !== null && alloc.bytesPerSecond > 0);
       assert.equal(alloc.gcLink, null, 'the observer\'s GC events have no heap sizes to check the bytes against: not collected');
       assert.equal(session.flags.capture.alloc, true);
-      assert.equal(session.attach?.allocations?.samplingIntervalBytes, 32768);
-      assert.match(r.stdout, /^Allocations: .* sampled every 32\.0 KB, garbage included/m);
+      assert.equal(session.attach?.allocations?.samplingIntervalBytes, DEFAULT_ALLOC_SAMPLING_BYTES);
+      assert.match(r.stdout, /^Allocations: .* sampled every 128 KB, garbage included/m);
       // The report's Allocations tab: the same heap profile as a flame graph in bytes.
       const report = await buildReportModel(out);
       const names: string[] = [];

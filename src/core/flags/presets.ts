@@ -20,8 +20,8 @@ export interface Preset {
 export const PRESETS: Record<PresetId, Preset> = {
   'cpu-gc-deopts': {
     id: 'cpu-gc-deopts',
-    // The id predates allocations; kept so that settings and scripts naming it still work. Sampling
-    // allocations costs the demo HTTP service 0.8% of its requests per second (npm run bench).
+    // The id predates allocations; kept so that settings and scripts naming it still work. What each
+    // preset costs, per kind of program: npm run bench (BENCH_ONLY=overhead) and the README.
     label: 'CPU + GC trace + deopts + allocations',
     detail: 'CPU profile, every GC event, where V8 threw optimized code away, and who allocates what the GC collects (the default)',
     capture: { cpu: true, gc: true, deopts: true, alloc: true },
@@ -61,11 +61,13 @@ export const PRESETS: Record<PresetId, Preset> = {
 export const DEFAULT_PRESET: PresetId = 'cpu-gc-deopts';
 export const DEFAULT_SAMPLING_INTERVAL_US = 1000;
 /**
- * Bytes between allocation samples: V8's own default. It costs the demo HTTP service 0.8% of its
- * requests per second (paired median of 5, npm run bench), well under the 5% we allow, and gives
- * thousands of samples per second under load; a finer interval buys precision nobody reads.
+ * Bytes between allocation samples: 128 KB (the inspector's default is 32 KB, `--heap-prof`'s 512 KB).
+ * Every sample stops V8's inline allocation and walks the stack: at 32 KB an allocation-heavy
+ * script with a fixed amount of work took 17% longer than with CPU + GC alone, at 128 KB within the
+ * noise (npm run bench, BENCH_ONLY=overhead). A service allocating 300 MB/s still gets about 2,400
+ * samples a second; `--alloc-interval` (the `v8Lens.allocations.samplingIntervalBytes` setting) goes finer.
  */
-export const DEFAULT_ALLOC_SAMPLING_BYTES = 32768;
+export const DEFAULT_ALLOC_SAMPLING_BYTES = 131072;
 /** What a user may choose: from 256 B (slow, fine-grained) to 64 MB (a handful of samples). */
 export const ALLOC_SAMPLING_BYTES_RANGE = { min: 256, max: 64 * 1024 * 1024 } as const;
 

@@ -1,0 +1,147 @@
+/**
+ * What each preset costs the program it observes (issue 20, item 5), measured on three kinds of
+ * program against bare `node`, `node --cpu-prof` and `node --trace-gc`, every arm in the same
+ * rounds, interleaved in rotated order:
+ *  - http:  the demo HTTP service (examples/http-service) under the same load (the lab's load
+ *           runner: 10 connections, 2 s warm-up, then the measured window): req/s;
+ *  - cpu:   a fixed amount of CPU work (bench/programs/cpu-work.js);
+ *  - alloc: a fixed amount of allocation with survivors (bench/programs/alloc-work.js);
+ * the fixed-work programs time themselves, from their process's start to the end of the work (so a
+ * preload's start-up counts, the CLI's own time does not). A figure is the arm's throughput as a
+ * share of bare node's in the same round (1.00 = free), median of the rounds. The budgets: the
+ * default preset at most 3 points below `--cpu-prof` alone, GC-only at most 2 below `--trace-gc`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLoad } from '../src/core/load/loadGenerator';
+import { median } from '../src/core/util/stats';
+import type { Summary } from '../src/shared/model/summary';
+import { fmtSpread, interleave, report } from './measure';
+
+const REPO = join(__dirname, '..');
+const CLI = join(REPO, 'dist', 'cli.js');
+const LOAD_RUNNER = join(REPO, 'dist', 'load-runner.js');
+const SERVICE = join(REPO, 'examples', 'http-service', 'server.js');
+const PROGRAMS = { cpu: join(__dirname, 'programs', 'cpu-work.js'), alloc: join(__dirname, 'programs', 'alloc-work.js') } as const;
+
+type Kind = 'http' | 'cpu' | 'alloc';
+/** An arm: plain Node with these flags, or V8 Lens with this preset. */
+type ArmSpec = { name: string; node: string[] } | { name: string; preset: string };
+
+const ARMS: ArmSpec[] = [
+  { name: 'node', node: [] },
+  { name: 'node --cpu-prof', node: ['--cpu-prof'] },
+  { name: 'node --trace-gc', node: ['--trace-gc'] },
+  { name: 'v8-lens default', preset: 'cpu-gc-deopts' },
+  { name: 'v8-lens cpu-gc', preset: 'cpu-gc' },
+  { name: 'v8-lens gc', preset: 'gc' },
+];
+
+const dir = mkdtempSync(join(tmpdir(), 'v8-lens-overhead-'));
+let serial = 0;
+
+/** A fixed-work program's own time (ms from its process's start to the end of its work). */
+function workMs(arm: ArmSpec, program: string): number {
+  const out = join(dir, `run-${serial++}`);
+  const args =
+    'preset' in arm
+      ? [CLI, 'profile', '--preset', arm.preset, '--out', out, '--', program]
+      : [...arm.node.map((f) => (f === '--cpu-prof' ? `--cpu-prof-dir=${out}` : f)), ...(arm.node.includes('--cpu-prof') ? ['--cpu-prof'] : []), program];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const m = /bench-work-done ([\d.]+) ms/.exec(r.stdout);
+  if (r.status !== 0 || !m) throw new Error(`${arm.name} on ${program} failed: ${r.stderr.slice(-400)}`);
+  return Number(m[1]);
+}
+
+const HTTP = { warmupSeconds: 2, seconds: Number(process.env.BENCH_SERVICE_SECONDS ?? 5), connections: 10 };
+
+/** req/s of the demo service in the measured window, plain Node driven by the lab's load runner. */
+async function plainServiceRps(flags: string[]): Promise<number> {
+  const out = join(dir, `run-${serial++}`);
+  const child = spawn(process.execPath, [...flags.map((f) => (f === '--cpu-prof' ? `--cpu-prof-dir=${out}` : f)), ...(flags.includes('--cpu-prof') ? ['--cpu-prof'] : []), SERVICE], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      text += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(text);
+      if (m) resolve(`${m[0]}/`);
+    });
+    child.once('exit', () => reject(new Error('the demo service exited before it listened')));
+  });
+  const gen = startLoad(
+    LOAD_RUNNER,
+    { url, method: 'GET', headers: {}, body: null, connections: HTTP.connections, warmupSeconds: HTTP.warmupSeconds, duration: HTTP.seconds, rate: null, timeout: 10 },
+    { onPhase: () => {}, onTick: () => {}, onResult: () => {} },
+  );
+  const outcome = await gen.done;
+  child.kill('SIGINT');
+  await new Promise((resolve) => child.once('close', resolve));
+  if (!outcome.ok) throw new Error(`load failed: ${outcome.reason}`);
+  return outcome.figures.rps;
+}
+
+function profiledServiceRps(preset: string): number {
+  const out = join(dir, `run-${serial++}`);
+  const r = spawnSync(
+    process.execPath,
+    [CLI, 'profile', '--preset', preset, '--out', out, '--url', 'auto', '--warmup', String(HTTP.warmupSeconds), '--duration', String(HTTP.seconds), '--connections', String(HTTP.connections), '--', SERVICE],
+    { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 },
+  );
+  const rps = r.status === 0 ? (JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary).load?.figures?.rps : undefined;
+  if (rps === undefined) throw new Error(`v8-lens --preset ${preset} on the demo service failed: ${r.stderr.slice(-400)}`);
+  return rps;
+}
+
+/** Throughput of one arm: req/s, or 1000 / ms of the fixed work. */
+async function throughput(kind: Kind, arm: ArmSpec): Promise<number> {
+  if (kind === 'http') return 'preset' in arm ? profiledServiceRps(arm.preset) : plainServiceRps(arm.node);
+  return 1000 / workMs(arm, PROGRAMS[kind]);
+}
+
+const KIND_LABEL: Record<Kind, string> = {
+  http: 'demo HTTP service under load (req/s)',
+  cpu: 'CPU-bound script, fixed work (its own time)',
+  alloc: 'allocation-heavy script, fixed work (its own time)',
+};
+
+export async function benchOverhead(rounds: number, kinds: readonly Kind[] = ['http', 'cpu', 'alloc']): Promise<void> {
+  for (const kind of kinds) {
+    const before = loadavg()[0]!;
+    console.log(`overhead on the ${KIND_LABEL[kind]}: ${ARMS.length} arms × ${rounds} rotated rounds${kind === 'http' ? ` of ${HTTP.seconds} s after ${HTTP.warmupSeconds} s warm-up, ${HTTP.connections} connections` : ''}`);
+    const t = await interleave(
+      ARMS.map((arm) => ({ name: arm.name, run: () => throughput(kind, arm) })),
+      rounds,
+    );
+    const bare = t.node!;
+    const share = (name: string) => t[name]!.map((v, i) => v / bare[i]!);
+    for (const arm of ARMS) {
+      const s = share(arm.name);
+      console.log(`  ${arm.name.padEnd(18)} ${kind === 'http' ? fmtSpread(t[arm.name]!, 'req/s') : fmtSpread(t[arm.name]!.map((v) => 1000 / v), 'ms')}   ${arm.name === 'node' ? '' : `kept ${fmtSpread(s, '', 3)} of bare node`}`);
+    }
+    const load: [number, number] = [before, loadavg()[0]!];
+    const points = (a: string, b: string) => (median(share(b)) - median(share(a))) * 100;
+    const defaultCost = points('v8-lens default', 'node --cpu-prof');
+    const gcCost = points('v8-lens gc', 'node --trace-gc');
+    report({
+      what: `default preset vs \`node --cpu-prof\` alone: ${KIND_LABEL[kind]} (${rounds} rotated rounds)`,
+      baseline: `--cpu-prof keeps ${fmtSpread(share('node --cpu-prof'), '', 3)} of bare node`,
+      result: `default keeps ${fmtSpread(share('v8-lens default'), '', 3)}: **${defaultCost.toFixed(1)} points** more; cpu-gc ${fmtSpread(share('v8-lens cpu-gc'), '', 3)}`,
+      target: '≤ 3 points',
+      met: defaultCost <= 3,
+      load,
+    });
+    report({
+      what: `GC-only preset vs \`node --trace-gc\`: ${KIND_LABEL[kind]}`,
+      baseline: `--trace-gc keeps ${fmtSpread(share('node --trace-gc'), '', 3)}`,
+      result: `gc preset keeps ${fmtSpread(share('v8-lens gc'), '', 3)}: **${gcCost.toFixed(1)} points** more`,
+      target: '≤ 2 points',
+      met: gcCost <= 2,
+      load,
+    });
+  }
+}
