@@ -17,6 +17,11 @@ export interface V8GcAccount {
    */
   byType: Map<string, { count: number; pauseMs: number }>;
   events: number;
+  /**
+   * The GCs V8 ran because V8 Lens stopped its allocation sampler (reason "sampling profiler"),
+   * counted apart and in none of the figures above: V8 Lens keeps them apart too (causedByV8Lens).
+   */
+  sampler: { events: number; pauseMs: number };
 }
 
 /** `--trace-gc` lines of a gc-trace.log: `[pid:isolate(:n)] N ms: TYPE[ (q)]* A (B) -> C (D) MB, [pooled: N MB, ]PAUSE / X ms …`. */
@@ -24,9 +29,15 @@ export function v8GcAccount(traceFile: string): V8GcAccount {
   const byPid = new Map<number, { events: number; pauseMs: number }>();
   const byType = new Map<string, { count: number; pauseMs: number }>();
   let events = 0;
-  const line = /^\[(\d+):[0-9a-fA-Fx]+(?::\d+)?\] +\d+ ms: ([A-Z][A-Za-z -]*?)(?: \([^()]*\))* [\d.]+ \([\d.]+\) -> [\d.]+ \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/gm;
+  const sampler = { events: 0, pauseMs: 0 };
+  const line = /^\[(\d+):[0-9a-fA-Fx]+(?::\d+)?\] +\d+ ms: ([A-Z][A-Za-z -]*?)(?: \([^()]*\))* [\d.]+ \([\d.]+\) -> [\d.]+ \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms.*$/gm;
   for (const m of readFileSync(traceFile, 'utf8').matchAll(line)) {
     const pause = Number(m[3]);
+    if (/\) sampling profiler; /.test(m[0])) {
+      sampler.events++;
+      sampler.pauseMs += pause;
+      continue;
+    }
     const p = byPid.get(Number(m[1])) ?? { events: 0, pauseMs: 0 };
     p.events++;
     p.pauseMs += pause;
@@ -37,7 +48,7 @@ export function v8GcAccount(traceFile: string): V8GcAccount {
     byType.set(m[2]!, t);
     events++;
   }
-  return { byPid, byType, events };
+  return { byPid, byType, events, sampler };
 }
 
 /** Every timed line of a gc-trace.log that is not one of V8's other timed messages ([HeapController], Memory pool): what V8 printed as GC events, by shape alone. */
@@ -69,11 +80,12 @@ export function assertGcIsV8s(traceFile: string, summary: Summary): void {
   const v8 = v8GcAccount(traceFile);
   const gc = summary.gc;
   assert.ok(gc, summary.warnings.join(' | '));
-  assert.equal(gc.eventCount, v8.events, `V8 printed ${v8.events} GC events`);
+  assert.equal(gc.eventCount, v8.events, `V8 printed ${v8.events} GC events (and ${v8.sampler.events} for V8 Lens's sampler)`);
+  assert.equal(gc.causedByV8Lens?.events ?? 0, v8.sampler.events, 'the GCs V8 ran for V8 Lens\'s sampler, kept apart');
   assert.deepEqual(Object.keys(gc.byType).sort(), [...v8.byType.keys()].sort());
   for (const [type, own] of v8.byType) {
     assert.equal(gc.byType[type]!.count, own.count, type);
     assert.ok(Math.abs(gc.byType[type]!.totalMs - own.pauseMs) < 0.01, `${type}: ${gc.byType[type]!.totalMs} ms, V8 printed ${own.pauseMs} ms`);
   }
-  assertReadWhole(summary, 'gcLines', v8.events);
+  assertReadWhole(summary, 'gcLines', v8.events + v8.sampler.events);
 }

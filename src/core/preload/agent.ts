@@ -63,9 +63,9 @@ function start(): void {
   const traceClock = startTraceClock(record, codeTrace.redirect);
   // Only a main thread relays, and only when its workers' agents hold something in-process.
   const relay = isMainThread && (allocations || process.env[AGENT_ENV.cpuProfileDir]) ? createWorkerRelay((err) => noteError(record, 'worker threads', err)) : null;
-  const sampleHeap = () => {
+  const sampleHeap = (last = false) => {
     try {
-      record.newSpaceMaxBytes = Math.max(record.newSpaceMaxBytes, newSpace());
+      record.newSpaceMaxBytes = Math.max(record.newSpaceMaxBytes, newSpace(last));
     } catch (err) {
       noteError(record, 'heap statistics', err);
     }
@@ -115,6 +115,7 @@ function start(): void {
       traceClock();
       stopProfile?.();
       record.allocations = allocations?.finish() ?? null;
+      sampleHeap(true);
       refresh();
       record.final = true;
       write();
@@ -165,6 +166,7 @@ function start(): void {
     traceClock();
     stopProfile?.();
     record.allocations = allocations?.finish() ?? null;
+    sampleHeap(true);
     refresh();
     record.final = true;
     record.exitCode = code;
@@ -173,7 +175,7 @@ function start(): void {
 }
 
 /** Samples the heap often and rewrites the record now and then; returns the stop. `onExit`, when given, runs at the thread's exit. */
-function startRecording(sampleHeap: () => void, refresh: () => void, write: () => void, onExit: (() => void) | null): () => void {
+function startRecording(sampleHeap: (last?: boolean) => void, refresh: () => void, write: () => void, onExit: (() => void) | null): () => void {
   sampleHeap();
   write();
   const sampler = setInterval(sampleHeap, SAMPLE_EVERY_MS);

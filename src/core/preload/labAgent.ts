@@ -31,8 +31,8 @@ function start(): void {
   let newSpaceMax = 0;
   let stopSignal: string | null = null;
   const newSpace = watchNewSpace();
-  const readNewSpace = () => {
-    newSpaceMax = newSpace();
+  const readNewSpace = (last = false) => {
+    newSpaceMax = newSpace(last);
   };
 
   const graceMs = Number(process.env[AGENT_ENV.exitGraceMs] ?? 3000);
@@ -59,7 +59,7 @@ function start(): void {
 
   process.on('exit', (code) => {
     clearInterval(tick);
-    readNewSpace();
+    readNewSpace(true);
     const usage = process.resourceUsage();
     const record: AgentRecord = {
       schemaVersion: 1,

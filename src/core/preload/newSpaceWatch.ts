@@ -8,7 +8,7 @@
  * small objects. Its `space_size` is no good here: Node 26 commits the pages lazily (3.1–4.2 MB for
  * two 2 MB semi-spaces), and at a random moment Node 24 and 26 can show pages that a GC is about to
  * give back (5.3–7.5 MB for the same space, never right after a GC). So a size counts only when two
- * readings in a row reach it, and the end of the run is one more reading.
+ * readings in a row reach it; the reading at the end counts alone.
  *
  * With Minor Mark-Sweep (`--minor-ms`) the space grows far past its capacity while concurrent
  * marking runs (117 MB seen for a 64 MB space) and settles back at each GC, so it is read right
@@ -19,19 +19,23 @@
  */
 import { getHeapSpaceStatistics } from 'node:v8';
 
-/** Returns a reader of the largest new space so far, in bytes (both semi-spaces with the Scavenger): call it on every tick and once at the end. */
-export function watchNewSpace(): () => number {
+/**
+ * Returns a reader of the largest new space so far, in bytes (both semi-spaces with the Scavenger):
+ * call it on every tick, and with `last` at the end, where one reading counts on its own (a short
+ * run's space may have reached its size only since the last tick).
+ */
+export function watchNewSpace(): (last?: boolean) => number {
   if (minorMarkSweepAsked()) {
     const afterGc = gcProfilerReader();
     if (afterGc) return afterGc;
   }
   let largestSemi = 0;
   let previous = 0;
-  return () => {
+  return (last = false) => {
     for (const space of getHeapSpaceStatistics()) {
       if (space.space_name === 'new_space') {
         const semi = space.space_used_size + space.space_available_size;
-        const held = Math.min(previous, semi);
+        const held = last ? semi : Math.min(previous, semi);
         if (held > largestSemi) largestSemi = held;
         previous = semi;
         break;
