@@ -78,7 +78,7 @@ profile options:
   --stable-deopts   add --no-concurrent-recompilation so deopts repeat run to run
   --alloc-interval B
                     bytes between allocation samples (default ${DEFAULT_ALLOC_SAMPLING_BYTES}; smaller is
-                    finer and slower: 32768 made an allocation-heavy script 17% slower)
+                    finer and slower: 32768 made an allocation-heavy script 17-25% slower)
   --exact-alloc-sites
                     sample allocations with V8's inlining off, so an inlined function's bytes are
                     its own, not its caller's (changes performance: for finding sites only)

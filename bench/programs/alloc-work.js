@@ -4,7 +4,7 @@
 const WINDOW = 20_000;
 const live = new Array(WINDOW);
 let checksum = 0;
-for (let i = 0; i < 8_000_000; i++) {
+for (let i = 0; i < 20_000_000; i++) {
   const item = { id: i, name: `item-${i & 1023}`, tags: [i & 7, i & 15], nested: { v: i * 2 } };
   live[i % WINDOW] = item;
   checksum = (checksum + item.nested.v + item.tags.length) | 0;

@@ -61,13 +61,14 @@ export const PRESETS: Record<PresetId, Preset> = {
 export const DEFAULT_PRESET: PresetId = 'cpu-gc-deopts';
 export const DEFAULT_SAMPLING_INTERVAL_US = 1000;
 /**
- * Bytes between allocation samples: 128 KB (the inspector's default is 32 KB, `--heap-prof`'s 512 KB).
- * Every sample stops V8's inline allocation and walks the stack: at 32 KB an allocation-heavy
- * script with a fixed amount of work took 17% longer than with CPU + GC alone, at 128 KB within the
- * noise (npm run bench, BENCH_ONLY=overhead). A service allocating 300 MB/s still gets about 2,400
- * samples a second; `--alloc-interval` (the `v8Lens.allocations.samplingIntervalBytes` setting) goes finer.
+ * Bytes between allocation samples: 512 KB, `--heap-prof`'s default (the inspector's is 32 KB).
+ * Every sample stops V8's inline allocation and walks the stack: an allocation-heavy script with a
+ * fixed amount of work took 17–25% longer than with CPU + GC alone at 32 KB, about 15% at 128 KB and
+ * about 5% at 512 KB (npm run bench, BENCH_ONLY=overhead). A service allocating 300 MB/s still gets
+ * about 600 samples a second; `--alloc-interval` (the `v8Lens.allocations.samplingIntervalBytes`
+ * setting) goes finer.
  */
-export const DEFAULT_ALLOC_SAMPLING_BYTES = 131072;
+export const DEFAULT_ALLOC_SAMPLING_BYTES = 524288;
 /** What a user may choose: from 256 B (slow, fine-grained) to 64 MB (a handful of samples). */
 export const ALLOC_SAMPLING_BYTES_RANGE = { min: 256, max: 64 * 1024 * 1024 } as const;
 

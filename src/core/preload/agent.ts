@@ -460,7 +460,7 @@ function startAllocations(record: AgentRecord, agentDir: string): AllocationSamp
   try {
     const fromWindow = process.env[AGENT_ENV.allocFromWindow] === '1';
     const survivors = process.env[AGENT_ENV.allocSurvivors] === '1';
-    return startAllocationSampler(dir, Number.isInteger(interval) && interval > 0 ? interval : 131072, agentDir, (err) => noteError(record, 'allocations', err), fromWindow, survivors);
+    return startAllocationSampler(dir, Number.isInteger(interval) && interval > 0 ? interval : 524288, agentDir, (err) => noteError(record, 'allocations', err), fromWindow, survivors);
   } catch (err) {
     noteError(record, 'allocations', err);
     return null;
