@@ -50,9 +50,10 @@ export function memoryText(row: PredictionRow, isolates: number): string {
   return isolates > 1 ? `${one} per process (${isolates} processes: ${sign}${fmtCount(Math.abs(row.extraMemoryMB))} MB)` : one;
 }
 
-/** "after ~120k requests", "after ~40 s", "never at this survival". */
+/** "after ~120k requests", "after ~40 s", "never at this survival", "not known". */
 export function growthText(row: PredictionRow, per: PredictionBasis): string {
-  if (row.growthUnits === null) return 'never at this survival';
+  if (row.growthUnits === 'never') return 'never at this survival';
+  if (row.growthUnits === null) return 'not known';
   if (row.growthUnits === 0) return 'now';
   return per === 'requests' ? `after ~${fmtCount(row.growthUnits / 1000)}k requests` : `after ~${fmtCount(row.growthUnits)} s`;
 }
@@ -61,7 +62,6 @@ export const PREDICTION_HEADERS = ['semi-space', 'scavenges', 'young-GC pause', 
 
 /** The table's cells per row (PREDICTION_HEADERS), the current size marked. */
 export function predictionCells(p: YoungGenPrediction): string[][] {
-  const n = p.inputs.isolates.length;
   return p.rows.map((r) => [
     `${mbText(r.semiSpaceMB)}${r.current ? ' (now)' : ''}${p.recommendation.semiSpaceMB === r.semiSpaceMB ? ' ✓' : ''}`,
     fmtCount(r.scavengesPerUnit),
@@ -69,7 +69,7 @@ export function predictionCells(p: YoungGenPrediction): string[][] {
     r.promotedBytesPerUnit ? bytesRangeText(r.promotedBytesPerUnit) : '–',
     r.markCompactsPerUnit ? `${fmtCount(r.markCompactsPerUnit.low)}–${fmtCount(r.markCompactsPerUnit.high)}` : '–',
     mbText(r.newSpaceMBPerIsolate),
-    memoryText(r, n),
+    memoryText(r, r.processes),
     growthText(r, p.per),
   ]);
 }
@@ -91,9 +91,8 @@ export function predictionInputsText(p: YoungGenPrediction): string {
 /** The recommendation's sentence (see predictYoungGen.ts's recommend()). */
 export function predictionRecommendationText(inputs: PredictionInputs, rows: PredictionRow[], rec: Omit<PredictionRecommendation, 'text'>, per: PredictionBasis): string {
   const unit = perText(per);
-  const n = inputs.isolates.length;
   const at = (r: PredictionRow) =>
-    `~${fmtCount(r.scavengesPerUnit)} scavenges ${unit} (now ${fmtCount(inputs.scavengesPerUnit)}), young-GC pause ${msRangeText(r.youngPauseMsPerUnit)} ${unit} (now ${fmtCount(inputs.youngPauseMsPerUnit)} ms), ${memoryText(r, n)} of memory`;
+    `~${fmtCount(r.scavengesPerUnit)} scavenges ${unit} (now ${fmtCount(inputs.scavengesPerUnit)}), young-GC pause ${msRangeText(r.youngPauseMsPerUnit)} ${unit} (now ${fmtCount(inputs.youngPauseMsPerUnit)} ms), ${memoryText(r, r.processes)} of memory`;
   const bigger = rows.filter((r) => !r.current);
   if (rec.gainSmall) {
     const largest = bigger[bigger.length - 1];
@@ -105,8 +104,8 @@ export function predictionRecommendationText(inputs: PredictionInputs, rows: Pre
     return `Keep ${mbText(inputs.semiSpaceMB)}: no size is predicted to cut the young-GC pause by 15% or more${next ? ` (at ${mbText(next.semiSpaceMB)}: ${at(next)})` : ''}.`;
   }
   const beyond = rows.filter((r) => r.semiSpaceMB > chosen.semiSpaceMB);
-  const more = beyond.length > 0 ? `; ${beyond.map((r) => mbText(r.semiSpaceMB)).join('/')} would gain little more (${beyond.map((r) => `${msRangeText(r.youngPauseMsPerUnit)}, ${memoryText(r, n)}`).join('; ')})` : '';
-  const pin = rec.pinMinimum ? ` Set --min-semi-space-size=${fmtCount(chosen.semiSpaceMB)} too: V8 grows the new space only as survivors add up, which at this survival would take ${growthText(chosen, per).replace(/^after /, '')}.` : '';
+  const more = beyond.length > 0 ? `; ${beyond.map((r) => mbText(r.semiSpaceMB)).join('/')} would gain little more (${beyond.map((r) => `≈ ${fmtCount(r.youngPauseMsPerUnit.expected)} ms, ${memoryText(r, r.processes)}`).join('; ')})` : '';
+  const pin = rec.pinMinimum ? ` Set --min-semi-space-size=${fmtCount(chosen.semiSpaceMB)} too: V8 grows the new space only as survivors add up, which at this survival would take ${chosen.growthUnits === 'never' ? 'forever' : growthText(chosen, per).replace(/^after /, '')}.` : '';
   return `${mbText(chosen.semiSpaceMB)}: ${at(chosen)}${more}.${pin}`;
 }
 
@@ -114,7 +113,7 @@ function pct(share: number): string {
   return `${(share * 100).toLocaleString('en-US', { maximumFractionDigits: share < 0.1 ? 1 : 0 })}%`;
 }
 
-export const PREDICTION_CHECK_HEADERS = ['semi-space', 'scavenges /1k predicted', 'measured', 'error', 'young-GC ms /1k predicted', 'measured', 'in range', 'error'] as const;
+export const PREDICTION_CHECK_HEADERS = ['semi-space', 'scavenges /1k predicted', 'measured', 'error', 'young-GC ms /1k predicted', 'measured', 'in range', 'error', 'direction predicted / measured'] as const;
 
 /** "+12%" / "−3%" / "–". */
 export function errorText(error: number | null): string {
@@ -134,6 +133,7 @@ export function predictionCheckCells(c: PredictionCheck): string[] {
     c.measuredYoungMsPer1k === null ? 'not measured' : `${fmtCount(c.measuredYoungMsPer1k)} ms`,
     c.youngMsInRange === null ? '–' : c.youngMsInRange ? 'yes' : 'no',
     errorText(c.youngMsError),
+    c.predictedDirection === null ? '–' : `${c.predictedDirection} / ${c.measuredDirection === '~' ? '~ (the rounds overlap)' : c.measuredDirection ?? 'not measured'}`,
   ];
 }
 

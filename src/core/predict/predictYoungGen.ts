@@ -14,7 +14,7 @@ import {
   type YoungGenPrediction,
 } from '../../shared/model/prediction';
 import { predictionRecommendationText } from '../../shared/predictionText';
-import { round } from '../util/stats';
+import { mean, round } from '../util/stats';
 import { basisOf, readIsolate, type IsolateGc, type PredictionWindow, type SurvivorsHint } from './youngGenInputs';
 import { growthUnits, isolateAtSize } from './youngGenModel';
 
@@ -28,8 +28,10 @@ const MEMORY_SHARE = 0.25;
 const SMALL_YOUNG_GC_SHARE = 0.05;
 /** A size is worth it when it cuts the young-GC pause per unit by at least this much (expected). */
 const WORTH_IT = 0.15;
-/** Sizes within this of the best expected pause count as the best (the smallest of them is recommended). */
-const NEAR_BEST = 0.1;
+/** The recommended size brings at least this share of the best size's cut in expected pause. */
+const MOST_OF_THE_GAIN = 0.75;
+/** An isolate at this share of the largest semi-space or more is at the run's size (the others never grew there). */
+const AT_THE_SIZE = 0.9;
 /** Growth that takes longer than this many units (1,000 requests × this, or seconds) needs --min-semi-space-size too. */
 const SLOW_GROWTH_UNITS: Record<PredictionBasis, number> = { requests: 100_000, seconds: 600 };
 
@@ -64,6 +66,8 @@ export function predictYoungGeneration(options: PredictOptions): { prediction: Y
 
 function inputsOf(isolates: PredictionIsolate[], options: PredictOptions, per: PredictionBasis): PredictionInputs {
   const total = (pick: (i: PredictionIsolate) => number) => isolates.reduce((n, i) => n + pick(i), 0);
+  const top = Math.max(...isolates.map((i) => i.semiSpaceBytes));
+  const atSize = isolates.filter((i) => i.semiSpaceBytes >= AT_THE_SIZE * top);
   const window = options.window;
   const spanMs = window ? window.endEpochMs - window.startEpochMs : 0;
   const youngPause = total((i) => i.youngPauseMsPerUnit);
@@ -72,14 +76,15 @@ function inputsOf(isolates: PredictionIsolate[], options: PredictOptions, per: P
     units: round(units, 3),
     spanMs: round(spanMs, 3),
     isolates,
-    semiSpaceMB: round(Math.max(...isolates.map((i) => i.semiSpaceBytes)) / MB, 3),
+    semiSpaceMB: round(top / MB, 3),
     askedMB: options.askedMB,
     allocatedBytesPerUnit: Math.round(total((i) => i.allocatedBytesPerUnit)),
     allocatedSource: 'trace-gc',
     sampledBytesPerUnit: options.sampledBytesPerUnit === null ? null : Math.round(options.sampledBytesPerUnit * (per === 'requests' ? 1000 : 1)),
     sitesTenured: options.sitesTenured,
-    // The serving threads' share: the mean of their own shares (each pauses only its own thread).
-    youngGcWallShare: round(total((i) => i.youngGcWallShare) / isolates.length, 6),
+    // The share of the isolates at the run's size (a cluster's workers, not its idle primary): the
+    // mean of their own shares (each pause stops only its own thread).
+    youngGcWallShare: round(mean(atSize.map((i) => i.youngGcWallShare)), 6),
     scavengesPerUnit: round(total((i) => i.scavengesPerUnit), 4),
     youngPauseMsPerUnit: round(youngPause, 3),
     markCompactsPerUnit: round(total((i) => i.markCompactsPerUnit), 4),
@@ -101,18 +106,28 @@ function sizeLadder(inputs: PredictionInputs, machineMemoryBytes: number): numbe
   return sizes;
 }
 
-/** One size: every isolate at it (the largest gets `mb`, the others the same ratio of their own). */
+/**
+ * One size: every isolate whose young generation is at the run's size now is at it; one whose new
+ * space never grew that far (V8 grows it only as survivors add up: a cluster's idle primary) stays
+ * as it is, figures and memory.
+ */
 export function rowAt(inputs: PredictionInputs, mb: number, per: PredictionBasis): PredictionRow {
   const ratio = mb / inputs.semiSpaceMB;
-  const at = inputs.isolates.map((iso) => ({ iso, size: iso.semiSpaceBytes * ratio, fig: isolateAtSize(iso, iso.semiSpaceBytes * ratio) }));
+  const topBytes = inputs.semiSpaceMB * MB;
+  const at = inputs.isolates.map((iso) => {
+    const grows = iso.semiSpaceBytes >= AT_THE_SIZE * topBytes;
+    const size = grows ? iso.semiSpaceBytes * ratio : iso.semiSpaceBytes;
+    return { iso, grows, size, fig: isolateAtSize(iso, size) };
+  });
   const sum = (pick: (r: PredictedRange) => number, of: (f: (typeof at)[number]['fig']) => PredictedRange) => at.reduce((n, a) => n + pick(of(a.fig)), 0);
   const range = (of: (f: (typeof at)[number]['fig']) => PredictedRange): PredictedRange => ({
     low: round(sum((r) => r.low, of), 3),
     expected: round(sum((r) => r.expected, of), 3),
     high: round(sum((r) => r.high, of), 3),
   });
-  const growth = at.map((a) => growthUnits(a.iso, a.size, unitsPerFigure(per)));
-  const extraBytes = at.reduce((n, a) => n + 2 * (a.size - a.iso.semiSpaceBytes), 0);
+  const growing = at.filter((a) => a.grows);
+  const growth = growing.map((a) => growthUnits(a.iso, a.size, unitsPerFigure(per)));
+  const extraBytes = growing.reduce((n, a) => n + 2 * (a.size - a.iso.semiSpaceBytes), 0);
   return {
     semiSpaceMB: round(mb, 3),
     current: ratio === 1,
@@ -122,21 +137,32 @@ export function rowAt(inputs: PredictionInputs, mb: number, per: PredictionBasis
     markCompactsPerUnit: inputs.markCompactsPerUnit > 0 ? range((f) => f.markCompactsPerUnit) : null,
     newSpaceMBPerIsolate: round(2 * mb, 3),
     extraMemoryMB: round(extraBytes / MB, 1),
-    growthUnits: growth.some((g) => g === null) ? null : round(Math.max(0, ...(growth as number[])), 0),
+    processes: growing.length,
+    growthUnits: growthOf(growth),
   };
 }
 
+/** The slowest isolate's growth: 'never' if any never grows there, null if any is not known. */
+function growthOf(list: readonly (number | 'never' | null)[]): number | 'never' | null {
+  if (list.includes('never')) return 'never';
+  if (list.includes(null)) return null;
+  return round(Math.max(0, ...(list as number[])), 0);
+}
+
 /**
- * The smallest size whose expected young-GC pause is within 10% of the best one's, when it cuts the
- * current pause by 15% or more; none when scavenges are under 5% of wall time (no size buys much).
+ * The smallest size that brings most of the gain the sizes offer (three quarters of the best one's
+ * cut in expected young-GC pause, and at least 15% of now): beyond it, twice the memory buys little
+ * more. None when scavenges are under 5% of wall time (no size can buy much).
  */
 function recommend(inputs: PredictionInputs, rows: PredictionRow[], per: PredictionBasis): PredictionRecommendation {
   const current = rows[0]!;
+  const now = current.youngPauseMsPerUnit.expected;
   const gainSmall = inputs.youngGcWallShare < SMALL_YOUNG_GC_SHARE;
-  const best = Math.min(...rows.map((r) => r.youngPauseMsPerUnit.expected));
-  const pick = rows.find((r) => !r.current && r.youngPauseMsPerUnit.expected <= best * (1 + NEAR_BEST) && r.youngPauseMsPerUnit.expected <= current.youngPauseMsPerUnit.expected * (1 - WORTH_IT));
+  const bestGain = Math.max(0, ...rows.map((r) => now - r.youngPauseMsPerUnit.expected));
+  const pick = rows.find((r) => !r.current && now - r.youngPauseMsPerUnit.expected >= MOST_OF_THE_GAIN * bestGain && now - r.youngPauseMsPerUnit.expected >= WORTH_IT * now);
   const chosen = gainSmall ? null : pick ?? null;
-  const pinMinimum = chosen !== null && (chosen.growthUnits === null || chosen.growthUnits > SLOW_GROWTH_UNITS[per]);
+  const slow = (g: PredictionRow['growthUnits']) => g === 'never' || (typeof g === 'number' && g > SLOW_GROWTH_UNITS[per]);
+  const pinMinimum = chosen !== null && slow(chosen.growthUnits);
   const rec = { semiSpaceMB: chosen?.semiSpaceMB ?? null, pinMinimum, gainSmall };
   return { ...rec, text: predictionRecommendationText(inputs, rows, rec, per) };
 }

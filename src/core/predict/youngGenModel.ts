@@ -99,14 +99,17 @@ export function isolateAtSize(iso: PredictionIsolate, semiSpaceBytes: number): I
 /**
  * Requests (or seconds) V8 would take to grow the isolate's new space from its size now to
  * `semiSpaceBytes` on its own: it doubles the new space once the bytes its scavenges kept and
- * promoted since the last growth add up to the new space's size. null when it would never (nothing survives).
+ * promoted since the last growth add up to the new space's size. 'never' when nothing survives to
+ * grow it; null when the run's trace does not say what a scavenge kept.
  */
-export function growthUnits(iso: PredictionIsolate, semiSpaceBytes: number, unitsPerFigure: number): number | null {
+export function growthUnits(iso: PredictionIsolate, semiSpaceBytes: number, unitsPerFigure: number): number | 'never' | null {
   if (semiSpaceBytes <= iso.semiSpaceBytes) return 0;
+  // What a scavenge kept is not in --trace-gc: how fast V8 would grow the space is not known.
+  if (iso.keptSource === 'none') return null;
   let units = 0;
   for (let size = iso.semiSpaceBytes; size < semiSpaceBytes; size *= 2) {
     const at = isolateAtSize(iso, size);
-    if (!(at.copiedBytesPerScavenge > 0) || !(iso.allocatedBytesPerUnit > 0)) return null;
+    if (!(at.copiedBytesPerScavenge > 0) || !(iso.allocatedBytesPerUnit > 0)) return 'never';
     const scavenges = size / at.copiedBytesPerScavenge;
     units += (scavenges * at.usableBytes * unitsPerFigure) / iso.allocatedBytesPerUnit;
   }

@@ -6,12 +6,18 @@
 import { median, round } from '../util/stats';
 import { isValidRun } from './sweepStats';
 import { runPurpose, settingValue, type SweepRun, type SweepSettingResult } from '../../shared/model/sweep';
-import type { PredictionCheck, SweepPrediction } from '../../shared/model/prediction';
+import type { PauseDirection, PredictionCheck, SweepPrediction } from '../../shared/model/prediction';
+
+/** Within this of the run's own size's expected pause, a predicted pause counts as unchanged. */
+const FLAT = 0.05;
 
 export function predictionChecks(results: readonly SweepSettingResult[], prediction: SweepPrediction): PredictionCheck[] {
+  const runsAt = (mb: number) => (results.find((r) => settingValue(r) === mb)?.runs ?? []).filter((r) => isValidRun(r) && runPurpose(r) === 'measure');
+  const currentMB = Math.max(1, Math.round(prediction.currentMB));
+  const currentRow = prediction.rows.find((r) => r.semiSpaceMB === currentMB);
+  const currentPauses = runsAt(currentMB).map(youngMsPer1k).filter((v): v is number => v !== null);
   return prediction.rows.map((row) => {
-    const result = results.find((r) => settingValue(r) === row.semiSpaceMB);
-    const runs = (result?.runs ?? []).filter((r) => isValidRun(r) && runPurpose(r) === 'measure');
+    const runs = runsAt(row.semiSpaceMB);
     const scavenges = measured(runs, (r) => r.scavengesPer1k);
     const youngMs = measured(runs, youngMsPer1k);
     const pause = row.youngPauseMsPerUnit;
@@ -25,9 +31,25 @@ export function predictionChecks(results: readonly SweepSettingResult[], predict
       measuredYoungMsPer1k: youngMs,
       youngMsInRange: youngMs === null ? null : youngMs >= pause.low && youngMs <= pause.high,
       youngMsError: relativeError(youngMs, pause.expected),
+      predictedDirection: row.semiSpaceMB === currentMB || !currentRow ? null : direction(pause.expected, currentRow.youngPauseMsPerUnit.expected),
+      measuredDirection: row.semiSpaceMB === currentMB ? null : measuredDirection(runs.map(youngMsPer1k).filter((v): v is number => v !== null), currentPauses),
       regimeDiffers: regimeDiffers(prediction.sitesTenured, runs),
     };
   });
+}
+
+function direction(at: number, now: number): PauseDirection {
+  if (at < now * (1 - FLAT)) return 'down';
+  if (at > now * (1 + FLAT)) return 'up';
+  return 'flat';
+}
+
+/** 'down'/'up' when the rounds at the size lie all below (above) those at the run's size; '~' when they overlap. */
+function measuredDirection(at: readonly number[], now: readonly number[]): PauseDirection | '~' | null {
+  if (at.length === 0 || now.length === 0) return null;
+  if (Math.max(...at) < Math.min(...now)) return 'down';
+  if (Math.min(...at) > Math.max(...now)) return 'up';
+  return '~';
 }
 
 /** A sentence when V8 tenured allocation sites in the run and in none of the lab's runs, or the reverse. */

@@ -129,11 +129,11 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
     try {
       if (this.running) throw new UserError('a sweep is already running: cancel it first');
       if (!vscode.workspace.isTrusted) throw new UserError('the lab runs your code, so it needs a trusted workspace');
-      const config = await sweepConfigFromRun(runDir);
+      const fromRun = await sweepConfigFromRun(runDir);
       await SemiSpaceLab.reveal();
-      this.targets = this.targets.length ? this.targets : await listLabTargets();
-      const target = this.targets.find((t) => scriptOf(t) === config.target.script) ?? null;
-      await this.sweep(config, target);
+      this.targets = await listLabTargets();
+      const target = this.targets.find((t) => scriptOf(t) === fromRun.target.script) ?? null;
+      await this.sweep(withTargetSettings(fromRun, target), target);
     } catch (err) {
       const message = err instanceof UserError ? err.message : errorMessage(err);
       this.post({ type: 'error', message });
@@ -215,6 +215,22 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
     this.running?.abort.abort();
     for (const p of this.panels) p.dispose();
   }
+}
+
+/**
+ * The run's sweep with what the workspace knows of its target and the run does not keep: a launch
+ * configuration's environment (PORT) and runtime arguments, the semi-space flags left to the sweep.
+ */
+function withTargetSettings(config: SweepConfig, target: ResolvableLabTarget | null): SweepConfig {
+  if (!target) return config;
+  let resolved: SweepConfig['target'];
+  try {
+    resolved = target.resolve();
+  } catch {
+    return config;
+  }
+  const own = resolved.nodeArgs.filter((a) => !/^--(max|min)[-_]semi[-_]space[-_]size\b/.test(a) && !config.target.nodeArgs.includes(a));
+  return { ...config, target: { ...config.target, env: { ...resolved.env, ...config.target.env }, nodeArgs: [...config.target.nodeArgs, ...own] } };
 }
 
 function scriptOf(target: ResolvableLabTarget): string | null {

@@ -32,7 +32,7 @@ export interface PredictionIsolate {
   scavenges: number;
   scavengesPerUnit: number;
   youngPauseMsPerUnit: number;
-  /** Mean pause of a scavenge and the 95% interval of that mean (its spread in the run), ms. */
+  /** Mean pause of a scavenge at full size (of every one, with fewer than 5 at full size) and the 95% interval of that mean (its spread in the run), ms. */
   meanScavengeMs: number;
   meanScavengeLowMs: number;
   meanScavengeHighMs: number;
@@ -95,11 +95,17 @@ export interface PredictionRow {
   newSpaceMBPerIsolate: number;
   extraMemoryMB: number;
   /**
-   * Units (requests or seconds) V8 would take to grow the new space to this size on its own (it
-   * doubles it once survivors add up to its size); null when it would not at this survival (the
-   * size needs `--min-semi-space-size` too). 0 for the current size.
+   * The processes (isolates) whose young generation would reach this size: those at the run's size
+   * now; one whose new space never grew that far (a cluster's idle primary) stays as it is.
    */
-  growthUnits: number | null;
+  processes: number;
+  /**
+   * Units (requests or seconds) V8 would take to grow the new space to this size on its own (it
+   * doubles it once survivors add up to its size); 'never' when nothing survives to grow it (the size
+   * needs `--min-semi-space-size` too); null when not known (the run's trace does not say what a
+   * scavenge kept). 0 for the current size.
+   */
+  growthUnits: number | 'never' | null;
 }
 
 export interface PredictionRecommendation {
@@ -135,6 +141,8 @@ export interface SweepPrediction {
   rows: PredictionRow[];
 }
 
+export type PauseDirection = 'down' | 'flat' | 'up';
+
 /** One swept size: what was predicted and what the lab measured (medians of its valid rounds). */
 export interface PredictionCheck {
   semiSpaceMB: number;
@@ -149,6 +157,14 @@ export interface PredictionCheck {
   youngMsInRange: boolean | null;
   /** (measured − expected) / measured. */
   youngMsError: number | null;
+  /**
+   * Which way the young-GC pause per 1k goes from the run's size: predicted (the expected figures,
+   * 5% either way counting as flat), and as the lab measured it: 'down' or 'up' when every round at
+   * this size is below (above) every round at the run's size, '~' when the rounds overlap (the lab
+   * cannot tell); null at the run's own size or without rounds at both.
+   */
+  predictedDirection: PauseDirection | null;
+  measuredDirection: PauseDirection | '~' | null;
   /** When the lab's runs at this size were in another GC regime than the run (V8 tenured sites in one, none in the other): what differs; null otherwise. */
   regimeDiffers: string | null;
 }

@@ -5,6 +5,9 @@
 import type { PredictedRange, PredictionCheck, PredictionInputs, PredictionIsolate, PredictionRecommendation, PredictionRow, SweepPrediction, YoungGenPrediction } from './prediction';
 import { arrayOf, bool, nullable, num, oneOf, shape, str, type Check } from './shapeCheck';
 
+/** A value one of two checks accepts. */
+const either = (a: Check, b: Check): Check => (v, at) => (a(v, at) === null ? null : b(v, at));
+
 const source = oneOf('trace-gc', 'nvp', 'survivors', 'trigger', 'none');
 const basis = oneOf('requests', 'seconds');
 const range = shape<PredictedRange>({ low: num, expected: num, high: num });
@@ -58,7 +61,8 @@ export const checkPredictionRow = shape<PredictionRow>({
   markCompactsPerUnit: nullable(range),
   newSpaceMBPerIsolate: num,
   extraMemoryMB: num,
-  growthUnits: nullable(num),
+  processes: num,
+  growthUnits: nullable(either(num, oneOf('never'))),
 });
 
 const recommendation = shape<PredictionRecommendation>({ semiSpaceMB: nullable(num), pinMinimum: bool, gainSmall: bool, text: str });
@@ -81,6 +85,8 @@ export const checkPredictionChecks: Check = arrayOf(shape<PredictionCheck>({
   measuredYoungMsPer1k: nullable(num),
   youngMsInRange: nullable(bool),
   youngMsError: nullable(num),
+  predictedDirection: nullable(oneOf('down', 'flat', 'up')),
+  measuredDirection: nullable(oneOf('down', 'flat', 'up', '~')),
   regimeDiffers: nullable(str),
 }));
 
