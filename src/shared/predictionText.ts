@@ -29,6 +29,13 @@ export function msRangeText(r: PredictedRange): string {
   return lo === hi ? `${lo} ms` : `${lo}–${hi} ms`;
 }
 
+/** "0.05–0.11" (one figure when both ends round alike). */
+export function countRangeText(r: PredictedRange): string {
+  const lo = fmtCount(r.low);
+  const hi = fmtCount(r.high);
+  return lo === hi ? lo : `${lo}–${hi}`;
+}
+
 /** "1.2–3.4 MB". */
 export function bytesRangeText(r: PredictedRange): string {
   const lo = fmtBytes(r.low);
@@ -67,7 +74,7 @@ export function predictionCells(p: YoungGenPrediction): string[][] {
     fmtCount(r.scavengesPerUnit),
     `${msRangeText(r.youngPauseMsPerUnit)} (≈ ${fmtCount(r.youngPauseMsPerUnit.expected)})`,
     r.promotedBytesPerUnit ? bytesRangeText(r.promotedBytesPerUnit) : '–',
-    r.markCompactsPerUnit ? `${fmtCount(r.markCompactsPerUnit.low)}–${fmtCount(r.markCompactsPerUnit.high)}` : '–',
+    r.markCompactsPerUnit ? countRangeText(r.markCompactsPerUnit) : '–',
     mbText(r.newSpaceMBPerIsolate),
     memoryText(r, r.processes),
     growthText(r, p.per),

@@ -22,9 +22,15 @@ export function predictionView(result: SweepResult): HTMLElement | null {
     'div',
     { id: 'lab-prediction' },
     el('h3', { text: 'Predicted beside measured' }),
-    el('p', { className: 'hint', text: `From the run ${prediction.fromRun}; measured: medians of the valid rounds; error = (measured − predicted) / measured. The young-GC pause is the scavenges' own.` }),
+    el('p', { className: 'hint', attrs: { title: prediction.fromRun }, text: `From the run ${runName(prediction.fromRun)}; measured: medians of the valid rounds; error = (measured − predicted) / measured. The young-GC pause is the scavenges' own.` }),
     el('div', { className: 'table-wrap' }, el('table', { id: 'lab-prediction-table' }, el('thead', {}, el('tr', {}, ...PREDICTION_CHECK_HEADERS.map((h) => el('th', { text: h })))), body)),
     el('p', { id: 'lab-prediction-summary', text: predictionCheckSummary(checks) }),
     ...checks.filter((c) => c.regimeDiffers).map((c) => el('p', { className: 'warning', text: `${c.semiSpaceMB} MB: ${c.regimeDiffers}` })),
   );
+}
+
+/** The run folder's own name (the whole path is the hint's tooltip). */
+function runName(path: string): string {
+  const parts = path.split(/[\\/]+/).filter((p) => p !== '');
+  return parts[parts.length - 1] ?? path;
 }

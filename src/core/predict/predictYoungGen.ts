@@ -169,9 +169,11 @@ function recommend(inputs: PredictionInputs, rows: PredictionRow[], per: Predict
 
 function notesOf(inputs: PredictionInputs, skipped: string[]): string[] {
   const notes: string[] = [...skipped.map((s) => `Left out: ${s}.`)];
-  const kept = new Set(inputs.isolates.map((i) => i.keptSource));
+  // Of the processes at the run's size: an idle one's reading says nothing about the service.
+  const top = Math.max(...inputs.isolates.map((i) => i.semiSpaceBytes));
+  const kept = new Set(inputs.isolates.filter((i) => i.semiSpaceBytes >= AT_THE_SIZE * top).map((i) => i.keptSource));
   const gcPhases = 'profile with --gc-phases (V8\'s --trace-gc-nvp) or --survivors for V8\'s own figure';
-  if (kept.has('trigger')) {
+  if (kept.has('trigger') && !kept.has('none')) {
     notes.push(`What a scavenge kept young is not in --trace-gc: the model reads it from how full the semi-space was when scavenges ran (V8 scavenges at 80% full or later), a lower bound, so it may predict a few more scavenges than V8 will run; ${gcPhases}.`);
   } else if (kept.has('none')) {
     notes.push(`What a scavenge kept young is not in --trace-gc: the model takes it to be what was later promoted; with much request data in flight it may predict a few more scavenges than V8 will run; ${gcPhases}.`);

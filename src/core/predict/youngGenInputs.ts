@@ -13,6 +13,8 @@ import { unitsPerFigure, type PredictionBasis, type PredictionIsolate, type Pred
 const MB = 1024 * 1024;
 /** A scavenge that let the app allocate at least this share of the semi-space ran at full size (the new space grows by doubling, so a smaller one is at most half). */
 const FULL_SIZE_SHARE = 0.55;
+/** Fewer scavenges than this tell too little about the young generation to predict from. */
+const MIN_SCAVENGES = 5;
 /** Scavenges at full size the pause is read from (fewer: every scavenge of the span). */
 const MIN_FULL_SIZE_PAUSES = 5;
 /** V8's scavenge task trigger (--scavenge-task-trigger, --minor-gc-task-trigger: 80% on Node 20–26). */
@@ -96,6 +98,7 @@ export function readIsolate(iso: IsolateGc, window: PredictionWindow, survivors:
     }
   });
   if (pauses.length === 0) return { ok: false, reason: `${name} had no scavenge ${window ? 'in the measured window' : 'in the run'}` };
+  if (pauses.length < MIN_SCAVENGES) return { ok: false, reason: `${name} had ${pauses.length} scavenge${pauses.length === 1 ? '' : 's'} ${window ? 'in the measured window' : 'in the run'}: too few to predict from (${MIN_SCAVENGES} or more)` };
   if (usable.length === 0) return { ok: false, reason: `${name}: none of its scavenges ran with the young generation at full size` };
   // The GCs' allocation starts before the span (at the GC before its first) and ends at its last GC:
   // in steady work the part before and the part after the span are alike, so the sum is the span's.

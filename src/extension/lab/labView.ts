@@ -31,7 +31,8 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
   private readonly panels = new Set<vscode.WebviewPanel>();
   private targets: ResolvableLabTarget[] = [];
   /** `ended`: the sweep's final result is in; a partial read still under way must not replace it. */
-  private running: { abort: AbortController; folder: string; target: ResolvableLabTarget | null; ended: boolean } | null = null;
+  /** `started`: what the page was told when the sweep began, for a page that opens while it runs (Confirm reveals the view then). */
+  private running: { abort: AbortController; folder: string; target: ResolvableLabTarget | null; ended: boolean; started: { runs: number; estimateSeconds: number } } | null = null;
   private last: { result: SweepResult; folder: string; target: ResolvableLabTarget | null } | null = null;
   private proposal: SemiSpaceProposal | null = null;
 
@@ -70,6 +71,7 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
           const form = labFormFromSaved(this.state.get<unknown>(FORM_KEY));
           if (!this.targets.some((t) => t.id === form.targetId)) form.targetId = this.targets[0]?.id ?? '';
           this.post({ type: 'init', targets: this.targets.map(({ id, label, detail }) => ({ id, label, detail })), form, result: this.last?.result ?? (await this.lastSweep()), running: this.running !== null, trusted: vscode.workspace.isTrusted }, from);
+          if (this.running) this.post({ type: 'started', ...this.running.started }, from);
           return;
         }
         case 'formChanged':
@@ -146,10 +148,11 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
     const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
     const folder = join(dirname(runsFolderFor(workspace?.uri.fsPath, workspace)), 'sweeps', stamp);
     const abort = new AbortController();
-    this.running = { abort, folder, target, ended: false };
     const values = sweepValues(config);
     const runs = sweepRunCount(config);
-    this.post({ type: 'started', runs, estimateSeconds: estimateSweepSeconds(config) });
+    const started = { runs, estimateSeconds: estimateSweepSeconds(config) };
+    this.running = { abort, folder, target, ended: false, started };
+    this.post({ type: 'started', ...started });
     this.output.appendLine(`[${OUTPUT_CHANNEL_NAME}] sweep of ${config.target.label}: --${sweepFlag(config)} = ${values.join(', ')} × ${config.rounds} rounds${runs > values.length * config.rounds ? ` + ${values.length} profiling runs` : ''} into ${folder}`);
     try {
       const result = await runSweep(config, {

@@ -220,6 +220,12 @@ describe('young-generation prediction: what it cannot predict from', () => {
     assert.equal(prediction, null);
     assert.match(reason!, /no scavenge/);
   });
+  it('a window with too few scavenges to say anything', () => {
+    const inside = iso.events.filter((e) => run.processStartMs + e.timeMs >= window.startEpochMs && e.type === 'Scavenge');
+    const narrow = { ...window, endEpochMs: run.processStartMs + inside[2]!.timeMs };
+    const read = readIsolate(iso, narrow);
+    assert.match(read.ok ? '' : read.reason, /had 3 scavenges in the measured window: too few to predict from/);
+  });
   it('without load: per second of the isolate\'s life', () => {
     const { prediction } = predictYoungGeneration({ isolates: [iso], window: null, askedMB: null, sampledBytesPerUnit: null, sitesTenured: null, machineMemoryBytes: 24 * GB });
     assert.equal(prediction!.per, 'seconds');
