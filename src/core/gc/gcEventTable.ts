@@ -1,13 +1,19 @@
+import type { Buffer } from 'node:buffer';
 import type { GcEvent, IncrementalMarking } from './gcEvent';
-import { hasQualifier, qualifiersOf, qualifierTextOf, traceGcEventOf, type TraceGcFields } from './traceGcLine';
+import { CHUNK_MASK, CHUNK_ROWS, CHUNK_SHIFT, EventChunk } from './gcEventChunk';
+import { hasQualifier, qualifiersOf, qualifierTextOf } from './qualifiers';
+import { TextTable } from './textTable';
 
 /**
- * GC events as columns: one typed array per number, strings (isolates, types, qualifiers, reasons)
- * kept once in a table and referenced by index. A day-long trace has millions of lines; an object
- * per event cost ~300 bytes (every double its own heap number) and most of the reading time, the
- * columns ~90 bytes and nothing for the collector. `event(i)` makes the object of one event for
- * code that wants objects; `view(i)` a read-only row over the columns for code that only reads
- * the fields (the summary of a multi-million-line log).
+ * GC events as columns: one typed array per number, in fixed-size chunks (gcEventChunk.ts), strings
+ * (isolates, types, qualifiers, reasons) kept once in a table and referenced by index. A day-long
+ * trace has millions of lines; an object per event cost ~300 bytes (every double its own heap
+ * number) and most of the reading time, the columns ~90 bytes and nothing for the collector.
+ * `event(i)` makes the object of one event for code that wants objects; `view(i)` a read-only row
+ * over the columns for code that only reads the fields (the summary of a multi-million-line log).
+ *
+ * A --trace-gc line is written by its scanner (traceGcLine.ts) straight into the row at `length`,
+ * which `commit` then adds; a line that does not parse leaves nothing behind.
  */
 
 /** An isolate, in the order of its first event. */
@@ -16,72 +22,36 @@ export interface TableIsolate {
   isolate: string;
 }
 
-/** Strings by index, each once. */
-class TextTable {
-  readonly values: string[] = [];
-  private readonly index = new Map<string, number>();
-  private last = '';
-  private lastIndex = -1;
-
-  constructor(first?: string) {
-    if (first !== undefined) this.of(first);
-  }
-
-  of(value: string): number {
-    // Consecutive events mostly repeat a value (and the scanner hands the same string back).
-    if (value === this.last && this.lastIndex >= 0) return this.lastIndex;
-    let i = this.index.get(value);
-    if (i === undefined) {
-      i = this.values.push(value) - 1;
-      this.index.set(value, i);
-    }
-    this.last = value;
-    this.lastIndex = i;
-    return i;
-  }
-}
-
-const NVP = 1;
-const INTERLEAVED = 2;
-const REDUCE = 4;
+export const NVP = 1;
+export const INTERLEAVED = 2;
+export const REDUCE = 4;
 
 type Float = Float64Array<ArrayBuffer>;
-type U32 = Uint32Array<ArrayBuffer>;
-type I32 = Int32Array<ArrayBuffer>;
 
-function grown<T extends Float | U32 | I32 | Uint8Array<ArrayBuffer>>(column: T, capacity: number): T {
-  const next = new (column.constructor as new (n: number) => T)(capacity);
+function grown(column: Float, capacity: number): Float {
+  const next = new Float64Array(capacity);
   next.set(column);
   return next;
 }
 
+let tables = 0;
+
 export class GcEventTable {
+  /** @internal Tells tables apart for the scanner, which remembers what the last line gave in its table. */
+  readonly id = ++tables;
   private count = 0;
-  private capacity: number;
-  private isolateIndex: U32;
-  private timeMs: Float;
-  private typeIndex: U32;
-  private qualifierIndex: U32;
-  private reasonIndex: U32;
-  private collectorReasonIndex: U32;
-  private flags: Uint8Array<ArrayBuffer>;
-  private heapBeforeMB: Float;
-  private committedBeforeMB: Float;
-  private heapAfterMB: Float;
-  private committedAfterMB: Float;
-  /** NaN: not printed. */
-  private pooledMB: Float;
-  private pauseMs: Float;
-  private externalMs: Float;
-  /** Index into the marking columns below; -1 for none (only Mark-Compacts have it). */
-  private markingIndex: I32;
-  /** Index into the mutator utilisation columns; -1 for none (NVP). It changes at Mark-Compacts only. */
-  private muIndex: I32;
+  private readonly chunks: EventChunk[];
+  /** The last chunk, and the row in it that event `count` goes into (when it has room). */
+  private chunk: EventChunk;
+  private row = 0;
 
   private markingCount = 0;
   private marking: Float = new Float64Array(64);
   private muCount = 0;
   private mu: Float = new Float64Array(64);
+  /** The row being written has a marking entry / a new mutator utilisation entry, added at commit. */
+  private pendingMarking = false;
+  private pendingMu = false;
   /** The mutator utilisation objects events share (consecutive equal values are one entry). */
   private readonly muObjects: Array<{ average: number; current: number } | undefined> = [];
   /** An NVP line's every pair, by event index. */
@@ -92,30 +62,23 @@ export class GcEventTable {
   private lastPid = -1;
   private lastIsolate = '';
   private lastIsolateIndex = -1;
-  private readonly types = new TextTable();
-  /** Index 0: no qualifiers. */
-  private readonly qualifiers = new TextTable('');
-  private readonly reasons = new TextTable('');
+  /** The isolate text index of the last isolate when it came from bytes, else -1. */
+  private lastIsolateText = -1;
+  private readonly isolateTexts = new TextTable();
+  private readonly isolateByNumber = new Map<number, number>();
+  /** @internal Types, for the scanner. */
+  readonly types = new TextTable();
+  /** @internal Qualifier texts (" (a) (b)"), for the scanner; index 0: none. */
+  readonly qualifierTexts = new TextTable(false, '');
+  /** @internal Reasons and collector reasons, for the scanner; read from bytes without trailing spaces. */
+  readonly reasons = new TextTable(true, '');
+  /** INTERLEAVED | REDUCE by qualifier text index. */
+  private readonly qualifierFlags: number[] = [0];
 
+  /** `capacity`: the events to make room for at once (the first chunk's rows, at most a chunk). */
   constructor(capacity = 1024) {
-    capacity = Math.max(16, Math.min(2 ** 28, Math.floor(capacity)));
-    this.capacity = capacity;
-    this.isolateIndex = new Uint32Array(capacity);
-    this.timeMs = new Float64Array(capacity);
-    this.typeIndex = new Uint32Array(capacity);
-    this.qualifierIndex = new Uint32Array(capacity);
-    this.reasonIndex = new Uint32Array(capacity);
-    this.collectorReasonIndex = new Uint32Array(capacity);
-    this.flags = new Uint8Array(capacity);
-    this.heapBeforeMB = new Float64Array(capacity);
-    this.committedBeforeMB = new Float64Array(capacity);
-    this.heapAfterMB = new Float64Array(capacity);
-    this.committedAfterMB = new Float64Array(capacity);
-    this.pooledMB = new Float64Array(capacity);
-    this.pauseMs = new Float64Array(capacity);
-    this.externalMs = new Float64Array(capacity);
-    this.markingIndex = new Int32Array(capacity);
-    this.muIndex = new Int32Array(capacity);
+    this.chunk = new EventChunk(Math.max(16, Math.min(CHUNK_ROWS, Math.floor(capacity) || 0)));
+    this.chunks = [this.chunk];
   }
 
   get length(): number {
@@ -127,74 +90,142 @@ export class GcEventTable {
     return this.isolateList;
   }
 
-  /** Adds a --trace-gc line's fields; returns the event's index. */
-  addTraceGc(f: TraceGcFields): number {
-    const i = this.next(f.pid, f.isolate);
-    this.timeMs[i] = f.timeMs;
-    this.typeIndex[i] = this.types.of(f.type);
-    this.qualifierIndex[i] = f.qualifiers === '' ? 0 : this.qualifiers.of(f.qualifiers);
-    this.flags[i] = (hasQualifier(f.qualifiers, 'interleaved') ? INTERLEAVED : 0) | (hasQualifier(f.qualifiers, 'reduce') ? REDUCE : 0);
-    this.heapBeforeMB[i] = f.heapBeforeMB;
-    this.committedBeforeMB[i] = f.committedBeforeMB;
-    this.heapAfterMB[i] = f.heapAfterMB;
-    this.committedAfterMB[i] = f.committedAfterMB;
-    this.pooledMB[i] = f.pooledMB;
-    this.pauseMs[i] = f.pauseMs;
-    this.externalMs[i] = f.externalMs;
-    this.markingIndex[i] = Number.isNaN(f.markingMs) ? -1 : this.addMarking(f.markingMs, f.markingSteps, f.markingBiggestStepMs, f.markingWallMs);
-    this.muIndex[i] = this.addMu(f.muAverage, f.muCurrent);
-    this.reasonIndex[i] = this.reasons.of(f.reason);
-    this.collectorReasonIndex[i] = this.reasons.of(f.collectorReason);
-    return this.commit();
+  /**
+   * @internal For the scanner: the chunk that holds event `length`, written at its row `slotRow`
+   * before `commit` adds it.
+   */
+  slot(): EventChunk {
+    return this.row < this.chunk.rows ? this.chunk : this.nextChunk();
+  }
+
+  /** @internal The row of `slot()` that event `length` is written into. */
+  get slotRow(): number {
+    return this.row;
+  }
+
+  /** Adds the event written at `length`; returns its index. */
+  commit(): number {
+    if (this.pendingMarking) this.markingCount++;
+    if (this.pendingMu) this.muCount++;
+    this.pendingMarking = false;
+    this.pendingMu = false;
+    this.row++;
+    return this.count++;
   }
 
   /** Adds an event given as an object (an NVP line's); returns its index. */
   addEvent(e: GcEvent): number {
-    const i = this.next(e.pid, e.isolate);
-    this.timeMs[i] = e.timeMs;
-    this.typeIndex[i] = this.types.of(e.type);
-    this.qualifierIndex[i] = e.qualifiers === undefined ? 0 : this.qualifiers.of(qualifierTextOf(e.qualifiers));
-    this.flags[i] = (e.source === 'nvp' ? NVP : 0) | (e.interleaved ? INTERLEAVED : 0) | (e.reduce ? REDUCE : 0);
-    this.heapBeforeMB[i] = e.heapBeforeMB;
-    this.committedBeforeMB[i] = e.committedBeforeMB;
-    this.heapAfterMB[i] = e.heapAfterMB;
-    this.committedAfterMB[i] = e.committedAfterMB;
-    this.pooledMB[i] = e.pooledMB ?? NaN;
-    this.pauseMs[i] = e.pauseMs;
-    this.externalMs[i] = e.externalMs;
+    const c = this.slot();
+    const r = this.row;
+    c.isolate[r] = this.isolateIndexOf(e.pid, e.isolate);
+    c.timeMs[r] = e.timeMs;
+    c.type[r] = this.types.of(e.type);
+    c.qualifiers[r] = e.qualifiers === undefined ? 0 : this.qualifierTexts.of(qualifierTextOf(e.qualifiers));
+    c.flags[r] = (e.source === 'nvp' ? NVP : 0) | (e.interleaved ? INTERLEAVED : 0) | (e.reduce ? REDUCE : 0);
+    c.heapBeforeMB[r] = e.heapBeforeMB;
+    c.committedBeforeMB[r] = e.committedBeforeMB;
+    c.heapAfterMB[r] = e.heapAfterMB;
+    c.committedAfterMB[r] = e.committedAfterMB;
+    c.pooledMB[r] = e.pooledMB ?? NaN;
+    c.pauseMs[r] = e.pauseMs;
+    c.externalMs[r] = e.externalMs;
     const m = e.incrementalMarking;
-    this.markingIndex[i] = m === null ? -1 : this.addMarking(m.ms, m.steps, m.biggestStepMs, m.wallMs ?? NaN);
-    this.muIndex[i] = e.mu === null ? -1 : this.addMu(e.mu.average, e.mu.current);
-    this.reasonIndex[i] = this.reasons.of(e.reason);
-    this.collectorReasonIndex[i] = this.reasons.of(e.collectorReason);
+    c.marking[r] = m === null ? this.markingEntry(NaN, 0, 0, NaN) : this.markingEntry(m.ms, m.steps, m.biggestStepMs, m.wallMs ?? NaN);
+    c.mu[r] = e.mu === null ? this.noMuEntry() : this.muEntry(e.mu.average, e.mu.current);
+    c.reason[r] = this.reasons.of(e.reason);
+    c.collectorReason[r] = this.reasons.of(e.collectorReason);
+    const i = this.commit();
     if (e.nvp !== undefined) this.nvp.set(i, e.nvp);
-    return this.commit();
+    return i;
+  }
+
+  /** @internal For the scanner: the isolate of `pid` and the isolate text `b[start, end)`. */
+  isolateIndexOfBytes(pid: number, b: Buffer, start: number, end: number): number {
+    const text = this.isolateTexts.ofBytes(b, start, end);
+    if (pid === this.lastPid && text === this.lastIsolateText) return this.lastIsolateIndex;
+    // A process's isolates interleave (workers): found by a number, pid and text index, not a string.
+    const key = text < 2 ** 18 ? text * 2 ** 34 + pid : -1; // pids have at most 10 digits (< 2^34)
+    let index = this.isolateByNumber.get(key);
+    if (index === undefined) {
+      index = this.isolateIndexOf(pid, this.isolateTexts.values[text]!);
+      if (key >= 0) this.isolateByNumber.set(key, index);
+    }
+    this.lastPid = pid;
+    this.lastIsolateText = text;
+    this.lastIsolate = this.isolateList[index]!.isolate;
+    return (this.lastIsolateIndex = index);
+  }
+
+  /** @internal For the scanner: INTERLEAVED | REDUCE of a qualifier text's index. */
+  qualifierFlagsOf(q: number): number {
+    let flags = this.qualifierFlags[q];
+    if (flags === undefined) {
+      const text = this.qualifierTexts.values[q]!;
+      flags = (hasQualifier(text, 'interleaved') ? INTERLEAVED : 0) | (hasQualifier(text, 'reduce') ? REDUCE : 0);
+      this.qualifierFlags[q] = flags;
+    }
+    return flags;
+  }
+
+  /** @internal The row being written's incremental marking (NaN `ms`: none); its entry's index or -1. */
+  markingEntry(ms: number, steps: number, biggestStepMs: number, wallMs: number): number {
+    if (ms !== ms) {
+      this.pendingMarking = false;
+      return -1;
+    }
+    if (4 * (this.markingCount + 1) > this.marking.length) this.marking = grown(this.marking, 2 * this.marking.length);
+    const at = 4 * this.markingCount;
+    this.marking[at] = ms;
+    this.marking[at + 1] = steps;
+    this.marking[at + 2] = biggestStepMs;
+    this.marking[at + 3] = wallMs;
+    this.pendingMarking = true;
+    return this.markingCount;
+  }
+
+  /** @internal The row being written's mutator utilisation: the last entry when it is the same. */
+  muEntry(average: number, current: number): number {
+    const last = this.muCount - 1;
+    if (last >= 0 && this.mu[2 * last] === average && this.mu[2 * last + 1] === current) {
+      this.pendingMu = false;
+      return last;
+    }
+    if (2 * (this.muCount + 1) > this.mu.length) this.mu = grown(this.mu, 2 * this.mu.length);
+    this.mu[2 * this.muCount] = average;
+    this.mu[2 * this.muCount + 1] = current;
+    this.pendingMu = true;
+    return this.muCount;
+  }
+
+  private noMuEntry(): number {
+    this.pendingMu = false;
+    return -1;
   }
 
   /** The index into `isolates` of event `i`'s isolate. */
   isolateOf(i: number): number {
-    return this.isolateIndex[i]!;
+    return this.chunks[i >>> CHUNK_SHIFT]!.isolate[i & CHUNK_MASK]!;
   }
 
   pidOf(i: number): number {
-    return this.isolateList[this.isolateIndex[i]!]!.pid;
+    return this.isolateList[this.isolateOf(i)]!.pid;
   }
 
   isolateNameOf(i: number): string {
-    return this.isolateList[this.isolateIndex[i]!]!.isolate;
+    return this.isolateList[this.isolateOf(i)]!.isolate;
   }
 
   timeOf(i: number): number {
-    return this.timeMs[i]!;
+    return this.chunks[i >>> CHUNK_SHIFT]!.timeMs[i & CHUNK_MASK]!;
   }
 
   typeOf(i: number): string {
-    return this.types.values[this.typeIndex[i]!]!;
+    return this.types.values[this.typeIndexOf(i)]!;
   }
 
   /** Event `i`'s type as an index: types are numbered in the order they first came. */
   typeIndexOf(i: number): number {
-    return this.typeIndex[i]!;
+    return this.chunks[i >>> CHUNK_SHIFT]!.type[i & CHUNK_MASK]!;
   }
 
   typeName(type: number): string {
@@ -202,42 +233,46 @@ export class GcEventTable {
   }
 
   isNvp(i: number): boolean {
-    return (this.flags[i]! & NVP) !== 0;
+    return (this.flagsOf(i) & NVP) !== 0;
   }
 
   pauseOf(i: number): number {
-    return this.pauseMs[i]!;
+    return this.chunks[i >>> CHUNK_SHIFT]!.pauseMs[i & CHUNK_MASK]!;
   }
 
   nvpOf(i: number): Record<string, number | string> | undefined {
-    return (this.flags[i]! & NVP) === 0 ? undefined : this.nvp.get(i);
+    return (this.flagsOf(i) & NVP) === 0 ? undefined : this.nvp.get(i);
   }
 
   /** Event `i` as an object, the same as the line's parser gives. */
   event(i: number): GcEvent {
-    if ((this.flags[i]! & NVP) === 0) return traceGcEventOf(this.traceGcFields(i), this.muOf(i)!);
-    const qualifiers = this.qualifierIndex[i]!;
-    const nvp = this.nvp.get(i);
+    const c = this.chunks[i >>> CHUNK_SHIFT]!;
+    const r = i & CHUNK_MASK;
+    const flags = c.flags[r]!;
+    const q = c.qualifiers[r]!;
+    const nvp = (flags & NVP) === 0 ? undefined : this.nvp.get(i);
+    // The keys in the order the parsers give them.
     return {
       pid: this.pidOf(i),
       isolate: this.isolateNameOf(i),
-      timeMs: this.timeMs[i]!,
-      type: this.typeOf(i),
-      interleaved: (this.flags[i]! & INTERLEAVED) !== 0,
-      reduce: (this.flags[i]! & REDUCE) !== 0,
-      ...(qualifiers !== 0 ? { qualifiers: [...qualifiersOf(this.qualifiers.values[qualifiers]!)] } : {}),
-      heapBeforeMB: this.heapBeforeMB[i]!,
-      committedBeforeMB: this.committedBeforeMB[i]!,
-      heapAfterMB: this.heapAfterMB[i]!,
-      committedAfterMB: this.committedAfterMB[i]!,
-      pooledMB: Number.isNaN(this.pooledMB[i]!) ? null : this.pooledMB[i]!,
-      pauseMs: this.pauseMs[i]!,
-      externalMs: this.externalMs[i]!,
+      timeMs: c.timeMs[r]!,
+      type: this.types.values[c.type[r]!]!,
+      interleaved: (flags & INTERLEAVED) !== 0,
+      reduce: (flags & REDUCE) !== 0,
+      // A trace-gc event shares its list; an NVP event has one of its own, as its parser makes it.
+      ...(q !== 0 ? { qualifiers: (flags & NVP) === 0 ? qualifiersOf(this.qualifierTexts.values[q]!) : [...qualifiersOf(this.qualifierTexts.values[q]!)] } : {}),
+      heapBeforeMB: c.heapBeforeMB[r]!,
+      committedBeforeMB: c.committedBeforeMB[r]!,
+      heapAfterMB: c.heapAfterMB[r]!,
+      committedAfterMB: c.committedAfterMB[r]!,
+      pooledMB: this.pooledOf(i),
+      pauseMs: c.pauseMs[r]!,
+      externalMs: c.externalMs[r]!,
       incrementalMarking: this.markingOf(i),
       mu: this.muOf(i),
-      reason: this.reasons.values[this.reasonIndex[i]!]!,
-      collectorReason: this.reasons.values[this.collectorReasonIndex[i]!]!,
-      source: 'nvp',
+      reason: this.reasons.values[c.reason[r]!]!,
+      collectorReason: this.reasons.values[c.collectorReason[r]!]!,
+      source: (flags & NVP) === 0 ? 'trace-gc' : 'nvp',
       ...(nvp !== undefined ? { nvp } : {}),
     };
   }
@@ -260,37 +295,37 @@ export class GcEventTable {
 
   /** @internal for GcEventRow */
   field(i: number, name: 'heapBeforeMB' | 'committedBeforeMB' | 'heapAfterMB' | 'committedAfterMB' | 'externalMs'): number {
-    return this[name][i]!;
+    return this.chunks[i >>> CHUNK_SHIFT]![name][i & CHUNK_MASK]!;
   }
 
   /** @internal for GcEventRow */
   flag(i: number, name: 'interleaved' | 'reduce' | 'nvp'): boolean {
-    return (this.flags[i]! & (name === 'interleaved' ? INTERLEAVED : name === 'reduce' ? REDUCE : NVP)) !== 0;
+    return (this.flagsOf(i) & (name === 'interleaved' ? INTERLEAVED : name === 'reduce' ? REDUCE : NVP)) !== 0;
   }
 
   /** @internal for GcEventRow */
   pooledOf(i: number): number | null {
-    const v = this.pooledMB[i]!;
+    const v = this.chunks[i >>> CHUNK_SHIFT]!.pooledMB[i & CHUNK_MASK]!;
     return Number.isNaN(v) ? null : v;
   }
 
   /** @internal for GcEventRow */
   qualifiersOf(i: number): readonly string[] | undefined {
-    const q = this.qualifierIndex[i]!;
-    return q === 0 ? undefined : qualifiersOf(this.qualifiers.values[q]!);
+    const q = this.chunks[i >>> CHUNK_SHIFT]!.qualifiers[i & CHUNK_MASK]!;
+    return q === 0 ? undefined : qualifiersOf(this.qualifierTexts.values[q]!);
   }
 
   reasonOf(i: number): string {
-    return this.reasons.values[this.reasonIndex[i]!]!;
+    return this.reasons.values[this.chunks[i >>> CHUNK_SHIFT]!.reason[i & CHUNK_MASK]!]!;
   }
 
   /** @internal for GcEventRow */
   collectorReasonOf(i: number): string {
-    return this.reasons.values[this.collectorReasonIndex[i]!]!;
+    return this.reasons.values[this.chunks[i >>> CHUNK_SHIFT]!.collectorReason[i & CHUNK_MASK]!]!;
   }
 
   markingOf(i: number): IncrementalMarking | null {
-    const m = this.markingIndex[i]!;
+    const m = this.chunks[i >>> CHUNK_SHIFT]!.marking[i & CHUNK_MASK]!;
     if (m < 0) return null;
     const at = 4 * m;
     const wall = this.marking[at + 3]!;
@@ -298,105 +333,41 @@ export class GcEventTable {
   }
 
   muOf(i: number): { average: number; current: number } | null {
-    const m = this.muIndex[i]!;
+    const m = this.chunks[i >>> CHUNK_SHIFT]!.mu[i & CHUNK_MASK]!;
     if (m < 0) return null;
     return (this.muObjects[m] ??= { average: this.mu[2 * m]!, current: this.mu[2 * m + 1]! });
   }
 
-  private traceGcFields(i: number): TraceGcFields {
-    const m = this.markingIndex[i]!;
-    const at = 4 * m;
-    return {
-      pid: this.pidOf(i),
-      isolate: this.isolateNameOf(i),
-      timeMs: this.timeMs[i]!,
-      type: this.typeOf(i),
-      qualifiers: this.qualifiers.values[this.qualifierIndex[i]!]!,
-      heapBeforeMB: this.heapBeforeMB[i]!,
-      committedBeforeMB: this.committedBeforeMB[i]!,
-      heapAfterMB: this.heapAfterMB[i]!,
-      committedAfterMB: this.committedAfterMB[i]!,
-      pooledMB: this.pooledMB[i]!,
-      pauseMs: this.pauseMs[i]!,
-      externalMs: this.externalMs[i]!,
-      markingMs: m < 0 ? NaN : this.marking[at]!,
-      markingSteps: m < 0 ? 0 : this.marking[at + 1]!,
-      markingBiggestStepMs: m < 0 ? 0 : this.marking[at + 2]!,
-      markingWallMs: m < 0 ? NaN : this.marking[at + 3]!,
-      muAverage: 0,
-      muCurrent: 0,
-      reason: this.reasonOf(i),
-      collectorReason: this.collectorReasonOf(i),
-    };
+  private flagsOf(i: number): number {
+    return this.chunks[i >>> CHUNK_SHIFT]!.flags[i & CHUNK_MASK]!;
   }
 
-  /** The slot for the next event, with its isolate set (added to the list at its first event). */
-  private next(pid: number, isolate: string): number {
-    if (this.count === this.capacity) this.grow();
-    let index = this.lastIndexFor(pid, isolate);
-    if (index < 0) {
-      const key = `${pid}:${isolate}`;
-      index = this.isolateKeys.get(key) ?? -1;
-      if (index < 0) {
-        index = this.isolateList.push({ pid, isolate }) - 1;
-        this.isolateKeys.set(key, index);
-      }
-      this.lastPid = pid;
-      this.lastIsolate = isolate;
-      this.lastIsolateIndex = index;
+  /** The isolate's index, added to the list at its first event. */
+  private isolateIndexOf(pid: number, isolate: string): number {
+    if (pid === this.lastPid && isolate === this.lastIsolate) return this.lastIsolateIndex;
+    const key = `${pid}:${isolate}`;
+    let index = this.isolateKeys.get(key);
+    if (index === undefined) {
+      index = this.isolateList.push({ pid, isolate }) - 1;
+      this.isolateKeys.set(key, index);
     }
-    this.isolateIndex[this.count] = index;
-    return this.count;
+    this.lastPid = pid;
+    this.lastIsolate = isolate;
+    this.lastIsolateText = -1;
+    return (this.lastIsolateIndex = index);
   }
 
-  private lastIndexFor(pid: number, isolate: string): number {
-    return pid === this.lastPid && isolate === this.lastIsolate ? this.lastIsolateIndex : -1;
-  }
-
-  private commit(): number {
-    return this.count++;
-  }
-
-  private addMarking(ms: number, steps: number, biggestStepMs: number, wallMs: number): number {
-    if (4 * (this.markingCount + 1) > this.marking.length) this.marking = grown(this.marking, 2 * this.marking.length);
-    const at = 4 * this.markingCount;
-    this.marking[at] = ms;
-    this.marking[at + 1] = steps;
-    this.marking[at + 2] = biggestStepMs;
-    this.marking[at + 3] = wallMs;
-    return this.markingCount++;
-  }
-
-  private addMu(average: number, current: number): number {
-    const last = this.muCount - 1;
-    if (last >= 0 && this.mu[2 * last] === average && this.mu[2 * last + 1] === current) return last;
-    if (2 * (this.muCount + 1) > this.mu.length) this.mu = grown(this.mu, 2 * this.mu.length);
-    this.mu[2 * this.muCount] = average;
-    this.mu[2 * this.muCount + 1] = current;
-    return this.muCount++;
-  }
-
-  private grow(): void {
-    // Fourfold: the columns are copied a third as often as when doubled, and pages never written
-    // are never touched.
-    const capacity = Math.min(2 ** 30, 4 * this.capacity);
-    this.isolateIndex = grown(this.isolateIndex, capacity);
-    this.timeMs = grown(this.timeMs, capacity);
-    this.typeIndex = grown(this.typeIndex, capacity);
-    this.qualifierIndex = grown(this.qualifierIndex, capacity);
-    this.reasonIndex = grown(this.reasonIndex, capacity);
-    this.collectorReasonIndex = grown(this.collectorReasonIndex, capacity);
-    this.flags = grown(this.flags, capacity);
-    this.heapBeforeMB = grown(this.heapBeforeMB, capacity);
-    this.committedBeforeMB = grown(this.committedBeforeMB, capacity);
-    this.heapAfterMB = grown(this.heapAfterMB, capacity);
-    this.committedAfterMB = grown(this.committedAfterMB, capacity);
-    this.pooledMB = grown(this.pooledMB, capacity);
-    this.pauseMs = grown(this.pauseMs, capacity);
-    this.externalMs = grown(this.externalMs, capacity);
-    this.markingIndex = grown(this.markingIndex, capacity);
-    this.muIndex = grown(this.muIndex, capacity);
-    this.capacity = capacity;
+  /** Room for event `count`: the first chunk grows fourfold up to a full chunk, then full chunks follow. */
+  private nextChunk(): EventChunk {
+    if (this.chunks.length === 1 && this.chunk.rows < CHUNK_ROWS) {
+      this.chunk = new EventChunk(Math.min(CHUNK_ROWS, 4 * this.chunk.rows), this.chunk);
+      this.chunks[0] = this.chunk;
+    } else {
+      this.chunk = new EventChunk(CHUNK_ROWS);
+      this.chunks.push(this.chunk);
+      this.row = 0;
+    }
+    return this.chunk;
   }
 }
 

@@ -3,7 +3,7 @@ import { classifyOtherLine, classifyStdoutLine, type StdoutLineClass } from './c
 import type { GcEvent } from './gcEvent';
 import { GcEventTable } from './gcEventTable';
 import { PretenuringCollector } from './pretenuring';
-import { encodeLine, newTraceGcFields, scanTraceGcLine } from './traceGcLine';
+import { encodeLine, scanTraceGcLine } from './traceGcLine';
 
 /** An isolate seen in the trace, in order of its first GC event. */
 export interface IsolateArrival {
@@ -35,7 +35,8 @@ const NVP_ALLOCATED = /^\[\d+:[^\]\s]+\] +[\d.]+ ms: .*?(?:\ballocated=|"allocat
  * Collects GC events from the traced process's stdout, line by line, as the launcher reads it, or
  * from a saved log's bytes in place (`addBytes`). Cheap enough to call for every stdout line: a
  * --trace-gc line goes into a column store (gcEventTable.ts) without an object or a string of its
- * own, and counts and the pause total are kept as events arrive, so live progress does not rescan.
+ * own, and counts and the pause total are brought up to date from it when asked for, adding only
+ * the events since the last time, so live progress does not rescan.
  */
 export class GcTraceCollector {
   /** Every event, as columns. */
@@ -48,13 +49,17 @@ export class GcTraceCollector {
 
   /** `table`'s events as objects, made when `events` is first asked for and extended after. */
   private readonly materialized: GcEvent[] = [];
-  private readonly fields = newTraceGcFields();
   private nvpAllocatedSeen = 0;
   private nvpAllocatedRead = 0;
+  private unparsed = 0;
+  /**
+   * The running counts below are brought up to date from the table when asked for (live progress
+   * asks a few times a second), not per event: `tallied` events are in them.
+   */
+  private tallied = 0;
   private readonly arrivals: IsolateArrival[] = [];
   /** Events per type, by the table's type index (types are numbered in the order they first came). */
   private readonly typeCounts: number[] = [];
-  private unparsed = 0;
   private pauseTotal = 0;
   /** Per isolate (the table's isolate index): events per type index, the types in the order they came, the pause. */
   private readonly tallies: Array<{ pid: number; isolate: string; counts: number[]; order: number[]; pauseMs: number }> = [];
@@ -95,12 +100,14 @@ export class GcTraceCollector {
 
   /**
    * The same for the line `bytes[start, end)` (UTF-8, without its newline): a --trace-gc line is
-   * read in place; any other line is decoded (or `text` is used, when the caller has it as text).
+   * read in place, into the table; any other line is decoded (or `text` is used, when the caller
+   * has it as text).
    */
   addBytes(bytes: Buffer, start: number, end: number, text?: string): 'gc' | 'v8' | 'app' {
     if (start >= end || bytes[start] !== 91 /* [ */) return 'app';
-    if (scanTraceGcLine(bytes, start, end, this.fields)) {
-      this.tally(this.table.addTraceGc(this.fields));
+    if (scanTraceGcLine(bytes, start, end, this.table)) {
+      const index = this.table.commit();
+      if (this.pretenuring.waitingForGc) this.noteGc(index);
       return 'gc';
     }
     const line = text ?? bytes.toString('utf8', start, end);
@@ -112,18 +119,24 @@ export class GcTraceCollector {
 
   /** Same as addLine, for a line the caller has already classified. */
   addClassified(result: StdoutLineClass): 'gc' | 'v8' | 'app' {
-    if (result.kind === 'gc') this.tally(this.table.addEvent(result.event));
-    else if (result.kind === 'v8' && result.looksLikeGcEvent) this.unparsed++;
+    if (result.kind === 'gc') {
+      const event = result.event;
+      const index = this.table.addEvent(event);
+      if (event.source === 'nvp' && typeof event.nvp?.allocated === 'number') this.nvpAllocatedRead++;
+      if (this.pretenuring.waitingForGc) this.noteGc(index);
+    } else if (result.kind === 'v8' && result.looksLikeGcEvent) this.unparsed++;
     return result.kind;
   }
 
   /** Sum of the main-thread pauses of every event so far, all isolates (for live progress). */
   get totalPauseMs(): number {
+    this.catchUp();
     return this.pauseTotal;
   }
 
   /** GC events per type so far ("Scavenge (interleaved)" counts as "Scavenge"). */
   countsByType(): Record<string, number> {
+    this.catchUp();
     const out: Record<string, number> = {};
     for (let type = 0; type < this.typeCounts.length; type++) out[this.table.typeName(type)] = this.typeCounts[type]!;
     return out;
@@ -131,35 +144,44 @@ export class GcTraceCollector {
 
   /** Per isolate (process or thread), counts and pause so far: a load window's GC per process. */
   tallyByIsolate(): IsolateGcTally[] {
+    this.catchUp();
     return this.tallies.map((t) => ({ pid: t.pid, isolate: t.isolate, counts: Object.fromEntries(t.order.map((type) => [this.table.typeName(type), t.counts[type]!])), pauseMs: t.pauseMs }));
   }
 
   /** Isolates in the order their first event arrived (the main isolate initialises first). */
   isolates(): readonly IsolateArrival[] {
+    this.catchUp();
     return this.arrivals;
   }
 
-  /** The running counts, for the event just added at `index`. */
-  private tally(index: number): void {
+  /** Dates the pretenuring decisions waiting for the GC just added at `index`. */
+  private noteGc(index: number): void {
     const table = this.table;
-    const isolate = table.isolateOf(index);
-    if (isolate === this.tallies.length) {
-      // The table numbers isolates in the order of their first event.
-      const { pid, isolate: name } = table.isolates[isolate]!;
-      this.arrivals.push({ pid, isolate: name, firstEventIndex: index });
-      this.tallies.push({ pid, isolate: name, counts: [], order: [], pauseMs: 0 });
+    this.pretenuring.noteGc(table.pidOf(index), table.isolateNameOf(index), table.timeOf(index));
+  }
+
+  /** Adds the events since the last call to the running counts, in order. */
+  private catchUp(): void {
+    const table = this.table;
+    for (let index = this.tallied; index < table.length; index++) {
+      const isolate = table.isolateOf(index);
+      if (isolate === this.tallies.length) {
+        // The table numbers isolates in the order of their first event.
+        const { pid, isolate: name } = table.isolates[isolate]!;
+        this.arrivals.push({ pid, isolate: name, firstEventIndex: index });
+        this.tallies.push({ pid, isolate: name, counts: [], order: [], pauseMs: 0 });
+      }
+      const t = this.tallies[isolate]!;
+      const type = table.typeIndexOf(index);
+      const pause = table.pauseOf(index);
+      while (this.typeCounts.length <= type) this.typeCounts.push(0);
+      this.typeCounts[type]!++;
+      this.pauseTotal += pause;
+      while (t.counts.length <= type) t.counts.push(0);
+      if (t.counts[type]!++ === 0) t.order.push(type);
+      t.pauseMs += pause;
     }
-    const t = this.tallies[isolate]!;
-    const type = table.typeIndexOf(index);
-    const pause = table.pauseOf(index);
-    if (table.isNvp(index) && typeof table.nvpOf(index)?.allocated === 'number') this.nvpAllocatedRead++;
-    this.pretenuring.noteGc(t.pid, t.isolate, table.timeOf(index));
-    while (this.typeCounts.length <= type) this.typeCounts.push(0);
-    this.typeCounts[type]!++;
-    this.pauseTotal += pause;
-    while (t.counts.length <= type) t.counts.push(0);
-    if (t.counts[type]!++ === 0) t.order.push(type);
-    t.pauseMs += pause;
+    this.tallied = table.length;
   }
 }
 

@@ -91,6 +91,11 @@ export class PretenuringCollector {
     return true;
   }
 
+  /** Whether a decision waits for the next GC line's time (most of the time none does). */
+  get waitingForGc(): boolean {
+    return this.waiting.size > 0;
+  }
+
   /** Called for every GC event, in order: dates the decisions printed before it. */
   noteGc(pid: number, isolate: string, timeMs: number): void {
     if (this.waiting.size === 0) return;

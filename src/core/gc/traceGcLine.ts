@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
-import type { GcEvent, IncrementalMarking } from './gcEvent';
-import { StringInterner } from './stringInterner';
+import type { GcEvent } from './gcEvent';
+import { GcEventTable } from './gcEventTable';
 
 /*
  * `--trace-gc` lines, Node 18–26 (format strings from the binaries, see gc.md §2):
@@ -22,111 +22,345 @@ import { StringInterner } from './stringInterner';
  * TYPE is `[A-Z][A-Za-z -]*?`: it can only end at the last space before the first character that
  * cannot be part of it (the qualifiers' '(' or the heap size's first digit).
  *
- * Read from bytes, in place: a saved log is scanned in the chunks it is read in, without a string
- * per line, into a record reused from line to line rather than an object per line (traces reach
- * millions of lines; gcEventTable.ts keeps them as columns). V8's lines are ASCII; the free text
- * (the reasons) is decoded as UTF-8, which is what the same line read as text would hold. A string
- * line is encoded first (parseTraceGcLine), four times faster than the regular expression was.
+ * Read from bytes, in place, straight into the row of an event table (gcEventTable.ts): a saved log
+ * is scanned in the chunks it is read in, with no object and no string per line. The numbers go
+ * from the bytes to the columns; the strings (isolate, type, qualifiers, reasons) are found by their
+ * bytes in the table's text tables, and a part of the line that is the same as the last line's
+ * (RememberedPart) is compared rather than read. V8's lines are ASCII; the free text (the reasons)
+ * is decoded as UTF-8, which is what the same line read as text would hold. A string line is
+ * encoded first (parseTraceGcLine).
  */
 
-/** One line's fields, as scanTraceGcLine fills them. */
-export interface TraceGcFields {
-  pid: number;
-  isolate: string;
-  timeMs: number;
-  type: string;
-  /** The qualifiers as printed, " (interleaved) (reduce)"; '' when there are none. */
-  qualifiers: string;
-  heapBeforeMB: number;
-  committedBeforeMB: number;
-  heapAfterMB: number;
-  committedAfterMB: number;
-  /** NaN when not printed. */
-  pooledMB: number;
-  pauseMs: number;
-  externalMs: number;
-  /** NaN when the line has no incremental marking part. */
-  markingMs: number;
-  markingSteps: number;
-  markingBiggestStepMs: number;
-  /** NaN when not printed. */
-  markingWallMs: number;
-  muAverage: number;
-  muCurrent: number;
-  reason: string;
-  collectorReason: string;
-}
-
-export function newTraceGcFields(): TraceGcFields {
-  return {
-    pid: 0, isolate: '', timeMs: 0, type: '', qualifiers: '', heapBeforeMB: 0, committedBeforeMB: 0, heapAfterMB: 0, committedAfterMB: 0, pooledMB: NaN,
-    pauseMs: 0, externalMs: 0, markingMs: NaN, markingSteps: 0, markingBiggestStepMs: 0, markingWallMs: NaN, muAverage: 0, muCurrent: 0, reason: '', collectorReason: '',
-  };
-}
-
 const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
-const MS_COLON = ascii(' ms: ');
-const ARROW = ascii(') -> ');
-const MB_COMMA = ascii(') MB, ');
-const POOLED = ascii('pooled: ');
-const MB_COMMA_2 = ascii(' MB, ');
-const SLASH = ascii(' / ');
-const MARKING_IN = ascii(' ms in ');
-const MARKING_STEPS = ascii(' steps since start of marking, biggest step ');
-const MARKING_WALL = ascii(', walltime since start of marking ');
-const MU_AVERAGE = ascii('(average mu = ');
-const MU_CURRENT = ascii(', current mu = ');
 
-const SPACE = 0x20;
-const CR = 0x0d;
-const SEMICOLON = 0x3b;
-const OPEN_PAREN = 0x28;
-const CLOSE_PAREN = 0x29;
+// Bytes are compared with literals (0x20 ' ', 0x0d '\r', 0x3b ';', 0x28 '(', 0x29 ')') rather than
+// module constants: run unbundled, a module constant is a variable checked on every use.
 
 // Exact powers of ten: an integer below 2^53 divided by one of these is correctly rounded, so
 // "136.9" gives the same double as Number("136.9").
-const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+const POW10 = new Float64Array([1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]);
 
-/** Where the last number read by `decimal` or `integer` ended. */
-let numberEnd = 0;
+/**
+ * A part of the last line read whole, and what it gave in the table it went to. Consecutive lines
+ * mostly repeat their prefix ("[pid:isolate]"), their type and qualifiers, and everything from the
+ * mutator utilisation to the end (it changes at Mark-Compacts, the reasons seldom): the same bytes
+ * read the same way, so a part equal to the last line's is compared, not read again.
+ */
+class RememberedPart {
+  readonly bytes = new Uint8Array(256);
+  /** -1: none. */
+  length = -1;
+  /** GcEventTable.id of the table the line went to: the indices below are that table's. */
+  table = -1;
+  index1 = 0;
+  index2 = 0;
+  index3 = 0;
+  value1 = NaN;
+  value2 = NaN;
 
-/** `\d+(?:\.\d*)?` at `i` as a number (the same double as Number() of its text); NaN if there is none. */
-function decimal(b: Buffer, i: number, end: number): number {
-  const start = i;
-  let value = 0;
-  let d = 0;
-  while (i < end && (d = b[i]! - 48) >= 0 && d <= 9) {
-    value = value * 10 + d;
-    i++;
+  /** Whether `b[i, end)` starts with the part, for `table`. */
+  matches(b: Buffer, i: number, end: number, table: number): boolean {
+    const n = this.length;
+    if (table !== this.table || n < 0 || i + n > end) return false;
+    const bytes = this.bytes;
+    for (let k = 0; k < n; k++) if (b[i + k] !== bytes[k]) return false;
+    return true;
   }
-  if (i === start) return NaN;
-  let decimals = 0;
-  if (i < end && b[i] === 0x2e /* . */) {
-    i++;
+
+  remember(b: Buffer, start: number, end: number, table: number): void {
+    const n = end - start;
+    if (n > this.bytes.length) {
+      this.length = -1;
+      return;
+    }
+    for (let k = 0; k < n; k++) this.bytes[k] = b[start + k]!;
+    this.length = n;
+    this.table = table;
+  }
+}
+
+/**
+ * The scanner's state: the literals it compares, the parts of the last line. A class rather than
+ * module variables, whose every use from a function pays a check that they are initialised when
+ * the module is not bundled.
+ */
+class TraceGcScanner {
+  /** Numbers that go into no column as they are read: the pid, marking, mutator utilisation. */
+  private readonly scratch = new Float64Array(8);
+  /** "[pid:isolate]": the isolate's index. */
+  private readonly prefix = new RememberedPart();
+  /** "Scavenge (interleaved) ", before the first heap size: the type's, the qualifiers' index, the flags. */
+  private readonly type = new RememberedPart();
+  /** "(average mu = …) reason; collector reason": the two mu values, the reasons' indices. */
+  private readonly tail = new RememberedPart();
+  private readonly pow10 = POW10;
+  private readonly msColon = ascii(' ms: ');
+  private readonly arrow = ascii(') -> ');
+  private readonly mbComma = ascii(') MB, ');
+  private readonly pooled = ascii('pooled: ');
+  private readonly mbComma2 = ascii(' MB, ');
+  private readonly slash = ascii(' / ');
+  private readonly markingIn = ascii(' ms in ');
+  private readonly markingSteps = ascii(' steps since start of marking, biggest step ');
+  private readonly markingWall = ascii(', walltime since start of marking ');
+  private readonly muAverage = ascii('(average mu = ');
+  private readonly muCurrent = ascii(', current mu = ');
+
+  /**
+   * `\d+(?:\.\d*)?` at `i`, written to `into[at]` as a number (the same double as Number() of its
+   * text); returns where it ends, or -1 if there is none. (The number is not returned: a double
+   * returned by a call that is not inlined is a heap object of its own.)
+   */
+  private decimal(b: Buffer, i: number, end: number, into: Float64Array, at: number): number {
+    const start = i;
+    let value = 0;
+    /** Where the '.' is; -1 while there is none. */
+    let point = -1;
+    for (; i < end; i++) {
+      const d = b[i]! - 48;
+      if (d >= 0 && d <= 9) value = value * 10 + d;
+      else if (d === -2 /* . */ && point < 0 && i > start) point = i;
+      else break;
+    }
+    if (i === start) return -1;
+    // Beyond exact integers, V8 rounds (the rest: an exact integer over an exact power of ten is correctly rounded).
+    if (i - start > 15) into[at] = Number(b.toString('latin1', start, i));
+    else into[at] = point < 0 || point === i - 1 ? value : value / this.pow10[i - 1 - point]!;
+    return i;
+  }
+
+  /** `\d+` at `i`, the same way. */
+  private integer(b: Buffer, i: number, end: number, into: Float64Array, at: number): number {
+    const start = i;
+    let value = 0;
+    let d = 0;
     while (i < end && (d = b[i]! - 48) >= 0 && d <= 9) {
       value = value * 10 + d;
-      decimals++;
       i++;
     }
+    if (i === start) return -1;
+    into[at] = i - start > 15 ? Number(b.toString('latin1', start, i)) : value;
+    return i;
   }
-  numberEnd = i;
-  if (i - start > 15) return Number(b.toString('latin1', start, i)); // beyond exact integers: let V8 round
-  return decimals > 0 ? value / POW10[decimals]! : value;
+
+  /** See scanTraceGcLine. */
+  scan(b: Buffer, start: number, end: number, table: GcEventTable): boolean {
+    let i = start;
+    if (i >= end || b[i] !== 0x5b /* [ */) return false;
+    i++;
+    // The numbers go straight into the row at `table.length`, added only if the whole line is read.
+    const cols = table.slot();
+    const r = table.slotRow;
+    const scratch = this.scratch;
+
+    // [pid:isolate(:N)?]
+    const id = table.id;
+    const prefix = this.prefix;
+    let isolate = -1;
+    let isolateStart = 0;
+    let isolateEnd = 0;
+    let e = 0;
+    if (prefix.matches(b, start, end, id)) {
+      isolate = prefix.index1;
+      i = start + prefix.length;
+    } else {
+      e = this.integer(b, i, end, scratch, PID);
+      if (e < 0 || e - i > 10) return false;
+      i = e;
+      if (i >= end || b[i] !== 0x3a /* : */) return false;
+      i++;
+      isolateStart = i;
+      if (i + 1 < end && b[i] === 0x30 && b[i + 1] === 0x78 /* 0x */) {
+        i += 2;
+        const digits = i;
+        while (i < end && isHex(b[i]!)) i++;
+        if (i === digits) return false;
+      } else {
+        while (i < end && isUpperHex(b[i]!)) i++;
+        if (i - isolateStart !== 8 && i - isolateStart !== 16) return false;
+      }
+      isolateEnd = i;
+      if (i < end && b[i] === 0x3a /* : */) {
+        i = this.integer(b, i + 1, end, scratch, OTHER);
+        if (i < 0) return false;
+      }
+      if (i >= end || b[i] !== 0x5d /* ] */) return false;
+      i++;
+    }
+    const prefixEnd = i;
+
+    // " *N ms: "
+    while (i < end && b[i] === 0x20) i++;
+    e = this.decimal(b, i, end, cols.timeMs, r);
+    if (e < 0 || !follows(b, e, end, this.msColon)) return false;
+    i = e + this.msColon.length;
+
+    // TYPE: up to the last space before the first character that cannot be part of it.
+    const typeStart = i;
+    let typeEnd = 0;
+    let qualifierEnd = 0;
+    const type = this.type;
+    const sameType = type.matches(b, i, end, id) && i + type.length < end && isDigit(b[i + type.length]!);
+    if (sameType) {
+      // The same bytes before the same kind of character (the heap size's first digit) end the type
+      // where they did.
+      i += type.length - 1;
+    } else {
+      if (i >= end || !(b[i]! >= 65 && b[i]! <= 90)) return false;
+      i++;
+      while (i < end && isTypeChar(b[i]!)) i++;
+      typeEnd = i - 1;
+      if (typeEnd <= typeStart || b[typeEnd] !== 0x20) return false;
+
+      // Qualifiers: " (a)" any number of times, then " " and the first heap size.
+      i = typeEnd;
+      while (i + 1 < end && b[i] === 0x20 && b[i + 1] === 0x28) {
+        i += 2;
+        if (i >= end || !isLetter(b[i]!)) return false;
+        i++;
+        while (i < end && isQualifierChar(b[i]!)) i++;
+        if (i >= end || b[i] !== 0x29) return false;
+        i++;
+      }
+      qualifierEnd = i;
+      if (i >= end || b[i] !== 0x20) return false;
+    }
+
+    // "A (B) -> C (D) MB, [pooled: N MB, ]X / Y ms *"
+    i = this.decimal(b, i + 1, end, cols.heapBeforeMB, r);
+    if (i < 0 || i + 1 >= end || b[i] !== 0x20 || b[i + 1] !== 0x28) return false;
+    e = this.decimal(b, i + 2, end, cols.committedBeforeMB, r);
+    if (e < 0 || !follows(b, e, end, this.arrow)) return false;
+    i = this.decimal(b, e + this.arrow.length, end, cols.heapAfterMB, r);
+    if (i < 0 || i + 1 >= end || b[i] !== 0x20 || b[i + 1] !== 0x28) return false;
+    e = this.decimal(b, i + 2, end, cols.committedAfterMB, r);
+    if (e < 0 || !follows(b, e, end, this.mbComma)) return false;
+    i = e + this.mbComma.length;
+    if (follows(b, i, end, this.pooled)) {
+      e = this.decimal(b, i + this.pooled.length, end, cols.pooledMB, r);
+      if (e < 0 || !follows(b, e, end, this.mbComma2)) return false;
+      i = e + this.mbComma2.length;
+    } else cols.pooledMB[r] = NaN;
+    e = this.decimal(b, i, end, cols.pauseMs, r);
+    if (e < 0 || !follows(b, e, end, this.slash)) return false;
+    e = this.decimal(b, e + this.slash.length, end, cols.externalMs, r);
+    if (e < 0 || !ms(b, e, end)) return false;
+    i = e + 3;
+    while (i < end && b[i] === 0x20) i++;
+
+    // Incremental marking (Mark-Compact only).
+    let marking = false;
+    let wall = false;
+    if (i + 1 < end && b[i] === 0x28 && b[i + 1] === 0x2b /* + */) {
+      if (i + 2 >= end || b[i + 2] !== 0x20) return false;
+      e = this.decimal(b, i + 3, end, scratch, MARKING_MS);
+      if (e < 0 || !follows(b, e, end, this.markingIn)) return false;
+      e = this.integer(b, e + this.markingIn.length, end, scratch, MARKING_STEPS);
+      if (e < 0 || !follows(b, e, end, this.markingSteps)) return false;
+      e = this.decimal(b, e + this.markingSteps.length, end, scratch, MARKING_BIGGEST);
+      if (e < 0 || !ms(b, e, end)) return false;
+      i = e + 3;
+      if (follows(b, i, end, this.markingWall)) {
+        e = this.decimal(b, i + this.markingWall.length, end, scratch, MARKING_WALL);
+        if (e < 0 || !ms(b, e, end)) return false;
+        i = e + 3;
+        wall = true;
+      }
+      if (i >= end || b[i] !== 0x29) return false;
+      i++;
+      while (i < end && b[i] === 0x20) i++;
+      marking = true;
+    }
+
+    // Mutator utilisation: printed by every Node since 2017, and requiring it rejects most lines cut
+    // short; then reason[; collectorReason], then at most a '\r' before the end.
+    const tailStart = i;
+    const tail = this.tail;
+    const sameTail = tail.matches(b, i, end, id) && i + tail.length === end;
+    let reasonStart = 0;
+    let reasonEnd = 0;
+    let collectorStart = 0;
+    let collectorEnd = 0;
+    if (!sameTail) {
+      if (!follows(b, i, end, this.muAverage)) return false;
+      e = this.decimal(b, i + this.muAverage.length, end, scratch, MU_AVERAGE);
+      if (e < 0 || !follows(b, e, end, this.muCurrent)) return false;
+      i = this.decimal(b, e + this.muCurrent.length, end, scratch, MU_CURRENT);
+      if (i < 0 || i >= end || b[i] !== 0x29) return false;
+      i++;
+      while (i < end && b[i] === 0x20) i++;
+      reasonStart = i;
+      let c = 0;
+      while (i < end && (c = b[i]!) !== 0x3b && c !== 0x0d) i++;
+      reasonEnd = i;
+      collectorStart = i;
+      collectorEnd = i;
+      if (i < end && c === 0x3b) {
+        i++;
+        while (i < end && b[i] === 0x20) i++;
+        collectorStart = i;
+        while (i < end && b[i] !== 0x0d) i++;
+        collectorEnd = i;
+      }
+      if (i < end && !(i + 1 === end && b[i] === 0x0d)) return false;
+    }
+
+    // The line is whole: the rest of its row, the strings looked up only now (a line that does not
+    // parse adds none), and its parts remembered.
+    if (isolate < 0) {
+      isolate = table.isolateIndexOfBytes(scratch[PID]!, b, isolateStart, isolateEnd);
+      prefix.remember(b, start, prefixEnd, id);
+      prefix.index1 = isolate;
+    }
+    cols.isolate[r] = isolate;
+    if (sameType) {
+      cols.type[r] = type.index1;
+      cols.qualifiers[r] = type.index2;
+      cols.flags[r] = type.index3;
+    } else {
+      const t = table.types.ofBytes(b, typeStart, typeEnd);
+      const q = qualifierEnd === typeEnd ? 0 : table.qualifierTexts.ofBytes(b, typeEnd, qualifierEnd);
+      const flags = q === 0 ? 0 : table.qualifierFlagsOf(q);
+      cols.type[r] = t;
+      cols.qualifiers[r] = q;
+      cols.flags[r] = flags;
+      type.remember(b, typeStart, qualifierEnd + 1, id);
+      type.index1 = t;
+      type.index2 = q;
+      type.index3 = flags;
+    }
+    cols.marking[r] = marking ? table.markingEntry(scratch[MARKING_MS]!, scratch[MARKING_STEPS]!, scratch[MARKING_BIGGEST]!, wall ? scratch[MARKING_WALL]! : NaN) : table.markingEntry(NaN, 0, 0, NaN);
+    if (sameTail) {
+      cols.mu[r] = table.muEntry(tail.value1, tail.value2);
+      cols.reason[r] = tail.index1;
+      cols.collectorReason[r] = tail.index2;
+    } else {
+      const muAverage = scratch[MU_AVERAGE]!;
+      const muCurrent = scratch[MU_CURRENT]!;
+      const reason = table.reasons.ofBytes(b, reasonStart, reasonEnd);
+      const collector = collectorEnd === collectorStart ? 0 : table.reasons.ofBytes(b, collectorStart, collectorEnd);
+      cols.mu[r] = table.muEntry(muAverage, muCurrent);
+      cols.reason[r] = reason;
+      cols.collectorReason[r] = collector;
+      tail.remember(b, tailStart, end, id);
+      tail.value1 = muAverage;
+      tail.value2 = muCurrent;
+      tail.index1 = reason;
+      tail.index2 = collector;
+    }
+    return true;
+  }
 }
 
-/** `\d+` at `i`; NaN if there is none. */
-function integer(b: Buffer, i: number, end: number): number {
-  const start = i;
-  let value = 0;
-  let d = 0;
-  while (i < end && (d = b[i]! - 48) >= 0 && d <= 9) {
-    value = value * 10 + d;
-    i++;
-  }
-  if (i === start) return NaN;
-  numberEnd = i;
-  return i - start > 15 ? Number(b.toString('latin1', start, i)) : value;
-}
+// Places in TraceGcScanner's scratch.
+const PID = 0;
+const OTHER = 1;
+const MARKING_MS = 2;
+const MARKING_STEPS = 3;
+const MARKING_BIGGEST = 4;
+const MARKING_WALL = 5;
+const MU_AVERAGE = 6;
+const MU_CURRENT = 7;
 
 /** Whether `b[i, end)` continues with `literal`. */
 function follows(b: Buffer, i: number, end: number, literal: Uint8Array): boolean {
@@ -138,7 +372,11 @@ function follows(b: Buffer, i: number, end: number, literal: Uint8Array): boolea
 
 /** Whether `b[i, end)` continues with " ms". */
 function ms(b: Buffer, i: number, end: number): boolean {
-  return i + 2 < end && b[i] === SPACE && b[i + 1] === 0x6d && b[i + 2] === 0x73;
+  return i + 2 < end && b[i] === 0x20 && b[i + 1] === 0x6d && b[i + 2] === 0x73;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 function isHex(c: number): boolean {
@@ -155,240 +393,23 @@ function isLetter(c: number): boolean {
 
 /** `[A-Za-z -]`: what a type is made of. */
 function isTypeChar(c: number): boolean {
-  return isLetter(c) || c === SPACE || c === 45;
+  return isLetter(c) || c === 0x20 || c === 45;
 }
 
 /** `[\w -]`: what a qualifier is made of. */
 function isQualifierChar(c: number): boolean {
-  return isLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === SPACE || c === 45;
+  return isLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 0x20 || c === 45;
 }
+
+const scanner = new TraceGcScanner();
 
 /**
- * A string field with few distinct values (isolate, type, qualifiers, reasons), found by its bytes:
- * a value seen before costs a hash and a comparison of its bytes, never a string; a new one is
- * decoded and interned (one independent string per distinct value, not a view into the chunk).
+ * Reads `b[start, end)` (one line without its newline; a trailing '\r' is allowed) into the row at
+ * `table.length`, which `table.commit()` then adds. Returns false, leaving the table as it was, when
+ * it is not a --trace-gc line.
  */
-class KnownTexts {
-  private readonly byHash = new Map<number, { bytes: Uint8Array; value: string }>();
-  private last: { bytes: Uint8Array; value: string } = { bytes: new Uint8Array(0), value: '' };
-
-  constructor(private readonly interner: StringInterner, private readonly trim: boolean, private readonly capacity = 256) {}
-
-  read(b: Buffer, start: number, end: number): string {
-    const n = end - start;
-    if (sameBytes(b, start, n, this.last.bytes)) return this.last.value;
-    let hash = 0x811c9dc5;
-    for (let k = start; k < end; k++) hash = Math.imul(hash ^ b[k]!, 0x01000193);
-    const known = this.byHash.get(hash);
-    if (known !== undefined && sameBytes(b, start, n, known.bytes)) return (this.last = known).value;
-    const text = b.toString('utf8', start, end);
-    const entry = { bytes: Uint8Array.prototype.slice.call(b, start, end), value: this.interner.intern(this.trim ? trimEnd(text) : text) };
-    // A colliding hash keeps its first value; past capacity (odd input) values are not remembered.
-    if (known === undefined && this.byHash.size < this.capacity) this.byHash.set(hash, entry);
-    return (this.last = entry).value;
-  }
-}
-
-function sameBytes(b: Buffer, start: number, n: number, bytes: Uint8Array): boolean {
-  if (bytes.length !== n) return false;
-  for (let k = 0; k < n; k++) if (b[start + k] !== bytes[k]) return false;
-  return true;
-}
-
-/** Trailing spaces are rare ("allocation failure " in old output); trimEnd would copy every time. */
-function trimEnd(s: string): string {
-  return s.length > 0 && s.charCodeAt(s.length - 1) === SPACE ? s.trimEnd() : s;
-}
-
-const reasons = new StringInterner();
-const isolateText = new KnownTexts(new StringInterner(64), false);
-const typeText = new KnownTexts(new StringInterner(64), false);
-const qualifierText = new KnownTexts(new StringInterner(64), false);
-const reasonText = new KnownTexts(reasons, true);
-const collectorText = new KnownTexts(reasons, true);
-
-/**
- * Reads `b[start, end)` (one line without its newline; a trailing '\r' is allowed) into `out`.
- * Returns false, with `out` partly written, when it is not a --trace-gc line.
- */
-export function scanTraceGcLine(b: Buffer, start: number, end: number, out: TraceGcFields): boolean {
-  let i = start;
-  if (i >= end || b[i] !== 0x5b /* [ */) return false;
-  i++;
-
-  // [pid:isolate(:N)?]
-  const pid = integer(b, i, end);
-  if (pid !== pid || numberEnd - i > 10) return false;
-  i = numberEnd;
-  if (i >= end || b[i] !== 0x3a /* : */) return false;
-  i++;
-  const isolateStart = i;
-  if (i + 1 < end && b[i] === 0x30 && b[i + 1] === 0x78 /* 0x */) {
-    i += 2;
-    const digits = i;
-    while (i < end && isHex(b[i]!)) i++;
-    if (i === digits) return false;
-  } else {
-    while (i < end && isUpperHex(b[i]!)) i++;
-    if (i - isolateStart !== 8 && i - isolateStart !== 16) return false;
-  }
-  const isolateEnd = i;
-  if (i < end && b[i] === 0x3a /* : */) {
-    const n = integer(b, i + 1, end);
-    if (n !== n) return false;
-    i = numberEnd;
-  }
-  if (i >= end || b[i] !== 0x5d /* ] */) return false;
-  i++;
-
-  // " *N ms: "
-  while (i < end && b[i] === SPACE) i++;
-  const timeMs = decimal(b, i, end);
-  if (timeMs !== timeMs || !follows(b, numberEnd, end, MS_COLON)) return false;
-  i = numberEnd + MS_COLON.length;
-
-  // TYPE: up to the last space before the first character that cannot be part of it.
-  const typeStart = i;
-  if (i >= end || !(b[i]! >= 65 && b[i]! <= 90)) return false;
-  i++;
-  while (i < end && isTypeChar(b[i]!)) i++;
-  const typeEnd = i - 1;
-  if (typeEnd <= typeStart || b[typeEnd] !== SPACE) return false;
-
-  // Qualifiers: " (a)" any number of times, then " " and the first heap size.
-  i = typeEnd;
-  while (i + 1 < end && b[i] === SPACE && b[i + 1] === OPEN_PAREN) {
-    i += 2;
-    if (i >= end || !isLetter(b[i]!)) return false;
-    i++;
-    while (i < end && isQualifierChar(b[i]!)) i++;
-    if (i >= end || b[i] !== CLOSE_PAREN) return false;
-    i++;
-  }
-  const qualifierEnd = i;
-  if (i >= end || b[i] !== SPACE) return false;
-
-  // "A (B) -> C (D) MB, [pooled: N MB, ]X / Y ms *"
-  const heapBeforeMB = decimal(b, i + 1, end);
-  if (heapBeforeMB !== heapBeforeMB) return false;
-  i = numberEnd;
-  if (i + 1 >= end || b[i] !== SPACE || b[i + 1] !== OPEN_PAREN) return false;
-  const committedBeforeMB = decimal(b, i + 2, end);
-  if (committedBeforeMB !== committedBeforeMB || !follows(b, numberEnd, end, ARROW)) return false;
-  const heapAfterMB = decimal(b, numberEnd + ARROW.length, end);
-  if (heapAfterMB !== heapAfterMB) return false;
-  i = numberEnd;
-  if (i + 1 >= end || b[i] !== SPACE || b[i + 1] !== OPEN_PAREN) return false;
-  const committedAfterMB = decimal(b, i + 2, end);
-  if (committedAfterMB !== committedAfterMB || !follows(b, numberEnd, end, MB_COMMA)) return false;
-  i = numberEnd + MB_COMMA.length;
-  let pooledMB = NaN;
-  if (follows(b, i, end, POOLED)) {
-    pooledMB = decimal(b, i + POOLED.length, end);
-    if (pooledMB !== pooledMB || !follows(b, numberEnd, end, MB_COMMA_2)) return false;
-    i = numberEnd + MB_COMMA_2.length;
-  }
-  const pauseMs = decimal(b, i, end);
-  if (pauseMs !== pauseMs || !follows(b, numberEnd, end, SLASH)) return false;
-  const externalMs = decimal(b, numberEnd + SLASH.length, end);
-  if (externalMs !== externalMs || !ms(b, numberEnd, end)) return false;
-  i = numberEnd + 3;
-  while (i < end && b[i] === SPACE) i++;
-
-  // Incremental marking (Mark-Compact only).
-  let markingMs = NaN;
-  let markingSteps = 0;
-  let markingBiggestStepMs = 0;
-  let markingWallMs = NaN;
-  if (i + 1 < end && b[i] === OPEN_PAREN && b[i + 1] === 0x2b /* + */) {
-    if (i + 2 >= end || b[i + 2] !== SPACE) return false;
-    markingMs = decimal(b, i + 3, end);
-    if (markingMs !== markingMs || !follows(b, numberEnd, end, MARKING_IN)) return false;
-    markingSteps = integer(b, numberEnd + MARKING_IN.length, end);
-    if (markingSteps !== markingSteps || !follows(b, numberEnd, end, MARKING_STEPS)) return false;
-    markingBiggestStepMs = decimal(b, numberEnd + MARKING_STEPS.length, end);
-    if (markingBiggestStepMs !== markingBiggestStepMs || !ms(b, numberEnd, end)) return false;
-    i = numberEnd + 3;
-    if (follows(b, i, end, MARKING_WALL)) {
-      markingWallMs = decimal(b, i + MARKING_WALL.length, end);
-      if (markingWallMs !== markingWallMs || !ms(b, numberEnd, end)) return false;
-      i = numberEnd + 3;
-    }
-    if (i >= end || b[i] !== CLOSE_PAREN) return false;
-    i++;
-    while (i < end && b[i] === SPACE) i++;
-  }
-
-  // Mutator utilisation: printed by every Node since 2017, and requiring it rejects most lines cut short.
-  if (!follows(b, i, end, MU_AVERAGE)) return false;
-  const muAverage = decimal(b, i + MU_AVERAGE.length, end);
-  if (muAverage !== muAverage || !follows(b, numberEnd, end, MU_CURRENT)) return false;
-  const muCurrent = decimal(b, numberEnd + MU_CURRENT.length, end);
-  if (muCurrent !== muCurrent) return false;
-  i = numberEnd;
-  if (i >= end || b[i] !== CLOSE_PAREN) return false;
-  i++;
-  while (i < end && b[i] === SPACE) i++;
-
-  // reason[; collectorReason], then at most a '\r' before the end.
-  const reasonStart = i;
-  let c = 0;
-  while (i < end && (c = b[i]!) !== SEMICOLON && c !== CR) i++;
-  const reasonEnd = i;
-  let collectorStart = i;
-  let collectorEnd = i;
-  if (i < end && c === SEMICOLON) {
-    i++;
-    while (i < end && b[i] === SPACE) i++;
-    collectorStart = i;
-    while (i < end && b[i] !== CR) i++;
-    collectorEnd = i;
-  }
-  if (i < end && !(i + 1 === end && b[i] === CR)) return false;
-
-  out.pid = pid;
-  out.isolate = isolateText.read(b, isolateStart, isolateEnd);
-  out.timeMs = timeMs;
-  out.type = typeText.read(b, typeStart, typeEnd);
-  out.qualifiers = qualifierEnd === typeEnd ? '' : qualifierText.read(b, typeEnd, qualifierEnd);
-  out.heapBeforeMB = heapBeforeMB;
-  out.committedBeforeMB = committedBeforeMB;
-  out.heapAfterMB = heapAfterMB;
-  out.committedAfterMB = committedAfterMB;
-  out.pooledMB = pooledMB;
-  out.pauseMs = pauseMs;
-  out.externalMs = externalMs;
-  out.markingMs = markingMs;
-  out.markingSteps = markingSteps;
-  out.markingBiggestStepMs = markingBiggestStepMs;
-  out.markingWallMs = markingWallMs;
-  out.muAverage = muAverage;
-  out.muCurrent = muCurrent;
-  out.reason = reasonText.read(b, reasonStart, reasonEnd);
-  out.collectorReason = collectorEnd === collectorStart ? '' : collectorText.read(b, collectorStart, collectorEnd);
-  return true;
-}
-
-/** The qualifiers of a " (a) (b)" text, one shared array per distinct text (there are a handful). */
-const qualifierLists = new Map<string, readonly string[]>();
-export function qualifiersOf(text: string): readonly string[] {
-  let list = qualifierLists.get(text);
-  if (list === undefined) {
-    list = Object.freeze(text.slice(2, -1).split(') ('));
-    // Bounded: V8 prints a few kinds; anything past that is not worth remembering.
-    if (qualifierLists.size < 64) qualifierLists.set(text, list);
-  }
-  return list;
-}
-
-/** The " (a) (b)" text of a list of qualifiers ('' for none). */
-export function qualifierTextOf(list: readonly string[]): string {
-  return list.length === 0 ? '' : ` (${list.join(') (')})`;
-}
-
-/** Whether a qualifiers text (" (a) (b)") holds `name`. */
-export function hasQualifier(text: string, name: string): boolean {
-  return text.length > 0 && text.includes(`(${name})`);
+export function scanTraceGcLine(b: Buffer, start: number, end: number, table: GcEventTable): boolean {
+  return scanner.scan(b, start, end, table);
 }
 
 /** A line's bytes for the scanner: one buffer reused, grown for a longer line. */
@@ -401,48 +422,14 @@ export function encodeLine(line: string): { bytes: Buffer; length: number } {
   return { bytes: lineBytes, length: lineBytes.write(line, 0, 'utf8') };
 }
 
-const scratch = newTraceGcFields();
+/** The table parseTraceGcLine's lines go through; started afresh now and then, so that it stays small. */
+let scratch = new GcEventTable(256);
 
 export function parseTraceGcLine(line: string): GcEvent | null {
   if (line.charCodeAt(0) !== 0x5b /* [ */) return null;
   const { bytes, length } = encodeLine(line);
-  return scanTraceGcLine(bytes, 0, length, scratch) ? traceGcEvent(scratch) : null;
-}
-
-// Mutator utilisation changes only at Mark-Compacts, so consecutive events share one object.
-let lastMu: { average: number; current: number } = { average: NaN, current: NaN };
-
-/** The event of a scanned line, as an object. */
-export function traceGcEvent(f: TraceGcFields): GcEvent {
-  if (lastMu.average !== f.muAverage || lastMu.current !== f.muCurrent) lastMu = { average: f.muAverage, current: f.muCurrent };
-  return traceGcEventOf(f, lastMu);
-}
-
-/** The event of a --trace-gc line's fields, with its mutator utilisation object. */
-export function traceGcEventOf(f: TraceGcFields, mu: { average: number; current: number }): GcEvent {
-  const incrementalMarking: IncrementalMarking | null = Number.isNaN(f.markingMs)
-    ? null
-    : { ms: f.markingMs, steps: f.markingSteps, biggestStepMs: f.markingBiggestStepMs, wallMs: Number.isNaN(f.markingWallMs) ? null : f.markingWallMs };
-  const q = f.qualifiers;
-  return {
-    pid: f.pid,
-    isolate: f.isolate,
-    timeMs: f.timeMs,
-    type: f.type,
-    interleaved: hasQualifier(q, 'interleaved'),
-    reduce: hasQualifier(q, 'reduce'),
-    ...(q.length > 0 ? { qualifiers: qualifiersOf(q) } : {}),
-    heapBeforeMB: f.heapBeforeMB,
-    committedBeforeMB: f.committedBeforeMB,
-    heapAfterMB: f.heapAfterMB,
-    committedAfterMB: f.committedAfterMB,
-    pooledMB: Number.isNaN(f.pooledMB) ? null : f.pooledMB,
-    pauseMs: f.pauseMs,
-    externalMs: f.externalMs,
-    incrementalMarking,
-    mu,
-    reason: f.reason,
-    collectorReason: f.collectorReason,
-    source: 'trace-gc',
-  };
+  if (scratch.length === 256) scratch = new GcEventTable(256);
+  if (!scanTraceGcLine(bytes, 0, length, scratch)) return null;
+  // Events in a row share their mutator utilisation object, as the collector's do.
+  return scratch.event(scratch.commit());
 }
