@@ -59,7 +59,7 @@ export function predictYoungGeneration(options: PredictOptions): { prediction: Y
   const inputs = inputsOf(isolates, options, per);
   const sizes = sizeLadder(inputs, options.machineMemoryBytes);
   const rows = sizes.map((mb) => rowAt(inputs, mb, per));
-  const notes = notesOf(inputs, skipped);
+  const notes = notesOf(inputs, skipped, per);
   const recommendation = recommend(inputs, rows, per);
   return { prediction: { per, inputs, rows, recommendation, notes }, reason: null };
 }
@@ -167,7 +167,7 @@ function recommend(inputs: PredictionInputs, rows: PredictionRow[], per: Predict
   return { ...rec, text: predictionRecommendationText(inputs, rows, rec, per) };
 }
 
-function notesOf(inputs: PredictionInputs, skipped: string[]): string[] {
+function notesOf(inputs: PredictionInputs, skipped: string[], per: PredictionBasis): string[] {
   const notes: string[] = [...skipped.map((s) => `Left out: ${s}.`)];
   // Of the processes at the run's size: an idle one's reading says nothing about the service.
   const top = Math.max(...inputs.isolates.map((i) => i.semiSpaceBytes));
@@ -185,6 +185,6 @@ function notesOf(inputs: PredictionInputs, skipped: string[]): string[] {
     notes.push(`V8 tenured ${inputs.sitesTenured} allocation site${inputs.sitesTenured === 1 ? '' : 's'} in this run: their objects are allocated old and fill no semi-space. The model holds those decisions at every size; V8 may decide otherwise at another size (fewer scavenges, more Mark-Compacts, or the reverse), which the lab shows.`);
   }
   const growing = inputs.isolates.filter((i) => i.fullSizeScavenges < i.scavenges);
-  if (growing.length > 0) notes.push(`The new space was still growing in the ${inputs.units > 0 ? 'measured span' : 'run'}: ${growing.reduce((n, i) => n + i.scavenges - i.fullSizeScavenges, 0)} scavenges ran below full size, so the run measured more scavenges than the model gives at its size.`);
+  if (growing.length > 0) notes.push(`The new space was still growing in the ${per === 'requests' ? 'measured window' : 'run'}: ${growing.reduce((n, i) => n + i.scavenges - i.fullSizeScavenges, 0)} scavenges ran below full size, so the run measured more scavenges than the model gives at its size.`);
   return notes;
 }
