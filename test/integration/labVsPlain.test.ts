@@ -114,17 +114,22 @@ describe('the lab measures the program, not V8 Lens', () => {
     });
 
     for (const semiSpaceMB of [1, 16]) {
-      it(`${node.label}, ${semiSpaceMB} MB: the lab's scavenges per 1k requests are within 10% of a plain run's, in the same pretenuring regime`, { timeout: 180_000 }, async () => {
+      it(`${node.label}, ${semiSpaceMB} MB: the lab's scavenges per 1k requests are within 10% of a plain run's, in the same pretenuring regime`, { timeout: 240_000 }, async () => {
         // The program itself can land in either pretenuring regime from one plain run to the next
-        // (seen on Node 24: 104 and 317 per 1k): the lab must look like one of its plain runs.
-        const plains = [await plainRun(node.path, semiSpaceMB), await plainRun(node.path, semiSpaceMB)];
-        const lab = await labRun(node.path, semiSpaceMB);
-        const nearest = plains.reduce((a, b) => (Math.abs(a.per1k - lab.per1k) <= Math.abs(b.per1k - lab.per1k) ? a : b));
+        // (seen on Node 24: 104 and 317 per 1k; busy machines move it more): the lab must land where
+        // a plain run lands. Two of each, interleaved; the old agent put every lab run at 335 per 1k
+        // where every plain run was at 109 (Node 22), which no pairing can match.
+        const plains: Measured[] = [];
+        const labs: Measured[] = [];
+        for (let i = 0; i < 2; i++) {
+          plains.push(await plainRun(node.path, semiSpaceMB));
+          labs.push(await labRun(node.path, semiSpaceMB));
+        }
         const text = (m: Measured) => `${m.per1k.toFixed(1)}/1k (${m.scavenges} in ${m.requests}, tenured: ${m.tenured})`;
-        const note = `plain ${plains.map(text).join(' and ')}; lab ${text(lab)}`;
+        const note = `plain ${plains.map(text).join(' and ')}; lab ${labs.map(text).join(' and ')}`;
         assert.ok(plains.every((p) => p.scavenges >= 20), `enough scavenges to compare: ${note}`);
-        assert.ok(Math.abs(lab.per1k - nearest.per1k) <= 0.1 * nearest.per1k, note);
-        assert.equal(lab.tenured, nearest.tenured, `the same pretenuring decision as that plain run: ${note}`);
+        const agree = (p: Measured, l: Measured) => l.tenured === p.tenured && Math.abs(l.per1k - p.per1k) <= 0.1 * p.per1k;
+        assert.ok(labs.some((l) => plains.some((p) => agree(p, l))), `a lab run within 10% of a plain run, in the same pretenuring regime: ${note}`);
       });
     }
   }

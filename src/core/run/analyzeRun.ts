@@ -85,8 +85,9 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
   const warnings: string[] = [...(session?.launch.limitations ?? [])];
   if (session && sessionMode(session) === 'attach') return analyzeAttachedRun(layout, session, liveGc, warnings);
   const capture = session?.flags.capture ?? { cpu: true, gc: true, deopts: true };
-  // V8 Lens was killed before it collected the run: its staged code traces are still outside the folder.
-  if (session?.status === 'running') {
+  // V8 Lens was killed before it collected the run (the report marks such a run 'interrupted' first):
+  // its staged code traces are still outside the folder.
+  if (session?.status === 'running' || session?.status === 'interrupted') {
     const recovered = await recoverStagedCodeTraces(layout, session);
     if (recovered) warnings.push(recovered);
   }
