@@ -31,6 +31,11 @@ export interface IsolateGc {
   newSpaceMaxBytes: number | null;
   /** Its wall time, ms (a run without load); null: its last GC's time. */
   wallMs: number | null;
+  /**
+   * GCs that are not the app's (V8 Lens's allocation sampler stopping makes V8 collect all garbage):
+   * they count as nothing, but the heap's growth up to them is still what the app allocated.
+   */
+  notTheApps?: ReadonlySet<GcEvent>;
 }
 
 /** Under load: the measured window (epoch ms) and the requests answered in it; null: the isolate's whole life, per second. */
@@ -71,6 +76,11 @@ export function readIsolate(iso: IsolateGc, window: PredictionWindow, survivors:
   let youngPauseMs = 0;
   iso.events.forEach((e, i) => {
     if (!span.contains(e)) return;
+    const prev = i > 0 ? iso.events[i - 1]! : null;
+    if (iso.notTheApps?.has(e)) {
+      if (prev !== null) allocated += allocatedSince(e, prev);
+      return;
+    }
     const young = isYoungGenerationGc(e.type);
     if (young) {
       pauses.push(e.pauseMs);
@@ -83,7 +93,6 @@ export function readIsolate(iso: IsolateGc, window: PredictionWindow, survivors:
       markCompacts++;
       markCompactMs += e.pauseMs;
     }
-    const prev = i > 0 ? iso.events[i - 1]! : null;
     if (prev === null) return; // what it allocated since the isolate started is not a span of work
     const bytes = allocatedSince(e, prev);
     allocated += bytes;

@@ -241,7 +241,7 @@ export async function analyzeRun(layout: RunLayout, session: SessionRecord | nul
     alloc: allocations?.alloc ?? null,
     ...(allocations?.alloc ? {} : { allocMissing: notAsked ?? 'no process or thread wrote a usable heap profile (see the warnings)' }),
     ...(survivors ? { survivors } : {}),
-    ...predictionOf(runPrediction({ processes: counted, isolates: appIsolates, load, gc, alloc: allocations?.alloc, survivors, wallMsOf: (p) => threads.get(p)?.wallMs ?? null })),
+    ...predictionOf(runPrediction({ processes: counted, isolates, v8LensGcs, load, gc, alloc: allocations?.alloc, survivors, wallMsOf: (p) => threads.get(p)?.wallMs ?? null })),
     ...(selfCheck ? { selfCheck } : {}),
     warnings,
   };

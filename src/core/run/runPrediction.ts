@@ -7,6 +7,7 @@
  */
 import { totalmem } from 'node:os';
 import type { IsolateEvents } from '../gc/gcSummary';
+import type { GcEvent } from '../gc/gcEvent';
 import { predictYoungGeneration } from '../predict/predictYoungGen';
 import type { IsolateGc, PredictionWindow, SurvivorsHint } from '../predict/youngGenInputs';
 import type { YoungGenPrediction } from '../../shared/model/prediction';
@@ -16,8 +17,9 @@ import type { RunProcess } from './processTable';
 export interface RunPredictionInput {
   /** The app's processes and threads (npm's own left out). */
   processes: readonly RunProcess[];
-  /** Their GC events by isolate, V8 Lens's own GCs left out. */
+  /** Their GC events by isolate, V8 Lens's own GCs included (they bound the app's allocation) and named in `v8LensGcs`. */
   isolates: readonly IsolateEvents[];
+  v8LensGcs: ReadonlySet<GcEvent>;
   load: LoadSummary | null;
   gc: GcSummary | null;
   alloc: AllocSummary | null | undefined;
@@ -37,7 +39,7 @@ export function runPrediction(input: RunPredictionInput): { prediction: YoungGen
   const isolates: IsolateGc[] = input.processes.flatMap((p) => {
     const group = p.isolate === null ? undefined : input.isolates.find((i) => i.pid === p.pid && i.isolate === p.isolate);
     if (!group || group.events.length === 0) return [];
-    return [{ pid: p.pid, isolate: group.isolate, events: group.events, startEpochMs: p.record?.processStartMs ?? null, newSpaceMaxBytes: p.record?.newSpaceMaxBytes ?? null, wallMs: input.wallMsOf(p) }];
+    return [{ pid: p.pid, isolate: group.isolate, events: group.events, startEpochMs: p.record?.processStartMs ?? null, newSpaceMaxBytes: p.record?.newSpaceMaxBytes ?? null, wallMs: input.wallMsOf(p), notTheApps: input.v8LensGcs }];
   });
   const sampled = input.alloc && !input.alloc.liveOnly && input.alloc.mode !== 'survivors' ? (window ? input.alloc.bytesPerRequest : input.alloc.bytesPerSecond) : null;
   return predictYoungGeneration({
