@@ -93,7 +93,8 @@ const OPTIMIZED = new RegExp(String.raw`^\[(completed compiling|optimizing|compl
  * file and the rest of that line (`) (opt id 3) for deoptimization, …]`) to stdout, so the next
  * record in the file is glued to this head: `…<SharedFunctionInfo diag>[bailout (kind: …`.
  */
-const GLUED_HEAD = /^\[marking dependent code [^[]*?<SharedFunctionInfo[^>]*>(?=\[)/;
+// The name can hold a `<…>` of its own (`IncomingMessage.<computed>`, a computed key).
+const GLUED_HEAD = /^\[marking dependent code [^[]*?<SharedFunctionInfo(?:[^<>]|<[^<>]*>)*>(?=\[)/;
 /** How every bailout record opens; `[bailout end` closes one and is not counted. */
 const BAILOUT_OPENING = '[bailout (';
 /** How a finished optimization's line opens (`[completed compiling`, `[optimizing`, `[completed optimizing`), whatever follows. */
