@@ -47,7 +47,9 @@ const POW10 = new Float64Array([1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1
  * read the same way, so a part equal to the last line's is compared, not read again.
  */
 class RememberedPart {
-  readonly bytes = new Uint8Array(256);
+  /** The part's bytes four at a time (little-endian), compared a word at a time; the last 0-3 in `bytes`. */
+  private readonly words = new Uint32Array(64);
+  private readonly bytes = new Uint8Array(256);
   /** -1: none. */
   length = -1;
   /** GcEventTable.id of the table the line went to: the indices below are that table's. */
@@ -58,22 +60,28 @@ class RememberedPart {
   value1 = NaN;
   value2 = NaN;
 
-  /** Whether `b[i, end)` starts with the part, for `table`. */
-  matches(b: Buffer, i: number, end: number, table: number): boolean {
+  /** Whether `b[i, end)` starts with the part, for `table`; `view` is `b`'s (see TraceGcScanner.viewOf). */
+  matches(b: Buffer, view: DataView, i: number, end: number, table: number): boolean {
     const n = this.length;
     if (table !== this.table || n < 0 || i + n > end) return false;
+    const words = this.words;
+    const whole = n >> 2;
+    for (let w = 0; w < whole; w++) if (view.getUint32(i + 4 * w, true) !== words[w]) return false;
     const bytes = this.bytes;
-    for (let k = 0; k < n; k++) if (b[i + k] !== bytes[k]) return false;
+    for (let k = 4 * whole; k < n; k++) if (b[i + k] !== bytes[k]) return false;
     return true;
   }
 
-  remember(b: Buffer, start: number, end: number, table: number): void {
+  remember(b: Buffer, view: DataView, start: number, end: number, table: number): void {
     const n = end - start;
     if (n > this.bytes.length) {
       this.length = -1;
       return;
     }
-    for (let k = 0; k < n; k++) this.bytes[k] = b[start + k]!;
+    const whole = n >> 2;
+    for (let w = 0; w < whole; w++) this.words[w] = view.getUint32(start + 4 * w, true);
+    // The last bytes, past the last whole word (`bytes` is read only there).
+    for (let k = 4 * whole; k < n; k++) this.bytes[k] = b[start + k]!;
     this.length = n;
     this.table = table;
   }
@@ -87,6 +95,9 @@ class RememberedPart {
 class TraceGcScanner {
   /** Numbers that go into no column as they are read: the pid, marking, mutator utilisation. */
   private readonly scratch = new Float64Array(8);
+  /** The buffer of the last line (a reader's chunk, refilled line after line) and a view of its bytes. */
+  private buffer: Buffer | null = null;
+  private view: DataView = new DataView(new ArrayBuffer(0));
   /** "[pid:isolate]": the isolate's index. */
   private readonly prefix = new RememberedPart();
   /** "Scavenge (interleaved) ", before the first heap size: the type's, the qualifiers' index, the flags. */
@@ -143,6 +154,11 @@ class TraceGcScanner {
     return i;
   }
 
+  private viewOf(b: Buffer): DataView {
+    this.buffer = b;
+    return (this.view = new DataView(b.buffer, b.byteOffset, b.byteLength));
+  }
+
   /** See scanTraceGcLine. */
   scan(b: Buffer, start: number, end: number, table: GcEventTable): boolean {
     let i = start;
@@ -152,6 +168,7 @@ class TraceGcScanner {
     const cols = table.slot();
     const r = table.slotRow;
     const scratch = this.scratch;
+    const view = b === this.buffer ? this.view : this.viewOf(b);
 
     // [pid:isolate(:N)?]
     const id = table.id;
@@ -160,7 +177,7 @@ class TraceGcScanner {
     let isolateStart = 0;
     let isolateEnd = 0;
     let e = 0;
-    if (prefix.matches(b, start, end, id)) {
+    if (prefix.matches(b, view, start, end, id)) {
       isolate = prefix.index1;
       i = start + prefix.length;
     } else {
@@ -200,7 +217,7 @@ class TraceGcScanner {
     let typeEnd = 0;
     let qualifierEnd = 0;
     const type = this.type;
-    const sameType = type.matches(b, i, end, id) && i + type.length < end && isDigit(b[i + type.length]!);
+    const sameType = type.matches(b, view, i, end, id) && i + type.length < end && isDigit(b[i + type.length]!);
     if (sameType) {
       // The same bytes before the same kind of character (the heap size's first digit) end the type
       // where they did.
@@ -276,7 +293,7 @@ class TraceGcScanner {
     // short; then reason[; collectorReason], then at most a '\r' before the end.
     const tailStart = i;
     const tail = this.tail;
-    const sameTail = tail.matches(b, i, end, id) && i + tail.length === end;
+    const sameTail = tail.matches(b, view, i, end, id) && i + tail.length === end;
     let reasonStart = 0;
     let reasonEnd = 0;
     let collectorStart = 0;
@@ -309,7 +326,7 @@ class TraceGcScanner {
     // parse adds none), and its parts remembered.
     if (isolate < 0) {
       isolate = table.isolateIndexOfBytes(scratch[PID]!, b, isolateStart, isolateEnd);
-      prefix.remember(b, start, prefixEnd, id);
+      prefix.remember(b, view, start, prefixEnd, id);
       prefix.index1 = isolate;
     }
     cols.isolate[r] = isolate;
@@ -324,7 +341,7 @@ class TraceGcScanner {
       cols.type[r] = t;
       cols.qualifiers[r] = q;
       cols.flags[r] = flags;
-      type.remember(b, typeStart, qualifierEnd + 1, id);
+      type.remember(b, view, typeStart, qualifierEnd + 1, id);
       type.index1 = t;
       type.index2 = q;
       type.index3 = flags;
@@ -342,7 +359,7 @@ class TraceGcScanner {
       cols.mu[r] = table.muEntry(muAverage, muCurrent);
       cols.reason[r] = reason;
       cols.collectorReason[r] = collector;
-      tail.remember(b, tailStart, end, id);
+      tail.remember(b, view, tailStart, end, id);
       tail.value1 = muAverage;
       tail.value2 = muCurrent;
       tail.index1 = reason;
