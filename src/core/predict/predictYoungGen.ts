@@ -53,10 +53,13 @@ export interface PredictOptions {
 export function predictYoungGeneration(options: PredictOptions): { prediction: YoungGenPrediction | null; reason: string | null } {
   const per = basisOf(options.window);
   const read = options.isolates.map((iso) => readIsolate(iso, options.window, options.survivors ?? null));
-  const isolates = read.flatMap((r) => (r.ok ? [r.figures] : []));
+  const readings = read.flatMap((r) => (r.ok ? [r] : []));
+  const isolates = readings.map((r) => r.figures);
   const skipped = read.flatMap((r) => (r.ok ? [] : [r.reason]));
   if (isolates.length === 0) return { prediction: null, reason: skipped[0] ?? 'the run had no scavenge to predict from' };
-  const inputs = inputsOf(isolates, options, per);
+  // Without load, the longest life of them is the run's time (their figures are each per second of its own).
+  const longest = readings.reduce((a, b) => (b.spanMs > a.spanMs ? b : a));
+  const inputs = inputsOf(isolates, options, { units: longest.units, spanMs: longest.spanMs });
   const sizes = sizeLadder(inputs, options.machineMemoryBytes);
   const rows = sizes.map((mb) => rowAt(inputs, mb, per));
   const notes = notesOf(inputs, skipped, per);
@@ -64,22 +67,20 @@ export function predictYoungGeneration(options: PredictOptions): { prediction: Y
   return { prediction: { per, inputs, rows, recommendation, notes }, reason: null };
 }
 
-function inputsOf(isolates: PredictionIsolate[], options: PredictOptions, per: PredictionBasis): PredictionInputs {
+function inputsOf(isolates: PredictionIsolate[], options: PredictOptions, span: { units: number; spanMs: number }): PredictionInputs {
   const total = (pick: (i: PredictionIsolate) => number) => isolates.reduce((n, i) => n + pick(i), 0);
   const top = Math.max(...isolates.map((i) => i.semiSpaceBytes));
   const atSize = isolates.filter((i) => i.semiSpaceBytes >= AT_THE_SIZE * top);
-  const window = options.window;
-  const spanMs = window ? window.endEpochMs - window.startEpochMs : 0;
+  const per = basisOf(options.window);
   const youngPause = total((i) => i.youngPauseMsPerUnit);
-  const units = window ? window.requests : Math.max(...isolates.map((i) => (i.scavenges / Math.max(i.scavengesPerUnit, 1e-9))));
   return {
-    units: round(units, 3),
-    spanMs: round(spanMs, 3),
+    units: round(span.units, 3),
+    spanMs: round(span.spanMs, 3),
     isolates,
     semiSpaceMB: round(top / MB, 3),
     askedMB: options.askedMB,
     allocatedBytesPerUnit: Math.round(total((i) => i.allocatedBytesPerUnit)),
-    allocatedSource: 'trace-gc',
+    allocatedSource: isolates.every((i) => i.allocatedSource === 'nvp') ? 'nvp' : 'trace-gc',
     sampledBytesPerUnit: options.sampledBytesPerUnit === null ? null : Math.round(options.sampledBytesPerUnit * (per === 'requests' ? 1000 : 1)),
     sitesTenured: options.sitesTenured,
     // The share of the isolates at the run's size (a cluster's workers, not its idle primary): the

@@ -48,7 +48,7 @@ export interface SurvivorsHint {
 }
 
 /** The isolate's figures, or why it cannot be one of the inputs. */
-export type IsolateReading = { ok: true; figures: PredictionIsolate } | { ok: false; reason: string };
+export type IsolateReading = { ok: true; figures: PredictionIsolate; units: number; spanMs: number } | { ok: false; reason: string };
 
 export function readIsolate(iso: IsolateGc, window: PredictionWindow, survivors: SurvivorsHint | null = null): IsolateReading {
   const name = `pid ${iso.pid}`;
@@ -64,6 +64,7 @@ export function readIsolate(iso: IsolateGc, window: PredictionWindow, survivors:
   const per = unitsPerFigure(window ? 'requests' : 'seconds') / units;
 
   let allocated = 0;
+  let allocatedFromNvp = true;
   const usable: number[] = [];
   const fullSizePauses: number[] = [];
   const pauses: number[] = [];
@@ -78,7 +79,10 @@ export function readIsolate(iso: IsolateGc, window: PredictionWindow, survivors:
     if (!span.contains(e)) return;
     const prev = i > 0 ? iso.events[i - 1]! : null;
     if (iso.notTheApps?.has(e)) {
-      if (prev !== null) allocated += allocatedSince(e, prev);
+      if (prev !== null) {
+        allocated += allocatedSince(e, prev);
+        allocatedFromNvp &&= nvpNumber(e, 'allocated') !== null;
+      }
       return;
     }
     const young = isYoungGenerationGc(e.type);
@@ -96,6 +100,7 @@ export function readIsolate(iso: IsolateGc, window: PredictionWindow, survivors:
     if (prev === null) return; // what it allocated since the isolate started is not a span of work
     const bytes = allocatedSince(e, prev);
     allocated += bytes;
+    allocatedFromNvp &&= nvpNumber(e, 'allocated') !== null;
     if (young && bytes >= FULL_SIZE_SHARE * semiSpaceBytes) {
       usable.push(bytes);
       fullSizePauses.push(e.pauseMs);
@@ -125,6 +130,8 @@ export function readIsolate(iso: IsolateGc, window: PredictionWindow, survivors:
   const halfWidth = atSize.length > 1 ? (1.96 * standardDeviation(atSize, meanMs)) / Math.sqrt(atSize.length) : meanMs;
   return {
     ok: true,
+    units,
+    spanMs: span.ms,
     figures: {
       pid: iso.pid,
       isolate: iso.isolate,
@@ -132,6 +139,7 @@ export function readIsolate(iso: IsolateGc, window: PredictionWindow, survivors:
       usableBytes: Math.round(usableBytes),
       fullSizeScavenges: usable.length,
       allocatedBytesPerUnit: Math.round(spanAllocated * per),
+      allocatedSource: allocatedFromNvp ? 'nvp' : 'trace-gc',
       scavenges: pauses.length,
       scavengesPerUnit: round(pauses.length * per, 4),
       youngPauseMsPerUnit: round(youngPauseMs * per, 3),

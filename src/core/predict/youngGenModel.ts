@@ -1,21 +1,20 @@
 /**
  * What one isolate's scavenges would be at another semi-space size, from its inputs (youngGenInputs.ts).
- * The model, in the README's words:
+ * The model, as the README gives it:
  *
- * - A scavenge runs when the app has filled the semi-space to the same share as now (V8's trigger:
- *   full, or 80% plus what the app allocates before the task runs), minus what the scavenge before
- *   kept there. So the bytes between two scavenges scale with the size, and scavenges per request =
- *   bytes allocated per request ÷ those bytes.
- * - What a scavenge copies is the objects still alive when it runs. Request-scoped data (alive for a
- *   request's few ms of I/O) is about the same at any size: the bytes allocated in its lifetime. What
- *   lives longer than two scavenges apart (a cache) is copied, then promoted, and its bytes per
- *   scavenge grow with the time between scavenges. The trace tells them apart by what was promoted.
- * - A scavenge's pause is a part per scavenge (roots, the copying of request-scoped survivors) and a
- *   part that grows with the time between scavenges (long-lived objects copied then promoted, the
- *   old objects written to point at young ones). A bigger semi-space therefore costs per request
- *   between every scavenge costing what it costs now (the low end, within the run's spread) and
- *   every request costing what it costs now (the high end: nothing gained but the scavenges' fixed
- *   part). Expected: the pause now plus the copying of the extra long-lived bytes at 1 MB/ms.
+ * - A scavenge runs when the app has filled the semi-space (what the last scavenge kept included) to
+ *   V8's trigger: full, or 80% plus what the app allocates before the scavenge task runs. At a bigger
+ *   size the task wins more often, so the filled share falls toward 80% (fillAt). The bytes between
+ *   two scavenges are that share of the size less what the last one kept, and scavenges per request
+ *   = bytes allocated per request ÷ those bytes.
+ * - What a scavenge keeps is the objects still alive when it runs. Request-scoped data (alive for a
+ *   request's few ms of I/O) is the same at any size; what lives longer than two scavenges apart (a
+ *   cache) is kept, then promoted, and its bytes per scavenge grow with the time between them.
+ * - A scavenge's pause is a part per scavenge (roots, the request data it copies) and parts that grow
+ *   with the time between scavenges or with the size (long-lived objects copied then promoted, old
+ *   objects pointing at young ones, V8's work per page of the semi-space). A bigger semi-space costs
+ *   per request between every scavenge costing what it costs now (low, the run's 95% interval) and
+ *   every request costing what it costs now (high: nothing gained); expected halfway, geometrically.
  * - Promotions (and the Mark-Compacts they bring) per request stay as they are when the promoted
  *   objects outlive every interval (expected, high), and fall with the size when they were only just
  *   older than two intervals (low).

@@ -26,8 +26,9 @@ export interface PredictionIsolate {
   usableBytes: number;
   /** Scavenges at that size the usable figure came from (of `scavenges`). */
   fullSizeScavenges: number;
-  /** Bytes allocated per unit (see the file comment): V8's account of the heap's growth between GCs. */
+  /** Bytes allocated per unit (see the file comment): V8's account of the heap's growth between GCs, or its nvp `allocated=`. */
   allocatedBytesPerUnit: number;
+  allocatedSource: PredictionSource;
   /** Young GCs in the measured span and their main-thread pause, per unit. */
   scavenges: number;
   scavengesPerUnit: number;

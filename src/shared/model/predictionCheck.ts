@@ -19,6 +19,7 @@ const isolate = shape<PredictionIsolate>({
   usableBytes: num,
   fullSizeScavenges: num,
   allocatedBytesPerUnit: num,
+  allocatedSource: source,
   scavenges: num,
   scavengesPerUnit: num,
   youngPauseMsPerUnit: num,
