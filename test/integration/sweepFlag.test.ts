@@ -4,12 +4,12 @@
  * `--flag`/`--values` come later). Kept short: CI has 2 cores.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runSweep } from '../../src/core/sweep/runSweep';
 import { formatSweepTable } from '../../src/core/sweep/sweepTable';
-import type { SweepConfig, SweepProgress, SweepResult } from '../../src/shared/model/sweep';
+import { runPurpose, type SweepConfig, type SweepProgress, type SweepResult } from '../../src/shared/model/sweep';
 import { UserError } from '../../src/core/util/errors';
 import { freePort, REPO, tempDir } from './cliHarness';
 
@@ -47,13 +47,19 @@ describe('runSweep with --max-old-space-size', () => {
     assert.equal(result.config.flag, 'max-old-space-size');
     assert.deepEqual(result.config.values, [64, 512]);
     assert.deepEqual(result.config.sizesMB, [], 'sizesMB holds semi-space sizes only');
-    assert.deepEqual(starts.map((p) => p.type === 'run-start' && [p.flag, p.value, p.semiSpaceMB]), [['max-old-space-size', 64, null], ['max-old-space-size', 512, null]]);
+    // The measured rounds first, then one profiling run per value (the lab's profile of each value,
+    // apart from the figures it compares).
+    assert.deepEqual(
+      starts.map((p) => p.type === 'run-start' && [p.flag, p.value, p.semiSpaceMB, p.purpose]),
+      [['max-old-space-size', 64, null, 'measure'], ['max-old-space-size', 512, null, 'measure'], ['max-old-space-size', 64, null, 'profile'], ['max-old-space-size', 512, null, 'profile']],
+    );
     assert.deepEqual(result.results.map((r) => r.value), [64, 512]);
     for (const setting of result.results) {
       assert.equal(setting.flag, 'max-old-space-size');
       assert.equal(setting.semiSpaceMB, null);
       assert.equal(typeof setting.failedRequests, 'number');
-      assert.equal(setting.runs.length, 1);
+      assert.deepEqual(setting.runs.map(runPurpose), ['measure', 'profile']);
+      assert.equal(setting.validRuns, 1, 'the profiling run is not counted among the measured');
       const run = setting.runs[0]!;
       assert.equal(run.status, 'ok', `${setting.value} MB: ${run.reason}`);
       assert.equal(run.value, setting.value);
@@ -80,6 +86,12 @@ describe('runSweep with --max-old-space-size', () => {
     // sweep.json on disk is the same result, and the table has the old-space columns.
     const saved = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as SweepResult;
     assert.deepEqual(saved.results.map((r) => [r.value, r.runs[0]!.gc?.markCompacts]), result.results.map((r) => [r.value, r.runs[0]!.gc?.markCompacts]));
+    // The profiling run of each value is a run of its own with its CPU profile, not a measured round.
+    for (const setting of saved.results) {
+      const profiling = setting.runs[1]!;
+      assert.equal(profiling.status, 'ok', `${setting.value} MB profiling run: ${profiling.reason}`);
+      assert.ok(readdirSync(join(out, profiling.dir, 'cpu')).some((f) => f.endsWith('.cpuprofile')), profiling.dir);
+    }
     const table = formatSweepTable(saved);
     assert.match(table, /^--max-old-space-size MB {2}/);
     assert.match(table, /Mark-Compacts \/1k req/);
