@@ -12,6 +12,7 @@ import { relative } from 'node:path';
 import type { SessionRecord } from '../../shared/model/session';
 import type { AllocFunctionSummary, Summary, SurvivorFunction, SurvivorsSummary } from '../../shared/model/summary';
 import { round } from '../util/stats';
+import { urlToPath } from '../v8log/sourcePosition';
 import type { RunLayout } from './runLayout';
 import { readSessionRecord, readSummaryRecord } from './runRecords';
 
@@ -22,7 +23,8 @@ export const MAX_SURVIVOR_FUNCTIONS = 50;
 export const SURVIVORS_MEANING =
   'Survivors: what outlived at least one young GC (the scavenger copied it, and promoted it to the old generation when it survived a second one), ' +
   "sampled in a second run of the same program with V8's sampling heap profiler keeping no young garbage. " +
-  'Its limit: what was allocated after the last young GC of that run counts as surviving, as does what a full GC freed later, so the figures lean high for a short run.';
+  'Its limit: what was allocated after the last young GC of that run counts as surviving, as does what a full GC freed later, so the figures lean high for a short run; ' +
+  'and what V8 pretenured (allocated straight into the old generation, see Pretenuring) never met a young GC, so it counts as surviving too.';
 
 type Work = { by: 'requests' | 'fixed work'; main: number; pass: number } | { by: null; why: string };
 
@@ -99,6 +101,7 @@ function workOf(main: Pick<Summary, 'alloc' | 'load'>, mainSession: SessionRecor
   return { by: null, why: 'the two runs did not both run the program to its end (a server stopped by hand does different work each time): profile it under load, or a script that ends' };
 }
 
+/** A function's place in either run: the same script may be named by its path in one CPU profile and by its file:// URL in the other (Node 24 writes either). */
 function placeKey(f: Pick<AllocFunctionSummary, 'name' | 'url' | 'line' | 'column'>): string {
-  return `${f.name}\u0000${f.url}\u0000${f.line}\u0000${f.column}`;
+  return `${f.name}\u0000${urlToPath(f.url)}\u0000${f.line}\u0000${f.column}`;
 }
