@@ -451,7 +451,7 @@ async function readCpuParts(
   for (const artifact of artifacts) {
     try {
       const profile = parseCpuProfile(await readRunText(layout.dir, artifact.path, CPU_PROFILE_READ_LIMIT), artifact.file);
-      const outlineOf = sourcesChangedAfterMs === undefined ? null : await scriptOutlinesOf(profile, outlines, budget, Number.isFinite(sourcesChangedAfterMs) ? sourcesChangedAfterMs : null);
+      const outlineOf = sourcesChangedAfterMs === undefined ? null : await scriptOutlinesOf(profile, outlines, budget, Number.isFinite(sourcesChangedAfterMs) ? sourcesChangedAfterMs : null, isV8LensScript);
       const model = buildCpuModel(profile, { isV8LensScript, outlineOf });
       parts.push({ artifact, pid: artifact.pid, summary: summarizeCpuModel(model, { profileFile: artifact.file }), inlinedLines: model.inlinedLines, frames: scriptFramesOf(profile), callees: scriptCalleesOf(profile) });
       for (const w of profile.warnings) warnings.push(`${artifact.file}: ${w}`);

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { CpuProfile } from '../cpu/cpuProfileFormat';
 import type { OutlineOf } from '../cpu/inlinedLines';
 import { outlineScript, type ScriptOutline } from '../cpu/scriptOutline';
+import type { IsV8LensScript } from '../cpu/v8LensFrames';
 
 /** Past this, a file is not parsed (a bundle this large is read in seconds, not worth it here). */
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
@@ -20,9 +21,13 @@ const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 /** Outlines already read, by url, shared by a run's profiles (its threads run the same scripts). */
 export type OutlineCache = Map<string, Promise<ScriptOutline | null>>;
 
-export async function scriptOutlinesOf(profile: Pick<CpuProfile, 'nodes'>, cache: OutlineCache, budget: { bytes: number }, changedAfterMs: number | null): Promise<OutlineOf> {
+/** `isV8Lens`: V8 Lens's own scripts (the agent), whose frames are folded away and never need an outline (parsing the agent took ~40 ms of every run). */
+export async function scriptOutlinesOf(profile: Pick<CpuProfile, 'nodes'>, cache: OutlineCache, budget: { bytes: number }, changedAfterMs: number | null, isV8Lens: IsV8LensScript | null = null): Promise<OutlineOf> {
   const urls = new Set<string>();
-  for (const node of profile.nodes) if (node.positionTicks.length > 0 && node.callFrame.url !== '') urls.add(node.callFrame.url);
+  for (const node of profile.nodes) {
+    const url = node.callFrame.url;
+    if (node.positionTicks.length > 0 && url !== '' && !(isV8Lens?.(url) ?? false)) urls.add(url);
+  }
   const outlines = new Map<string, ScriptOutline | null>();
   for (const url of urls) {
     let pending = cache.get(url);
