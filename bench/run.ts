@@ -37,7 +37,7 @@ import { benchCliTail } from './cliBench';
 import { benchGcTrace } from './gcBench';
 import { benchOverhead } from './overheadBench';
 import { benchPackage } from './packageBench';
-import { fmtSpread, loadLine, machineLine, MAX_LOAD, report, rotated, spread, underLoadWatch } from './measure';
+import { beginSection, fmtSpread, loadLine, machineLine, MAX_LOAD, MAX_OTHER_CORES, report, rotated, spread, underLoadWatch } from './measure';
 import { writeMarkdown } from './markdown';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -221,11 +221,12 @@ async function main(): Promise<void> {
   const markdown = process.argv.includes('--markdown');
   const startLoad = loadLine();
   console.log(`V8 Lens benchmarks · Node ${process.version} · ${machineLine()} · ${ROUNDS} rounds, interleaved in rotated order, medians [min–max]`);
-  console.log(`load average (1/5/15 min) at the start: ${startLoad}; figures measured above ${MAX_LOAD} get no verdict (BENCH_MAX_LOAD)\n`);
+  console.log(`load average (1/5/15 min) at the start: ${startLoad}; figures measured while other processes used more than ${MAX_OTHER_CORES} of a core get no verdict (BENCH_MAX_OTHER_CORES; without /proc, a load above ${MAX_LOAD}, BENCH_MAX_LOAD)\n`);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   for (const [name, bench] of Object.entries(BENCHES)) {
     if (only && !only.includes(name)) continue;
     console.log(`[${name}] load ${loadLine()}`);
+    beginSection();
     await bench();
     console.log('');
   }
