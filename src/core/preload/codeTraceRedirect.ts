@@ -17,7 +17,7 @@
  * flag at `code-<pid>-threads.asm`, so those workers share that file instead of truncating ours;
  * the record says whether a thread got a file of its own (`own`).
  */
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { CODE_TRACE_PROBE_NAME } from './agentEnv';
@@ -41,6 +41,64 @@ export interface CodeTraceRedirect {
 const MAX_PROBE_ROUNDS = 400;
 
 export function redirectCodeTrace(dir: string, pid: number, threadId: number): CodeTraceRedirect {
+  return withFlagLock(join(dir, `.flags-${pid}.lock`), () => redirect(dir, pid, threadId));
+}
+
+/** How long a thread waits for another to finish setting the flag; past it, a stale lock (its thread died holding it) is taken over. */
+const FLAG_LOCK_WAIT_MS = 3000;
+
+/**
+ * Runs `fn` while no other thread of this process sets the redirect flag. It is a string flag: V8
+ * frees the old value when it is set, so two worker threads whose preloads set it at once freed the
+ * same string twice (Node 20 aborted the process in about 1 run in 30 of a 2-worker pool: "double
+ * free or corruption", "free(): unaligned chunk detected in tcache 2"). Threads share no memory the
+ * preload could lock on, so the lock is a file created exclusively, which the kernel makes atomic.
+ */
+function withFlagLock<T>(lockPath: string, fn: () => T): T {
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + FLAG_LOCK_WAIT_MS;
+  let fd: number | null = null;
+  while (fd === null) {
+    try {
+      fd = openSync(lockPath, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return fn(); // no lock to be had (a read-only folder): as before
+      // Never stuck: a lock that can be neither had nor removed is given up on after twice the wait.
+      if (Date.now() > deadline + FLAG_LOCK_WAIT_MS) return fn();
+      if (Date.now() > deadline) {
+        // Held longer than any redirect takes: its thread ended holding it. Take it over.
+        if (staleLock(lockPath)) {
+          try {
+            unlinkSync(lockPath);
+          } catch {
+            // another thread took it over first
+          }
+        }
+      }
+      Atomics.wait(nap, 0, 0, 1);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    closeSync(fd);
+    try {
+      unlinkSync(lockPath);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+function staleLock(lockPath: string): boolean {
+  try {
+    return Date.now() - statSync(lockPath).mtimeMs > FLAG_LOCK_WAIT_MS;
+  } catch {
+    return false;
+  }
+}
+
+function redirect(dir: string, pid: number, threadId: number): CodeTraceRedirect {
   const file = ownTraceName(pid, threadId);
   const path = join(dir, file);
   setFlagsFromString(`--redirect-code-traces-to=${path}`);
