@@ -18,6 +18,15 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { SweepResult } from '../../src/shared/model/sweep';
 import { PROGRAMS, freePort, readSummary, runCli, tempDir } from './cliHarness';
+import { otherCoresSince, readCpu } from '../../scripts/otherWork';
+
+/**
+ * Above this much CPU of other processes during the lab (cores), its pauses measure the machine:
+ * a scavenge's parallel threads wait for cores, the more so the bigger the semi-space (one CI-like
+ * run beside other work: 64 MB paused 45 ms per 1k where 16 MB paused 33). The pause is then
+ * reported, not held; the scavenge counts are held either way.
+ */
+const MAX_OTHER_CORES = 0.3;
 
 const SERVICES = [
   { name: 'short-lived', lifetimes: 'most objects die at once' },
@@ -45,8 +54,12 @@ describe('young-generation prediction against the lab (Node on PATH)', () => {
 
       const current = Math.round(prediction.inputs.semiSpaceMB);
       const sizes = [current, current * 2, current * 4];
+      const before = readCpu();
       const swept = await runCli(['sweep', '--from-run', run, '--sizes', sizes.join(','), '--rounds', String(ROUNDS), '--no-profile-rounds', '--out', join(tempDir(), 'sweep'), '--json'], { env, timeoutMs: 240_000 });
       assert.equal(swept.code, 0, swept.stderr);
+      const otherCores = before ? otherCoresSince(before) : null;
+      const busy = otherCores !== null && otherCores > MAX_OTHER_CORES;
+      t.diagnostic(`other processes used ${otherCores === null ? 'an unknown share' : `${otherCores.toFixed(2)} cores`} during the lab${busy ? ': its pauses are reported, not held' : ''}`);
       const result = JSON.parse(swept.stdout) as SweepResult;
       assert.equal(result.config.pinMinSemiSpace, true);
       const checks = result.predictionChecks!;
@@ -69,10 +82,10 @@ describe('young-generation prediction against the lab (Node on PATH)', () => {
         const low = c.predictedYoungMsPer1k.low * calibration;
         const high = c.predictedYoungMsPer1k.high * calibration;
         t.diagnostic(`${c.semiSpaceMB} MB: the lab's ${base!.semiSpaceMB} MB rounds paused ${(calibration * 100).toFixed(0)}% of the run's; the range scaled so: ${low.toFixed(1)}–${high.toFixed(1)}, product's own check ${c.youngMsInRange ? 'in' : 'out of'} range`);
-        assert.ok(c.measuredYoungMsPer1k !== null && c.measuredYoungMsPer1k >= low && c.measuredYoungMsPer1k <= high, `${line}; scaled by the lab's own ${base!.semiSpaceMB} MB rounds (×${calibration.toFixed(2)}): ${low.toFixed(1)}–${high.toFixed(1)}`);
+        assert.ok(busy || (c.measuredYoungMsPer1k !== null && c.measuredYoungMsPer1k >= low && c.measuredYoungMsPer1k <= high), `${line}; scaled by the lab's own ${base!.semiSpaceMB} MB rounds (×${calibration.toFixed(2)}): ${low.toFixed(1)}–${high.toFixed(1)}`);
         // The direction from the run's size: the lab says it where its rounds do not overlap.
         assert.equal(c.predictedDirection, 'down', line);
-        assert.ok(c.measuredDirection === 'down' || c.measuredDirection === '~', `${line}; measured ${c.measuredDirection}`);
+        assert.ok(busy || c.measuredDirection === 'down' || c.measuredDirection === '~', `${line}; measured ${c.measuredDirection}`);
         directions.push(c.measuredDirection);
       }
       t.diagnostic(`measured directions: ${directions.join(', ')}`);
