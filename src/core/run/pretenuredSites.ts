@@ -71,7 +71,10 @@ function costOf(site: PretenuredSite, events: readonly GcEvent[]): SiteCost | nu
 /**
  * Full GCs in (from, to] on the isolate's clock, their pause, and how much the old generation grew:
  * the heap's growth from each Mark-Compact's end to the next one's start (what survived and what was
- * allocated straight in the old generation), plus from the last one to the span's end.
+ * allocated straight in the old generation), plus from the last one to the span's end. It starts from
+ * the heap after the last GC before the span (young generation just emptied), not from the heap
+ * before the first GC in it, which holds a full young generation: at a 1 MB semi-space that filled
+ * young space hid a growth of up to ~1 MB (Node 26 reported 0 for a site it had just tenured).
  */
 function spanFigures(events: readonly GcEvent[], fromMs: number, toMs: number): SiteCost['before'] {
   let markCompacts = 0;
@@ -80,6 +83,7 @@ function spanFigures(events: readonly GcEvent[], fromMs: number, toMs: number): 
   let base: number | null = null;
   let last: GcEvent | null = null;
   for (const e of events) {
+    if (e.timeMs <= fromMs) base = e.heapAfterMB;
     if (e.timeMs <= fromMs || e.timeMs > toMs) continue;
     base ??= e.heapBeforeMB;
     last = e;
