@@ -209,6 +209,16 @@ async function main() {
         await host.ready();
         const ctx = {
           ...wb,
+          // The tab is drawn active before the extension host hears of it, and "Active file" in V8
+          // Lens's picker is the host's view: wait for the host too (scenario 17 once ran the command
+          // in between, on a fresh clone, and the picker had no "Active file").
+          openFileQuick: async (page, relPath) => {
+            await wb.openFileQuick(page, relPath);
+            await wb.waitFor(async () => ((await host.eval((vscode) => vscode.window.activeTextEditor?.document.uri.path ?? '')) ?? '').endsWith(`/${relPath}`) || null, {
+              timeout: 15_000,
+              what: `${relPath} as the extension host's active editor`,
+            });
+          },
           page: session.page,
           host,
           server,

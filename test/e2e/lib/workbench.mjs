@@ -141,9 +141,21 @@ export async function openFileQuick(page, relPath) {
   await input.waitFor({ timeout: 10_000 });
   await input.fill(relPath);
   const base = relPath.split('/').pop();
-  await page.locator(QUICK_OPTION, { hasText: base }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-  await page.locator(`.tabs-container .tab.active`, { hasText: base }).waitFor({ timeout: 15_000 });
+  // The row whose name is the file's, not the first that mentions it: Quick Open lists recently
+  // opened editors first, and a report's ("V8 Lens: primes.js · …") matched, so Enter reopened it.
+  const row = page.locator(QUICK_OPTION).filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await row.click();
+  // The active tab is the file's own ("primes.js" or "primes.js, preview"): a report tab's title
+  // ("V8 Lens: primes.js · …") contains the name too.
+  await page.waitForFunction(
+    (name) => {
+      const label = document.querySelector('.tabs-container .tab.active')?.getAttribute('aria-label') ?? '';
+      return label === name || label.startsWith(`${name},`);
+    },
+    base,
+    { timeout: 15_000 },
+  );
 }
 
 /**
