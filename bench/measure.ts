@@ -91,10 +91,13 @@ export interface Figure {
   load: [number, number];
   /** Cores of CPU used by processes other than the bench's while it was measured (set by report); null: unknown. */
   otherCores?: number | null;
+  /** A size, not a time: the machine's load does not change it, so it is never too busy for a verdict. */
+  untimed?: boolean;
 }
 
 /** Why a figure gets no verdict (measured on a busy machine), or null. */
 export function tooBusy(f: Figure): string | null {
+  if (f.untimed) return null;
   if (f.otherCores !== undefined && f.otherCores !== null) {
     return f.otherCores > MAX_OTHER_CORES ? `other work ${f.otherCores.toFixed(2)} cores > ${MAX_OTHER_CORES}` : null;
   }
@@ -116,7 +119,7 @@ export async function underLoadWatch<T>(fn: () => Promise<T> | T): Promise<{ val
  * headline figure (its target verdict is not given).
  */
 export function report(figure: Figure): void {
-  figure.otherCores = otherCoresSinceStart();
+  figure.otherCores = figure.untimed ? null : otherCoresSinceStart();
   figures.push(figure);
   const busy = tooBusy(figure);
   const verdict = figure.met === null ? '' : busy ? `  (${busy}: not a headline figure, no verdict)` : figure.met ? '  OK' : '  MISSED';
