@@ -4,17 +4,14 @@
  * function name with markup kept as text, and "not collected" (never 0) for a run without them.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { webviewPageHtml } from '../../src/core/report/reportPage';
+import type { Browser } from 'playwright-core';
 import { buildReportModel } from '../../src/core/report/reportModel';
 import type { FlameNode, ReportModel } from '../../src/shared/model/reportModel';
 import { emptySummary, type AllocSummary } from '../../src/shared/model/summary';
 import { parseFromReportWebview } from '../../src/shared/reportProtocol';
-import { fakeVsCodeApiScript, flameFrames, launchBrowser, pointAtFrame, REPO, tempDir } from './browserHarness';
+import { flameFrames, launchBrowser, openWebviewWithModel, writeWebviewPage, pointAtFrame, REPO, tempDir } from './browserHarness';
 
 declare const window: any;
 declare const document: any;
@@ -82,33 +79,11 @@ describe('the report page with allocations', () => {
 
   before(async () => {
     browser = await launchBrowser();
-    writeFileSync(
-      htmlFile,
-      webviewPageHtml({
-        cspSource: 'file:',
-        nonce: 'bm9uY2Vub25jZW5vbmNlbm9uY2U=',
-        scriptUri: pathToFileURL(join(REPO, 'dist', 'webview', 'report.js')).href,
-        styleUris: [pathToFileURL(join(REPO, 'dist', 'webview', 'report.css')).href],
-      }),
-    );
+    writeWebviewPage(htmlFile);
   });
   after(async () => browser?.close());
 
-  async function open(m: ReportModel): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(String(e)));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(msg.text());
-    });
-    await page.exposeBinding('__reportCsp', (_s, text: string) => void problems.push(`CSP ${text}`));
-    await page.addInitScript(fakeVsCodeApiScript('__reportCsp'));
-    await page.goto(pathToFileURL(htmlFile).href);
-    await page.waitForFunction(() => window.__sent.some((msg: { type: string }) => msg.type === 'ready'));
-    await page.evaluate((sent) => window.postMessage({ type: 'model', model: sent }, '*'), JSON.parse(JSON.stringify(m)) as ReportModel);
-    await page.waitForSelector('html[data-report-ready="true"]');
-    return { page, problems };
-  }
+  const open = (m: ReportModel) => openWebviewWithModel(browser, htmlFile, m);
 
   it('has an Allocations tab whose flame graph is in bytes, and a panel with the figures and links', async () => {
     const { page, problems } = await open(model(true));

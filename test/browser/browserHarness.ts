@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { webviewPageHtml } from '../../src/core/report/reportPage';
+import type { ReportModel } from '../../src/shared/model/reportModel';
 
 // Browser globals used inside page.evaluate / addInitScript callbacks, which run in the page. This
 // file is type-checked with the Node libs only, so they are declared here (no code is emitted).
@@ -50,6 +52,39 @@ export function fakeVsCodeApiScript(cspBinding: string): string {
       };
       document.addEventListener('securitypolicyviolation', function (e) { window.${cspBinding}(e.violatedDirective + ' ' + e.blockedURI); });
     `;
+}
+
+/** Writes the report webview's page (as the editor serves it, with the fake API's CSP source) to `htmlFile`. */
+export function writeWebviewPage(htmlFile: string): void {
+  writeFileSync(
+    htmlFile,
+    webviewPageHtml({
+      cspSource: 'file:',
+      nonce: 'bm9uY2Vub25jZW5vbmNlbm9uY2U=',
+      scriptUri: pathToFileURL(join(REPO, 'dist', 'webview', 'report.js')).href,
+      styleUris: [pathToFileURL(join(REPO, 'dist', 'webview', 'report.css')).href],
+    }),
+  );
+}
+
+/**
+ * Opens the page `writeWebviewPage` wrote under the fake VS Code API, sends it `model` as the editor
+ * does once it is ready, and waits until it has drawn; errors and CSP violations go to `problems`.
+ */
+export async function openWebviewWithModel(browser: Browser, htmlFile: string, model: ReportModel): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(String(e)));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(msg.text());
+  });
+  await page.exposeBinding('__reportCsp', (_s, text: string) => void problems.push(`CSP ${text}`));
+  await page.addInitScript(fakeVsCodeApiScript('__reportCsp'));
+  await page.goto(pathToFileURL(htmlFile).href);
+  await page.waitForFunction(() => window.__sent.some((msg: { type: string }) => msg.type === 'ready'));
+  await page.evaluate((sent) => window.postMessage({ type: 'model', model: sent }, '*'), JSON.parse(JSON.stringify(model)) as ReportModel);
+  await page.waitForSelector('html[data-report-ready="true"]');
+  return { page, problems };
 }
 
 export function tempDir(prefix = 'v8-lens-browser-'): string {

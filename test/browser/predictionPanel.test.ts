@@ -7,10 +7,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { readReportAssets, standaloneReportHtml, webviewPageHtml } from '../../src/core/report/reportPage';
+import type { Browser } from 'playwright-core';
+import { readReportAssets, standaloneReportHtml } from '../../src/core/report/reportPage';
 import { parseGcTraceText } from '../../src/core/gc/gcTraceCollector';
 import { groupByIsolate, summarizeGc } from '../../src/core/gc/gcSummary';
 import { predictYoungGeneration } from '../../src/core/predict/predictYoungGen';
@@ -18,7 +17,7 @@ import type { ReportModel } from '../../src/shared/model/reportModel';
 import { emptySummary } from '../../src/shared/model/summary';
 import type { YoungGenPrediction } from '../../src/shared/model/prediction';
 import { parseFromReportWebview } from '../../src/shared/reportProtocol';
-import { fakeVsCodeApiScript, launchBrowser, openReport, REPO, tempDir } from './browserHarness';
+import { launchBrowser, openWebviewWithModel, writeWebviewPage, openReport, REPO, tempDir } from './browserHarness';
 
 declare const window: any;
 
@@ -60,33 +59,11 @@ describe('report page: a bigger young generation', () => {
 
   before(async () => {
     browser = await launchBrowser();
-    writeFileSync(
-      htmlFile,
-      webviewPageHtml({
-        cspSource: 'file:',
-        nonce: 'bm9uY2Vub25jZW5vbmNlbm9uY2U=',
-        scriptUri: pathToFileURL(join(REPO, 'dist', 'webview', 'report.js')).href,
-        styleUris: [pathToFileURL(join(REPO, 'dist', 'webview', 'report.css')).href],
-      }),
-    );
+    writeWebviewPage(htmlFile);
   });
   after(async () => browser?.close());
 
-  async function open(m: ReportModel): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(String(e)));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(msg.text());
-    });
-    await page.exposeBinding('__reportCsp', (_s, text: string) => void problems.push(`CSP ${text}`));
-    await page.addInitScript(fakeVsCodeApiScript('__reportCsp'));
-    await page.goto(pathToFileURL(htmlFile).href);
-    await page.waitForFunction(() => window.__sent.some((msg: { type: string }) => msg.type === 'ready'));
-    await page.evaluate((sent) => window.postMessage({ type: 'model', model: sent }, '*'), JSON.parse(JSON.stringify(m)) as ReportModel);
-    await page.waitForSelector('html[data-report-ready="true"]');
-    return { page, problems };
-  }
+  const open = (m: ReportModel) => openWebviewWithModel(browser, htmlFile, m);
 
   it('a row per size with the current one first and the recommended one marked; Confirm posts one bare message', async () => {
     const { page, problems } = await open(model(prediction, null));
