@@ -1,7 +1,9 @@
 // V8 Lens specifics shared by the scenarios: the report webview, the profiled process, load.
 import http from 'node:http';
 import net from 'node:net';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { descendants } from './procs.mjs';
 import { waitFor, webviewFrame, sleep } from './workbench.mjs';
 
@@ -154,4 +156,19 @@ export function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Gives the workspace's launch configuration `name` a free PORT in its environment (the examples'
+ * services listen on it) and writes launch.json back; returns the port.
+ */
+export async function launchConfigOnFreePort(t, name) {
+  const port = await freePort();
+  const launchFile = join(t.workspace, '.vscode', 'launch.json');
+  const launch = JSON.parse(readFileSync(launchFile, 'utf8'));
+  const config = launch.configurations.find((c) => c.name === name);
+  assert.ok(config, `examples/.vscode/launch.json has "${name}"`);
+  config.env = { ...(config.env ?? {}), PORT: String(port) };
+  writeFileSync(launchFile, JSON.stringify(launch, null, 2));
+  return port;
 }

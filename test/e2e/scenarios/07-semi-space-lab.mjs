@@ -2,9 +2,9 @@
 // sweep: 2 sizes × 3 rounds of 2 s, then one profiling run per size), shows scavenges per 1k requests falling as the size grows and
 // a recommendation with its reason, and the screenshot goes to the README.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../lib/v8lens.mjs';
+import { launchConfigOnFreePort } from '../lib/v8lens.mjs';
 
 const CONFIG = 'Alloc service (semi-space lab)';
 
@@ -15,13 +15,8 @@ export default {
   async run(t) {
     const { page } = t;
     // The service listens on PORT: give it a free one in the workspace's launch configuration.
-    const port = await freePort();
+    const port = await launchConfigOnFreePort(t, CONFIG);
     const launchFile = join(t.workspace, '.vscode', 'launch.json');
-    const launch = JSON.parse(readFileSync(launchFile, 'utf8'));
-    const config = launch.configurations.find((c) => c.name === CONFIG);
-    assert.ok(config, `examples/.vscode/launch.json has "${CONFIG}"`);
-    config.env = { ...(config.env ?? {}), PORT: String(port) };
-    writeFileSync(launchFile, JSON.stringify(launch, null, 2));
 
     await t.host.eval(async (vscode) => {
       await vscode.commands.executeCommand('v8Lens.semiSpaceLab.focus');

@@ -5,9 +5,8 @@
 // recommended one and one between under the run's load, and the lab's results show the prediction
 // beside the measurement. Screenshots of the prediction and of the side-by-side go to the README.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, reportFrame } from '../lib/v8lens.mjs';
+import { launchConfigOnFreePort, reportFrame } from '../lib/v8lens.mjs';
 
 const CONFIG = 'Young-gen service (prediction)';
 
@@ -18,13 +17,7 @@ export default {
   async run(t) {
     const { page } = t;
     // The service listens on PORT from its launch configuration: a free one, kept for the lab's runs.
-    const port = await freePort();
-    const launchFile = join(t.workspace, '.vscode', 'launch.json');
-    const launch = JSON.parse(readFileSync(launchFile, 'utf8'));
-    const config = launch.configurations.find((c) => c.name === CONFIG);
-    assert.ok(config, `examples/.vscode/launch.json has "${CONFIG}"`);
-    config.env = { ...(config.env ?? {}), PORT: String(port) };
-    writeFileSync(launchFile, JSON.stringify(launch, null, 2));
+    const port = await launchConfigOnFreePort(t, CONFIG);
     // The workbench reads launch.json again a moment later: the run must start with the new PORT,
     // which the lab's runs take from the configuration too.
     await t.waitFor(() => t.host.eval((vscode, name, want) => {
