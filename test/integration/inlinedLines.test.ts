@@ -68,7 +68,7 @@ describe('line heat of inlined code', () => {
   assert.ok(notAppCode(5) && notAppCode(12) && 5 >= lineTotalStart && 5 <= lineTotalEnd && 12 >= orderTotalStart && 12 <= orderTotalEnd);
 
   for (const node of NODES) {
-    it(`${node.label}: the callees' hot line (V8's) is the hottest; no heat on a line of app.js without code that ran; moved + dropped is what V8 put outside the function that ran`, { timeout: 90_000 }, async () => {
+    it(`${node.label}: the callees' hot line (V8's) is the hottest; no heat on a line of app.js without code that ran; moved + dropped is what V8 put on lines of app.js without code that ran`, { timeout: 90_000 }, async () => {
       const out = join(tempDir(), 'run');
       const r = await runCli(['profile', '--node', node.path, '--preset', 'cpu-gc', '--out', out, '--', APP]);
       assert.equal(r.code, 0, r.stderr);
@@ -109,15 +109,25 @@ describe('line heat of inlined code', () => {
       const moved = cpu.inlinedLines!;
       assert.ok(moved, 'the sources were consulted');
       // Each app.js node's line time as V8 gives it (split over its position ticks by its sampled
-      // time, as every line figure is): the part on lines outside its own function is what moved.
+      // time, as every line figure is): the part on lines of app.js without code that ran is what
+      // moved or was dropped. A tick outside its own function but on another app.js function that
+      // ran (main with handle inlined, on handle's loop) is already on its own file and line: it stays.
       const v8 = buildCpuModel(parseCpuProfile(readFileSync(join(out, 'cpu', file), 'utf8'), file));
       let misplacedMs = 0;
+      let stayedMs = 0;
       v8.profile.nodes.forEach((n, i) => {
         if (pathOf(n.callFrame.url) !== APP || v8.nodeSelfUs[i]! <= 0) return;
         const sum = n.positionTicks.reduce((s, t) => s + t.ticks, 0);
-        for (const t of n.positionTicks) if (!ownLine(n.callFrame.functionName, t.line)) misplacedMs += (v8.nodeSelfUs[i]! * t.ticks) / sum / 1000;
+        for (const t of n.positionTicks) {
+          const ms = (v8.nodeSelfUs[i]! * t.ticks) / sum / 1000;
+          if (notAppCode(t.line)) misplacedMs += ms;
+          else if (!ownLine(n.callFrame.functionName, t.line)) stayedMs += ms;
+        }
       });
-      assert.ok(Math.abs(moved.movedMs + moved.droppedMs - misplacedMs) <= 0.5, `moved ${moved.movedMs} + dropped ${moved.droppedMs} ms; V8 put ${misplacedMs.toFixed(3)} ms outside the function that ran`);
+      assert.ok(
+        Math.abs(moved.movedMs + moved.droppedMs - misplacedMs) <= 0.5,
+        `moved ${moved.movedMs} + dropped ${moved.droppedMs} ms; V8 put ${misplacedMs.toFixed(3)} ms on lines of app.js without code that ran (and ${stayedMs.toFixed(3)} ms on another app.js function's code)`,
+      );
       // Explicit per version: up to Node 24 V8 gives inlined code's ticks to the outer function; Node 26 does not.
       if (node.major <= 24) assert.ok(misplaced > 0, `V8 ${node.label} misplaced no tick: the fixture no longer exercises it`);
       else assert.equal(misplaced, 0, 'Node 26 places inlined ticks itself');
