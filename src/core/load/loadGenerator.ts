@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { AnswerSample } from './loadUrlCheck';
 import type { LoadFigures } from '../../shared/model/load';
 import type { LoadJob, LoadPhase, RunnerMessage } from './loadProtocol';
+import { crashLine } from '../util/errors';
 
 export interface LoadEvents {
   /** A phase begins (arrival of the runner's message: V8 Lens marks the measured window by it). */
@@ -85,8 +86,8 @@ export function startLoad(runnerPath: string, job: Omit<LoadJob, 'type'>, events
       if (error) return resolve({ ok: false, reason: `the load generator failed: ${error}` });
       if (warmupFailed) return resolve({ ok: false, reason: 'every warm-up request failed, so nothing was measured' });
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      const detail = stderr.trim().split('\n').find((line) => line.trim() !== '');
-      resolve({ ok: false, reason: `the load generator ${how}${detail ? `: ${detail.trim().slice(0, 200)}` : ''}` });
+      const detail = crashLine(stderr);
+      resolve({ ok: false, reason: `the load generator ${how}${detail ? `: ${detail.slice(0, 200)}` : ''}` });
     });
   });
 

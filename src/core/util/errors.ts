@@ -27,3 +27,13 @@ export function errorMessage(err: unknown): string {
 export function isErrno(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
 }
+
+/**
+ * The line of a crashed Node process's stderr that says why: the thrown error's own line
+ * (`TypeError: …`, `Error [ERR_…]: …`), not the `file.js:7` and source excerpt Node prints above
+ * it; else the first line that is not blank.
+ */
+export function crashLine(stderr: string): string | null {
+  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  return lines.find((line) => /^(?:[A-Z]\w*)?(?:Error|Exception)(?: \[\w+\])?: /.test(line)) ?? lines[0] ?? null;
+}
