@@ -40,9 +40,9 @@ export function benchPackage(activationRounds: number): void {
     const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
     const sizes = bundleSizes(join(copy, 'dist')).map((b) => `${b.name} ${kb(b.bytes)}`);
     const size = statSync(out).size;
-    console.log(`  the .vsix: ${kb(size)}; the bundles built (uncompressed; cli.js is not packaged): ${sizes.join(', ')}`);
+    console.log(`  the .vsix: ${kb(size)}; the bundles built (uncompressed; the CLI's cli.js and cli-main.js are not packaged): ${sizes.join(', ')}`);
     // A size: the machine's load does not change it.
-    const packaged = sizes.filter((b) => !b.startsWith('cli.js'));
+    const packaged = sizes.filter((b) => !/^cli(-main)?\.js /.test(b));
     report({ what: 'the .vsix (`npm run package`)', baseline: '', result: `**${kb(size)}** (uncompressed: ${packaged.slice(0, 3).join(', ')})`, target: '≤ 600 KB', met: size <= 600 * 1024, load: [0, 0], untimed: true });
     // The packaging's processes are done: esbuild's service, which npm's exit leaves to init, ran
     // outside the bench's process tree and counted as other work (0.4-0.6 of a core) in the window.

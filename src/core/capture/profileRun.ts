@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
+import { stringDecoder } from '../util/lazyBuiltins';
 import type { CaptureOptions } from '../flags/captureOptions';
 import { planDirectLaunch, planNodeOptionsLaunch, type LaunchPlan } from '../flags/launchPlan';
 import { probeNodeRuntime } from '../flags/nodeRuntime';
@@ -255,7 +255,7 @@ export class ProfileRun {
     const { output } = this;
     // The bytes go on as they came; text is made only for who reads text (the load's "listening on
     // <url>" watch, an output channel).
-    const stdoutText = new StringDecoder('utf8');
+    const stdoutText = new (stringDecoder().StringDecoder)('utf8');
     const appStdout = (text: string) => {
       if (text === '') return;
       this.load?.output(text);
@@ -283,7 +283,7 @@ export class ProfileRun {
       demux.end();
       appStdout(stdoutText.end());
     });
-    const stderrText = new StringDecoder('utf8');
+    const stderrText = new (stringDecoder().StringDecoder)('utf8');
     const appStderr = (chunk: Buffer | null) => {
       const text = chunk === null ? stderrText.end() : stderrText.write(chunk);
       if (chunk !== null && output.stderrBytes) output.stderrBytes(chunk);

@@ -4,7 +4,15 @@
  * A source acorn cannot parse (TypeScript, JSX, a syntax newer than it knows) has no outline: its
  * lines are then not checked, never guessed.
  */
-import { parse, type Node, type Token } from 'acorn';
+import type { Node, Token } from 'acorn';
+
+/**
+ * acorn, loaded when the first script is outlined: a fifth of the extension's bundle, which the
+ * extension host would otherwise compile on every activation (it is a bundle of its own beside
+ * the one that asks for it; scripts/build.mjs).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const acorn = (): typeof import('acorn') => require('acorn') as typeof import('acorn');
 
 export interface OutlineFunction {
   /** Source offsets, end exclusive. */
@@ -120,7 +128,7 @@ function parseEither(source: string, preferModule: boolean, onToken: (token: Tok
   for (const sourceType of kinds) {
     try {
       // A CommonJS module's top level is a function body to V8: `return` and a #! line are allowed.
-      return parse(source, { ecmaVersion: 'latest', sourceType, allowHashBang: true, allowReturnOutsideFunction: sourceType === 'script', allowAwaitOutsideFunction: true, onToken });
+      return acorn().parse(source, { ecmaVersion: 'latest', sourceType, allowHashBang: true, allowReturnOutsideFunction: sourceType === 'script', allowAwaitOutsideFunction: true, onToken });
     } catch {
       retry();
     }

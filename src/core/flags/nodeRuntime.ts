@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { childProcess } from '../util/lazyBuiltins';
 import { UserError, isErrno } from '../util/errors';
 import { parseNodeHelp, parseV8Options, type V8FlagInfo } from './optionLists';
 import { EXIT } from '../util/exitCodes';
@@ -75,7 +75,7 @@ function infoOf(text: string): { execPath: string; version: string; v8: string; 
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { env, timeout: 20_000, maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (err, stdout) => {
+    childProcess().execFile(command, args, { env, timeout: 20_000, maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (err, stdout) => {
       if (!err) return resolve(stdout);
       if (isErrno(err, 'ENOENT')) reject(new UserError(`Node.js not found: '${command}' (install Node, or give its path: --node in the CLI, the v8Lens.nodePath setting in the editor)`, EXIT.usage));
       else if (isErrno(err, 'EACCES')) reject(new UserError(`'${command}' is not executable`, EXIT.usage));

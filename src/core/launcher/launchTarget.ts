@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../util/lazyBuiltins';
 import type { Readable } from 'node:stream';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { UserError } from '../util/errors';
@@ -57,7 +57,7 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
   const graceMs = request.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
   const mark = newLaunchMark();
   return new Promise((resolve, reject) => {
-    const child = spawn(request.command, [...request.args], {
+    const child = childProcess().spawn(request.command, [...request.args], {
       cwd: request.cwd,
       // The preload agent watches us: if we die without stopping the target, it stops itself.
       env: { ...request.env, [AGENT_ENV.ownerPid]: String(process.pid), [AGENT_ENV.stopGraceMs]: String(graceMs), [LAUNCH_MARK_ENV]: mark },

@@ -1,4 +1,5 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { childProcess } from '../util/lazyBuiltins';
 import type { AnswerSample } from './loadUrlCheck';
 import type { LoadFigures } from '../../shared/model/load';
 import type { LoadJob, LoadPhase, RunnerMessage } from './loadProtocol';
@@ -33,7 +34,7 @@ export interface LoadGenerator {
 export function startLoad(runnerPath: string, job: Omit<LoadJob, 'type'>, events: LoadEvents): LoadGenerator {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const child: ChildProcess = fork(runnerPath, [], {
+  const child: ChildProcess = childProcess().fork(runnerPath, [], {
     execArgv: [],
     env,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

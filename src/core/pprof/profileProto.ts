@@ -11,7 +11,7 @@
  * (pprofBuilder.ts): every field of profile.proto is numbered below 16, so its one-byte tags are right.
  */
 import { Buffer } from 'node:buffer';
-import { createGunzip } from 'node:zlib';
+import { zlib } from '../util/lazyBuiltins';
 import { ProtoError, ProtoReader, WIRE } from './protoReader';
 
 const MiB = 1024 * 1024;
@@ -453,7 +453,7 @@ export class GzipError extends Error {}
 export async function decodeGzippedProfileProto(gz: Uint8Array): Promise<DecodedPprof> {
   const decoder = new ProfileDecoder();
   const fields = new TopLevelFields(decoder);
-  const gunzip = createGunzip({ chunkSize: 256 * 1024 });
+  const gunzip = zlib().createGunzip({ chunkSize: 256 * 1024 });
   const done = new Promise<void>((resolve, reject) => {
     gunzip.on('data', (chunk: Buffer) => {
       try {

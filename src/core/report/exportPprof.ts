@@ -7,7 +7,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { zlib } from '../util/lazyBuiltins';
 import type { SessionRecord } from '../../shared/model/session';
 import type { Summary } from '../../shared/model/summary';
 import { buildCpuModel, type CpuModel } from '../cpu/cpuModel';
@@ -199,5 +199,5 @@ function exportHeapFile(profile: HeapProfile, comments: string[]): PprofExport {
 
 function done(encoded: Uint8Array, kind: ExportKind, samples: number, alsoHas: ExportKind | null, warnings: string[]): PprofExport {
   const types = kind === 'cpu' ? 'samples/count, cpu/nanoseconds' : 'space/bytes';
-  return { bytes: gzipSync(encoded), kind, sampleTypes: types, samples, alsoHas, warnings };
+  return { bytes: zlib().gzipSync(encoded), kind, sampleTypes: types, samples, alsoHas, warnings };
 }

@@ -3,7 +3,7 @@
  * they arrive (so a crash of ours keeps what came before). It stands in for gc-trace.log, which only
  * a process started with --trace-gc can give.
  */
-import { createInterface } from 'node:readline';
+import { readline } from '../util/lazyBuiltins';
 import type { GcEvent } from '../gc/gcEvent';
 import { isErrno } from '../util/errors';
 import { RUN_FILE_LIMITS, openRunFile } from './runFiles';
@@ -44,7 +44,7 @@ export async function readAttachedGcEvents(layout: RunLayout): Promise<{ events:
   if (handle === null) return { events, badLines, found: false };
   const input = handle.createReadStream({ encoding: 'utf8', autoClose: false });
   try {
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    for await (const line of readline().createInterface({ input, crlfDelay: Infinity })) {
       if (line.trim() === '') continue;
       // One event is ~150 bytes: a far longer line is not one of ours, and is not parsed.
       const e = line.length > MAX_LINE_CHARS ? null : parseLine(line);

@@ -15,7 +15,7 @@
  * Progress events carry `run` = the run's `index` (0-based, execution order) and `round` 0-based;
  * `tick.scavenges` counts the scavenges since the current phase (warm-up or measured window) began.
  */
-import { execFile } from 'node:child_process';
+import { childProcess } from '../util/lazyBuiltins';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -295,7 +295,7 @@ function measureDefaultSemiSpace(node: string, env: NodeJS.ProcessEnv): Promise<
   const cleanEnv = { ...env };
   delete cleanEnv.NODE_OPTIONS; // a --max-semi-space-size there is not the default
   return new Promise((done) => {
-    execFile(node, ['-e', DEFAULT_SEMI_SPACE_PROBE], { env: cleanEnv, timeout: DEFAULT_SEMI_SPACE_TIMEOUT_MS, windowsHide: true }, (err, stdout) => {
+    childProcess().execFile(node, ['-e', DEFAULT_SEMI_SPACE_PROBE], { env: cleanEnv, timeout: DEFAULT_SEMI_SPACE_TIMEOUT_MS, windowsHide: true }, (err, stdout) => {
       const mb = Number(stdout);
       done(!err && Number.isFinite(mb) && mb > 0 ? Math.round(mb * 100) / 100 : null);
     });

@@ -8,7 +8,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
+import { stringDecoder } from '../util/lazyBuiltins';
 import { isFullGc as isFullGcType, isYoungGenerationGc, type GcEvent } from '../gc/gcEvent';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { helperGcMs } from '../gc/gcHelperTime';
@@ -445,7 +445,7 @@ class RunExecution {
 
   private pipeOutput(target: TargetProcess): void {
     const run = this.slot.index;
-    const text = new StringDecoder('utf8');
+    const text = new (stringDecoder().StringDecoder)('utf8');
     // An app line that looks like a GC line (another pid than the run's processes) stays the app's.
     const processes = new RunProcesses(target.pid, runLayout(this.dir).agentDir);
     const demux = new StdoutDemux(

@@ -12,7 +12,7 @@
  */
 import { openRegularFile } from '../util/files';
 import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
+import { readline } from '../util/lazyBuiltins';
 import { sortTiers } from './codeState';
 import { FunctionIndex, functionKey, toFunctionRef } from './functionIndex';
 import { parseDeoptPosition, urlToPath } from './sourcePosition';
@@ -199,7 +199,7 @@ export async function readCodeTrace(path: string): Promise<CodeTrace> {
   const input = handle.createReadStream({ encoding: 'utf8', autoClose: false });
   let offset = 0;
   try {
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    for await (const line of readline().createInterface({ input, crlfDelay: Infinity })) {
       reader.addLine(line, offset);
       offset += Buffer.byteLength(line, 'utf8') + 1; // V8 ends its lines with \n
     }

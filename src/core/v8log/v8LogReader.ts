@@ -7,7 +7,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { readline } from '../util/lazyBuiltins';
 import { CodeMap } from './codeMap';
 import { isOptimizedTier, sortTiers } from './codeState';
 import { FunctionIndex, functionKey, toFunctionRef } from './functionIndex';
@@ -225,7 +225,7 @@ export async function readV8LogFile(path: string): Promise<V8LogAnalysis> {
   // Hold each line back by one: only at the end do we know whether the last one was cut short.
   let pending: string | null = null;
   try {
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    for await (const line of readline().createInterface({ input, crlfDelay: Infinity })) {
       if (pending !== null) reader.addLine(pending);
       pending = line;
     }

@@ -4,7 +4,7 @@
  * are large and machine-specific: committed by accident, they bloat the repository for good.
  * No vscode import: the extension's offer (gitignoreOffer.ts) asks, this decides and writes.
  */
-import { spawn } from 'node:child_process';
+import { childProcess } from '../../core/util/lazyBuiltins';
 import { existsSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -39,7 +39,7 @@ export async function folderToIgnore(workspaceFolder: string, runDir: string): P
  */
 export async function isIgnored(repoRoot: string, path: string): Promise<boolean> {
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn('git', ['check-ignore', '-q', '--', relative(repoRoot, path) || '.'], { cwd: repoRoot, stdio: 'ignore' });
+    const child = childProcess().spawn('git', ['check-ignore', '-q', '--', relative(repoRoot, path) || '.'], { cwd: repoRoot, stdio: 'ignore' });
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     child.on('error', () => resolve(null));
     child.on('close', (c) => {
