@@ -143,15 +143,19 @@ class CanvasFlame<T extends CanvasNode> implements FlameRenderer<T> {
     const results: Frame<T>[] = [];
     let sum = 0;
     // Every node, drawn or not (a match too narrow to draw still counts and gets a tick above the
-    // graph). Frames are made only for the matches and their ancestors: a search of a 20,000-node
-    // tree would otherwise allocate one per node.
+    // graph). Frames are made (or looked up) only for the matches and their ancestors: a search of a
+    // 400,000-node tree would otherwise allocate, or look up, one per node. The last search's marks
+    // are cleared over the frames that exist, which are far fewer than the nodes.
+    for (const frame of this.frames.values()) frame.highlight = false;
     const pathNodes: T[] = [];
-    const pathFrames: (Frame<T> | undefined)[] = [];
+    const pathFrames: (Frame<T> | undefined)[] = [this.rootFrame];
     const pathIndex: number[] = [];
     const stackNodes: T[] = [this.root];
     const stackDepth: number[] = [0];
     const stackIndex: number[] = [0];
     const stackUnder: boolean[] = [false];
+    // One probe object for every match call, not one per node.
+    const probe: Pick<FlameFrame<T>, 'data'> = { data: this.root };
     while (stackNodes.length > 0) {
       const node = stackNodes.pop()!;
       const depth = stackDepth.pop()!;
@@ -159,17 +163,16 @@ class CanvasFlame<T extends CanvasNode> implements FlameRenderer<T> {
       const under = stackUnder.pop()!;
       pathNodes[depth] = node;
       pathIndex[depth] = index;
-      pathFrames[depth] = this.frames.get(node);
-      pathNodes.length = pathFrames.length = pathIndex.length = depth + 1;
-      const hit = this.config.match({ data: node }, term);
+      if (depth > 0) pathFrames[depth] = undefined;
+      probe.data = node;
+      const hit = this.config.match(probe, term);
       if (hit) {
         for (let k = 1; k <= depth; k++) pathFrames[k] ??= this.childFrame(pathFrames[k - 1]!, pathNodes[k - 1]!.children as T[], pathIndex[k]!);
         const frame = pathFrames[depth]!;
+        frame.highlight = true;
         results.push(frame);
         if (!under) sum += frame.value;
       }
-      const existing = pathFrames[depth];
-      if (existing) existing.highlight = hit;
       const children = node.children as T[];
       for (let i = children.length - 1; i >= 0; i--) {
         stackNodes.push(children[i]!);

@@ -120,15 +120,28 @@ export function tooltipLocation(node: ChromeNode, loc: LocationContext): string 
   return formatLocation(node.url, node.line, node.column, loc).text;
 }
 
-/** Each node's name and file in lower case, made once: a search runs over every node of the tree. */
-const searchTexts = new WeakMap<ChromeNode, string>();
+/**
+ * Whether each distinct name or file holds the current term, worked out once per search: a profile
+ * repeats the same few thousand names and files over hundreds of thousands of nodes (the packed
+ * model shares one string per name), so a search lowers each of them once, not each node's.
+ */
+let memoTerm: string | null = null;
+let memoLower = '';
+let memo = new Map<string, boolean>();
+function holds(text: string, term: string): boolean {
+  if (term !== memoTerm) {
+    memoTerm = term;
+    memoLower = term.toLowerCase();
+    memo = new Map();
+  }
+  let hit = memo.get(text);
+  if (hit === undefined) memo.set(text, (hit = text.toLowerCase().includes(memoLower)));
+  return hit;
+}
 
-/** Case-insensitive substring of the name or the file. */
+/** Case-insensitive substring of the name or of the file (never across the two). */
 export function matchesSearch(node: ChromeNode, term: string): boolean {
-  let text = searchTexts.get(node);
-  if (text === undefined) searchTexts.set(node, (text = node.url === '' ? node.name.toLowerCase() : `${node.name}\u0000${node.url}`.toLowerCase()));
-  // The separator keeps a term from matching across the name and the file.
-  return text.includes(term.toLowerCase());
+  return holds(node.name, term) || (node.url !== '' && holds(node.url, term));
 }
 
 /**
