@@ -211,7 +211,7 @@ const BENCHES: Record<string, () => void | Promise<void>> = {
   json: () => benchReportJsonProcess(Math.max(5, Math.min(ROUNDS, 7))),
   cli: () => benchCliTail(Math.max(7, ROUNDS)),
   alloc: benchAllocationOverhead,
-  overhead: () => benchOverhead(Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5)),
+  overhead: () => benchOverhead({ http: Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5), fixedWork: Number(process.env.BENCH_OVERHEAD_FIXED_ROUNDS ?? 11) }),
   // Both on the production build npm run package makes (once per run).
   activation: () => benchPackage(Math.max(7, ROUNDS)),
   package: () => benchPackage(Math.max(7, ROUNDS)),
