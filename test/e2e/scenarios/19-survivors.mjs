@@ -81,11 +81,15 @@ export default {
         const found = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', uri, 100);
         return (found ?? []).map((l) => ({ line: l.range.start.line + 1, title: l.command?.title ?? '' }));
       }, { $uri: `file://${file}` });
-      return all.some((l) => LENS.test(l.title)) ? all : null;
-    }, { timeout: 30_000, what: `a survivors CodeLens on ${PROGRAM}` });
+      return all.some((l) => LENS.test(l.title) && /^function keepForAWhile\(/.test(source[l.line - 1])) ? all : null;
+    }, { timeout: 30_000, what: `a survivors CodeLens above keepForAWhile in ${PROGRAM}` });
     t.log(`lenses: ${JSON.stringify(lenses)}`);
-    const lens = lenses.find((l) => LENS.test(l.title));
-    assert.match(source[lens.line - 1], /^function keepForAWhile\(/, `the survivors lens is above keepForAWhile: line ${lens.line}`);
+    // Other functions may keep a little (a site V8 pretenured counts as surviving: its objects never
+    // meet a young GC), but keepForAWhile keeps the largest share.
+    const survivorLenses = lenses.filter((l) => LENS.test(l.title));
+    const lens = survivorLenses.find((l) => /^function keepForAWhile\(/.test(source[l.line - 1]));
+    const kept = (l) => Number(/keeps (\d+)%/.exec(l.title)[1]);
+    assert.ok(survivorLenses.every((l) => kept(l) <= kept(lens)), `keepForAWhile's lens keeps the largest share: ${JSON.stringify(survivorLenses)}`);
     const rendered = page.locator('.monaco-editor .codelens-decoration', { hasText: 'past a young GC' }).first();
     await rendered.waitFor({ timeout: 20_000 });
     t.log(`rendered lens: ${(await rendered.textContent()).trim()}`);
