@@ -66,7 +66,7 @@ export default {
     await panel.locator('#lab-recommendation').waitFor({ timeout: 15_000 });
     // The sweep that just finished, not an interim read of its sweep.json ("cancelled" until it ends).
     assert.equal(await panel.locator('#lab-results h2').first().innerText(), 'Results · finished');
-    assert.match(recommendation, /Or cut allocation: \S+ makes \d+% of the [\d.]+ KB allocated per request\./, 'the code-side alternative');
+    assert.match(recommendation, /Or cut allocation: \S+ makes \d+% of the [\d.,]+ KB allocated per request\./, 'the code-side alternative');
     const head = await panel.locator('#lab-table thead').innerText();
     assert.match(head, /allocated \/ req/);
     await page.locator('.pane-header', { hasText: 'Sessions' }).first().click(); // collapse: more room for the lab

@@ -93,14 +93,14 @@ export default [
       // The panel: the rate and bytes per request of the measured window, and the GC beside them.
       const cards = (await frame.locator('#alloc-cards').innerText()).replace(/\s+/g, ' ');
       t.log(`alloc cards: ${cards}`);
-      assert.match(cards, /Allocation rate [\d.]+ [KMG]B\/s/);
+      assert.match(cards, /Allocation rate [\d.,]+ [KMG]B\/s/);
       assert.match(cards, /Per request [\d.]+ [KM]B in the measured window/);
-      assert.match(cards, /Young GCs while sampling \d+ [\d.]+ ms of pause; one every [\d.]+ MB allocated/);
+      assert.match(cards, /Young GCs while sampling [\d,]+ [\d.,]+ ms of pause; one every [\d.,]+ MB allocated/);
       assert.match(await frame.locator('[data-note="agreement"]').innerText(), /^Checked against V8's own account: V8's GC trace accounts for/);
       const top = frame.locator('#alloc-functions tbody tr').first();
       const topText = (await top.innerText()).replace(/\s+/g, ' ');
       t.log(`top allocator: ${topText}`);
-      assert.match(topText, /% [\d.]+ [KMG]B ≈ [\d.]+ ms .* alloc-service\/server\.js:\d+:\d+/);
+      assert.match(topText, /% [\d.,]+ [KMG]B ≈ [\d.,]+ ms .* alloc-service\/server\.js:\d+:\d+/);
 
       // A row opens its source, at the function's 1-based start.
       await top.click();
@@ -127,11 +127,11 @@ export default [
       // The allocation flame graph itself, hovering the top allocator's frame.
       await frame.evaluate(() => document.getElementById('flame-section').scrollIntoView({ block: 'start' }));
       await t.sleep(500);
-      const topName = /% [\d.]+ [KMG]B ≈ [\d.]+ ms (\S+)/.exec(topText)[1];
+      const topName = /% [\d.,]+ [KMG]B ≈ [\d.,]+ ms (\S+)/.exec(topText)[1];
       assert.equal(await hoverFlameFrame(frame, topName), topName, `the frame of ${topName} is drawn`);
       const tip = frame.locator('#flame-tooltip');
       await tip.waitFor({ state: 'visible', timeout: 10_000 });
-      assert.match(await tip.innerText(), /self\s+[\d.]+ [KMG]B · [\d.]+% of the allocations/);
+      assert.match(await tip.innerText(), /self\s+[\d.,]+ [KMG]B · [\d.,]+% of the allocations/);
       await t.screenshot(page, join(t.screenshotsDir, 'allocations-flame-dark.png'));
     },
   },

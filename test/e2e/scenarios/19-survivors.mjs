@@ -68,7 +68,7 @@ export default {
     assert.equal(await hoverFlameFrame(frame, 'keepForAWhile'), 'keepForAWhile', 'the frame of keepForAWhile is drawn');
     const tip = frame.locator('#flame-tooltip');
     await tip.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match(await tip.innerText(), /self\s+[\d.]+ [KMG]B · [\d.]+% of the survivors/);
+    assert.match(await tip.innerText(), /self\s+[\d.,]+ [KMG]B · [\d.,]+% of the survivors/);
     await t.screenshot(page, join(t.screenshotsDir, 'survivors-flame-dark.png'));
 
     // The lens above keepForAWhile, beside the report's Survivors panel.
