@@ -36,18 +36,19 @@ const nodeDefaults = {
 const unusedByTheLoadGenerator = {
   name: 'unused-by-the-load-generator',
   setup(b) {
-    const refuses = (what) => `module.exports = function () { throw new Error("V8 Lens's load generator does not bundle ${what}"); };`;
+    const refusal = (what) => `function () { throw new Error("V8 Lens's load generator does not bundle ${what}"); }`;
     /** Module name as autocannon and its dependencies require it → what stands in for it. */
     const stubs = new Map([
-      ['./progressTracker', refuses("autocannon's progress bar")],
-      ['./multipart', refuses('form uploads')],
-      ['./parseHAR', `module.exports = { parseHAR: ${refuses('HAR files').slice('module.exports = '.length, -1)} };`],
+      ['./progressTracker', `module.exports = ${refusal("autocannon's progress bar")};`],
+      ['./multipart', `module.exports = ${refusal('form uploads')};`],
+      ['./parseHAR', `module.exports = { parseHAR: ${refusal('HAR files')} };`],
       ['pako', "const zlib = require('zlib'); module.exports = { inflate: (d) => zlib.inflateSync(d), deflate: (d, o) => zlib.deflateSync(d, o) };"],
       ['buffer/', "module.exports = require('buffer');"],
       ['semver', 'module.exports = { gte: () => true };'],
     ]);
+    const stubbed = new RegExp(`^(${[...stubs.keys()].map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
     b.onResolve({ filter: /^autocannon$/ }, (args) => b.resolve('autocannon/lib/init.js', { resolveDir: args.resolveDir, kind: args.kind }));
-    b.onResolve({ filter: /^(\.\/progressTracker|\.\/multipart|\.\/parseHAR|pako|buffer\/|semver)$/ }, (args) => ({ path: args.path, namespace: 'unused' }));
+    b.onResolve({ filter: stubbed }, (args) => ({ path: args.path, namespace: 'unused' }));
     b.onLoad({ filter: /.*/, namespace: 'unused' }, (args) => ({ contents: stubs.get(args.path), loader: 'js' }));
   },
 };

@@ -49,8 +49,9 @@ function load(): void {
       cachedData = undefined;
     }
   }
-  // The module wrapper Node itself puts around a CommonJS file, so the bundle runs as if required.
-  const wrapper = (Module as unknown as { wrap(code: string): string }).wrap(source.startsWith('#!') ? `//${source}` : source);
+  // The module wrapper Node itself puts around a CommonJS file, so the bundle runs as if required
+  // (cli-main.js has no #! line: only this launcher is the bin).
+  const wrapper = (Module as unknown as { wrap(code: string): string }).wrap(source);
   const script = new Script(wrapper, { filename: mainPath, cachedData });
   if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     // At exit: the cache then holds every function the run compiled, not only the top level.
