@@ -35,6 +35,7 @@ import { GATE_DEFAULTS, runGate, type GateOptions } from './core/gate/runGate';
 import { readReportAssets, standaloneReportHtml } from './core/report/reportPage';
 import { formatTextReport } from './core/report/textReport';
 import { readRunPrediction } from './core/run/readRunPrediction';
+import { freeFolderIn, runFolderLabel, runFolderStamp } from './core/run/runFolderName';
 import { predictionLines } from './core/report/predictionReport';
 import { directLaunchHint, directLaunchOfNpmScript, nodeOptionsLaunchNotice, npmScriptCall } from './core/targets/npmLaunch';
 import { requireLoopbackUrl } from './core/load/loopback';
@@ -537,7 +538,7 @@ async function sweepCommand(args: string[]): Promise<number> {
   const config = fromRun === undefined ? sweepConfigFromOptions(values, targetArgv, cwd) : await sweepConfigFromRunOptions(fromRun, values, targetArgv);
   const flag = sweepFlag(config);
   const flagValues = sweepValues(config);
-  const outDir = resolve(cwd, values.out ?? join('.v8-lens', 'sweeps', timestamp()));
+  const outDir = resolve(cwd, values.out ?? freeFolderIn(join(cwd, '.v8-lens', 'sweeps'), runFolderStamp()));
 
   const abort = new AbortController();
   const stopListening = onInterrupts(
@@ -770,7 +771,7 @@ async function attachCommand(args: string[]): Promise<number> {
     if (resolved.openedBySignal) note(`opened the inspector of pid ${resolved.pid} with SIGUSR1 (on ${inspector}); it stays open until the process ends`);
     const cwd = process.cwd();
     const label = resolved.pid ?? (address.kind === 'hostPort' ? formatHostPort(address.host, address.port).replace(/[^\w.-]+/g, '_') : 'ws');
-    const runDir = resolve(cwd, values.out ?? join('.v8-lens', 'runs', `${timestamp()}-attach-${label}`));
+    const runDir = resolve(cwd, values.out ?? freeFolderIn(join(cwd, '.v8-lens', 'runs'), `${runFolderStamp()}-attach-${label}`));
     const handle = await attachAndProfile(resolved.webSocketUrl, {
       outDir: runDir,
       durationMs: durationS * 1000,
@@ -855,10 +856,6 @@ function formatDuration(seconds: number): string {
   return seconds < 90 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
 }
 
-function timestamp(): string {
-  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-');
-}
-
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
 function parseOptions<T extends OptionSpec>(args: string[], options: T, allowPositionals = false) {
@@ -903,10 +900,8 @@ function isExecutable(path: string): boolean {
 }
 
 function defaultRunDir(cwd: string, target: ProfileTarget): string {
-  // Short: the folder's name must fit the file system's 255 bytes after the stamp (a 245-character script name gave ENAMETOOLONG).
-  const name = basename(target.kind === 'script' ? target.script : target.command).replace(/\.[^.]+$/, '').replace(/[^\w.-]+/g, '_').slice(0, 40) || 'run';
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-');
-  return join(cwd, '.v8-lens', 'runs', `${stamp}-${name}`);
+  const name = runFolderLabel(basename(target.kind === 'script' ? target.script : target.command));
+  return freeFolderIn(join(cwd, '.v8-lens', 'runs'), `${runFolderStamp()}-${name}`);
 }
 
 function wholeNumber(option: string, text: string): number {

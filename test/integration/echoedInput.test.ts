@@ -5,7 +5,7 @@
  * gate's Markdown as a visible escape.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PROGRAMS, runCli, tempDir } from './cliHarness';
@@ -23,6 +23,25 @@ describe('echoed input and names from files', () => {
     const [run] = readdirSync(join(dir, '.v8-lens', 'runs'));
     assert.ok(run && run.length <= 60, `run folder ${run}`);
     assert.match(run!, /^\d{8}-\d{6}-a{40}$/);
+  });
+
+  it('a run started in the same second as one before it gets its own default folder (-2), not an error', { timeout: 60_000 }, async () => {
+    const dir = tempDir('v8-lens-same-second-');
+    const script = join(dir, 'quick.js');
+    writeFileSync(script, 'let x = 0;\n');
+    // The folders of this second and the next few, each holding a finished run's record.
+    const stamps: string[] = [];
+    for (let s = 0; s < 20; s++) stamps.push(new Date(Date.now() + s * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-'));
+    for (const stamp of stamps) {
+      mkdirSync(join(dir, '.v8-lens', 'runs', `${stamp}-quick`), { recursive: true });
+      writeFileSync(join(dir, '.v8-lens', 'runs', `${stamp}-quick`, 'session.json'), '{}');
+    }
+    const r = await runCli(['profile', '--preset', 'cpu', '--', script], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const made = readdirSync(join(dir, '.v8-lens', 'runs')).filter((n) => n.endsWith('-quick-2'));
+    assert.equal(made.length, 1, `folders: ${readdirSync(join(dir, '.v8-lens', 'runs')).join(', ')}`);
+    assert.ok(stamps.includes(made[0]!.replace(/-quick-2$/, '')));
+    assert.match(r.stdout + r.stderr, new RegExp(made[0]!));
   });
 
   it('a 100 KB rule, option or command is cut in the one line that answers it', async () => {

@@ -22,6 +22,7 @@ import { setWebviewPage } from '../webviewPage';
 import { targetEnvironment } from '../profile/targetPicker';
 import { proposeFlagValue, writeSemiSpace, type SemiSpaceProposal } from './applySemiSpace';
 import { listLabTargets, type ResolvableLabTarget } from './labTargets';
+import { freeFolderIn, runFolderStamp } from '../../core/run/runFolderName';
 
 const FORM_KEY = StateKeys.LabForm;
 const LAST_SWEEP_KEY = StateKeys.LastSweep;
@@ -145,8 +146,7 @@ export class SemiSpaceLab implements vscode.WebviewViewProvider, vscode.Disposab
 
   private async sweep(config: SweepConfig, target: ResolvableLabTarget | null): Promise<void> {
     const workspace = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(config.target.cwd)) ?? vscode.workspace.workspaceFolders?.[0];
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-    const folder = join(dirname(runsFolderFor(workspace?.uri.fsPath, workspace)), 'sweeps', stamp);
+    const folder = freeFolderIn(join(dirname(runsFolderFor(workspace?.uri.fsPath, workspace)), 'sweeps'), runFolderStamp());
     const abort = new AbortController();
     const values = sweepValues(config);
     const runs = sweepRunCount(config);

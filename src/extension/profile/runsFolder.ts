@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { readSetting } from '../contract';
+import { freeFolderIn, runFolderLabel, runFolderStamp } from '../../core/run/runFolderName';
 
 /** Where a workspace folder's runs go (`v8Lens.runsFolder`, relative to the folder). */
 export function runsFolderFor(folder: string | undefined, scope?: vscode.ConfigurationScope): string {
@@ -12,9 +13,7 @@ export function runsFolderFor(folder: string | undefined, scope?: vscode.Configu
 }
 
 export function newRunDir(runsFolder: string, label: string): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '-');
-  const name = label.replace(/\.[^.]+$/, '').replace(/[^\w.-]+/g, '_').slice(0, 40) || 'run';
-  return join(runsFolder, `${stamp}-${name}`);
+  return freeFolderIn(runsFolder, `${runFolderStamp()}-${runFolderLabel(label)}`);
 }
 
 /** Keeps the newest `retention` run folders (by name, which starts with the time). */
