@@ -23,7 +23,9 @@ export function packTimeProfile(profile: TimeProfile): TimeProfile {
 }
 
 function varints(profile: TimeProfile, names: readonly PackedArrayName[]): string {
-  const arrays = names.map((name) => profile[name] ?? []);
+  // One kind of array in the loops below (plain arrays and typed spans made them megamorphic: a
+  // third of the packing's time on 1.4 million spans).
+  const arrays = names.map((name) => asFloat64(profile[name] ?? []));
   let size = 0;
   for (const [k, values] of arrays.entries()) size += varintBytes(values.length) + byteCount(values, names[k] === 'nodeParent' ? 1 : 0);
   const bytes = Buffer.allocUnsafe(size);
@@ -56,8 +58,12 @@ function varints(profile: TimeProfile, names: readonly PackedArrayName[]): strin
   return bytes.toString('base64', 0, at);
 }
 
+function asFloat64(values: ArrayLike<number>): Float64Array {
+  return values instanceof Float64Array ? values : Float64Array.from(values);
+}
+
 /** The bytes of `values` as varints (a value that cannot be packed is found by `put` later). */
-function byteCount(values: ArrayLike<number>, shift: number): number {
+function byteCount(values: Float64Array, shift: number): number {
   let size = 0;
   for (let i = 0; i < values.length; i++) size += varintBytes(values[i]! + shift);
   return size;

@@ -70,15 +70,13 @@ export function buildTimeProfile(model: CpuModel, clock: Pick<TimeProfile, 'cloc
       nodes[count] = node;
       count++;
     }
-    // Plain arrays: the model is JSON data (a webview message, an exported page).
-    const spanNode = new Array<number>(count);
-    const spanDeltaUs = new Array<number>(count);
-    for (let i = 0; i < count; i++) {
-      spanNode[i] = nodes[i]!;
-      spanDeltaUs[i] = i === 0 ? starts[0]! : starts[i]! - starts[i - 1]!;
-    }
-    out.spanNode = spanNode;
-    out.spanDeltaUs = spanDeltaUs;
+    // Typed, as they are: packTimeProfile encodes them for the page without a copy into plain arrays
+    // (two arrays of 1.4 million numbers for a 47 MB profile, a tenth of `report --html`).
+    const deltas = new Float64Array(count);
+    for (let i = count - 1; i > 0; i--) deltas[i] = starts[i]! - starts[i - 1]!;
+    if (count > 0) deltas[0] = starts[0]!;
+    out.spanNode = nodes.subarray(0, count);
+    out.spanDeltaUs = deltas;
     out.durationUs = Math.round(model.coveredUs);
   }
   return out;

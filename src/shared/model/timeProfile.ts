@@ -23,10 +23,11 @@ export interface TimeProfile {
   /**
    * The samples in time order, consecutive samples of the same node merged into one span: span i
    * runs on node `spanNode[i]` from Σ spanDeltaUs[0..i] µs after the first sample until the next
-   * span starts (the last one until `durationUs`).
+   * span starts (the last one until `durationUs`). Typed arrays as core builds them (a long
+   * profile has millions of spans), packed for a page (PackedArrays): never JSON as they are.
    */
-  spanNode: number[];
-  spanDeltaUs: number[];
+  spanNode: ArrayLike<number>;
+  spanDeltaUs: ArrayLike<number>;
   /** From the first sample to the end of the last one, µs: Σ of all node self times. */
   durationUs: number;
   /**

@@ -113,7 +113,9 @@ function spansIn(index: ProfileIndex, fromUs: number, toUs: number, maxSpans: nu
   const count = last - first;
   if (count <= maxSpans) {
     const spanStartUs = Array.from(starts.subarray(first, last), (t) => Math.max(t, fromUs));
-    return { spanNode: nodes.slice(first, last), spanStartUs, sliceUs: 0 };
+    const spanNode = new Array<number>(count);
+    for (let i = 0; i < count; i++) spanNode[i] = nodes[first + i]!;
+    return { spanNode, spanStartUs, sliceUs: 0 };
   }
   const sliceUs = (toUs - fromUs) / maxSpans;
   const spanNode: number[] = [];
