@@ -96,7 +96,9 @@ await Promise.all([
   // The bin is a small launcher that loads the command line with a V8 code cache (src/cliLauncher.ts).
   build({ ...nodeDefaults, entryPoints: ['src/cliLauncher.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   build({ ...nodeDefaults, entryPoints: ['src/cli.ts'], outfile: 'dist/cli-main.js', ...wsBesideOptions }),
-  build({ ...nodeDefaults, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', ...wsBesideOptions }),
+  // package.json's main is a small launcher that loads the extension with a V8 code cache (src/extension/extensionLauncher.ts).
+  build({ ...nodeDefaults, entryPoints: ['src/extension/extensionLauncher.ts'], outfile: 'dist/extension.js' }),
+  build({ ...nodeDefaults, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension-main.js', ...wsBesideOptions }),
   build({ ...nodeDefaults, stdin: { contents: "module.exports = require('ws');", resolveDir: '.', sourcefile: 'ws-entry.js' }, outfile: 'dist/ws.js', sourcemap: false }),
   build({ ...nodeDefaults, stdin: { contents: "module.exports = require('acorn');", resolveDir: '.', sourcefile: 'acorn-entry.js' }, outfile: 'dist/acorn.js', sourcemap: false }),
   // The preload runs inside the *target's* Node (any version from 18 on), so it must stay dependency-free and small.

@@ -13,10 +13,10 @@ describe('npm run package', () => {
   it('packages the bundles the extension runs, media (the 128×128 icon too), manifest, README, changelog and license, and nothing else', () => {
     const vsce = join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce');
     const files = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: REPO, encoding: 'utf8' }).trim().split('\n');
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'media/icon.png', 'dist/extension.js', 'dist/ws.js', 'dist/acorn.js', 'dist/agent/preload.js', 'dist/agent/lab-preload.js', 'dist/agent/package.json', 'dist/load-runner.js', 'dist/webview/report.js', 'dist/webview/report.css', 'dist/webview/standalone.css']) {
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'media/icon.png', 'dist/extension.js', 'dist/extension-main.js', 'dist/ws.js', 'dist/acorn.js', 'dist/agent/preload.js', 'dist/agent/lab-preload.js', 'dist/agent/package.json', 'dist/load-runner.js', 'dist/webview/report.js', 'dist/webview/report.css', 'dist/webview/standalone.css']) {
       assert.ok(files.includes(needed), `${needed} is missing from the package`);
     }
-    const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|media\/.+|dist\/(extension|ws|acorn|load-runner)\.js|dist\/agent\/(preload\.js|lab-preload\.js|package\.json)|dist\/webview\/[^/]+\.(js|css))$/.test(f));
+    const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|media\/.+|dist\/(extension|extension-main|ws|acorn|load-runner)\.js|dist\/agent\/(preload\.js|lab-preload\.js|package\.json)|dist\/webview\/[^/]+\.(js|css))$/.test(f));
     assert.deepEqual(unexpected, []);
     // The CLI is the npm package's bin; the extension never runs it.
     assert.ok(!files.includes('dist/cli.js') && !files.includes('dist/cli-main.js'), 'the CLI is not packaged');
