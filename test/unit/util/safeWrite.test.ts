@@ -34,6 +34,20 @@ describe('a run file written as the run goes (RunFileStream)', () => {
     assert.equal(readFileSync(path, 'utf8'), 'one\ntwo\n');
     assert.equal(stream.problem, null);
   });
+
+  it('lines written as the run goes reach the file within a fifth of a second, gathered, while it stays open', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'v8-lens-stream-')), 'gc-trace.log');
+    const stream = new RunFileStream(path, 'gc-trace.log');
+    for (let i = 0; i < 100; i++) stream.write(`line ${i}\n`);
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(readFileSync(path, 'utf8').split('\n').length, 101);
+    // 64 KB at once goes to the file without waiting for the timer.
+    stream.write('x'.repeat(70 * 1024));
+    await new Promise((r) => setImmediate(r));
+    stream.write('last\n');
+    await stream.end();
+    assert.match(readFileSync(path, 'utf8'), /line 99\nx{71680}last\n$/);
+  });
 });
 
 describe('exports written whole or not at all', () => {
