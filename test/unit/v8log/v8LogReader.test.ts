@@ -211,12 +211,25 @@ describe('robustness', () => {
     }
   });
 
-  it('reading a file by streaming gives the same result as reading the text', async () => {
+  it('reading a file gives the same result as reading the text', async () => {
     for (const name of ['node18-deopts.log', 'node24-deopts.log', 'node20-nonascii.log']) {
-      const streamed = await readV8LogFile(fixture(name));
+      const read = await readV8LogFile(fixture(name));
       const inMemory = analyzeV8LogText(readFileSync(fixture(name), 'utf8'), name);
-      assert.deepEqual(streamed, inMemory);
+      assert.deepEqual(read, inMemory);
     }
+  });
+
+  it('a log over 8 MB is streamed a line at a time, to the same result, its cut last line counted', async () => {
+    const text = readFileSync(fixture('node20-deopts.log'), 'utf8');
+    // Shared-library lines (the log's first kind) until the file is past the size read whole.
+    const filler = 'shared-library,/usr/lib/x86_64-linux-gnu/libc.so.6,0x7f0000000000,0x7f0000100000,0\n';
+    const big = text + filler.repeat(Math.ceil((9 * 2 ** 20) / filler.length)) + 'code-deopt,12,';
+    const path = join(tmp, 'big-v8.log');
+    writeFileSync(path, big);
+    const streamed = await readV8LogFile(path);
+    assert.deepEqual(streamed, analyzeV8LogText(big, 'big-v8.log'));
+    assert.equal(streamed.counters.truncatedLines, 1);
+    assert.equal(streamed.deopts.length, analyzeV8LogText(text).deopts.length);
   });
 
   it('never throws on unknown events, kinds, markers or broken lines, and counts them', () => {
