@@ -3,7 +3,6 @@
  * The inspector is full code execution in the target, so only loopback is accepted unless the caller
  * explicitly allows remote hosts.
  */
-import { request } from 'node:http';
 import { basename } from 'node:path';
 import { isLoopbackHost } from '../load/loopback';
 import { UserError, errorMessage, isErrno } from '../util/errors';
@@ -12,6 +11,7 @@ import { CdpSession } from './cdpSession';
 import { ExposedInspectorError, configuredInspectorHost, isLoopbackBind } from './inspectorExposure';
 import { loopbackListeners, loopbackPortListener, processEnvVar, readProcessInfo, type ListeningSocket } from './procFs';
 import { EXIT } from '../util/exitCodes';
+import * as lazy from '../util/lazyBuiltins';
 
 /** One entry of the inspector's /json/list. */
 export interface InspectorTarget {
@@ -210,7 +210,7 @@ export function fetchInspectorTargets(host: string, port: number, timeoutMs: num
       signal?.removeEventListener('abort', onAbort);
       done();
     };
-    const req = request({ host, port, path: '/json/list', method: 'GET', headers: { accept: 'application/json' } }, (res) => {
+    const req = lazy.http().request({ host, port, path: '/json/list', method: 'GET', headers: { accept: 'application/json' } }, (res) => {
       received = 0;
       let body = '';
       res.setEncoding('utf8');

@@ -4,8 +4,7 @@
  * error path (an app whose `/` is a 404), so the run stops with that reason in one line instead.
  * Used on both sides of the load runner's IPC: the runner stops before measuring, V8 Lens says why.
  */
-import * as http from 'node:http';
-import * as https from 'node:https';
+import * as lazy from '../util/lazyBuiltins';
 
 /** How a batch of requests was answered: responses per HTTP status, and those with no answer. */
 export interface AnswerSample {
@@ -53,7 +52,7 @@ export function urlCheckFailure(url: string, sample: AnswerSample, phase: 'warm-
 export function probeOnce(url: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<AnswerSample> {
   return new Promise((resolve) => {
     const sample: AnswerSample = { statuses: {}, errors: 0, timeouts: 0 };
-    const get = url.startsWith('https:') ? https.get : http.get;
+    const get = url.startsWith('https:') ? lazy.https().get : lazy.http().get;
     const request = get(url, { timeout: timeoutMs, agent: false }, (response) => {
       response.resume();
       sample.statuses[String(response.statusCode ?? 0)] = 1;

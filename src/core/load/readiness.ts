@@ -1,6 +1,6 @@
-import * as http from 'node:http';
-import * as https from 'node:https';
+import type * as http from 'node:http';
 import type { Readiness } from '../../shared/model/load';
+import * as lazy from '../util/lazyBuiltins';
 
 export type ReadyOutcome = { ready: true; afterMs: number } | { ready: false; reason: string };
 
@@ -84,7 +84,7 @@ function probeUrl(url: string, callback: (answered: boolean) => void): http.Clie
     called = true;
     callback(answered);
   };
-  const client = url.startsWith('https:') ? https : http;
+  const client = url.startsWith('https:') ? lazy.https() : lazy.http();
   // Loopback only (checked before the sweep starts), so a self-signed certificate is fine here.
   const request = client.request(url, { method: 'GET', agent: false, timeout: REQUEST_TIMEOUT_MS, rejectUnauthorized: false }, (res) => {
     res.resume();
