@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { webviewPageHtml } from '../../src/core/report/reportPage';
 import type { ReportModel } from '../../src/shared/model/reportModel';
+import { modelForPage } from '../../src/core/report/reportModel';
 
 // Browser globals used inside page.evaluate / addInitScript callbacks, which run in the page. This
 // file is type-checked with the Node libs only, so they are declared here (no code is emitted).
@@ -82,7 +83,8 @@ export async function openWebviewWithModel(browser: Browser, htmlFile: string, m
   await page.addInitScript(fakeVsCodeApiScript('__reportCsp'));
   await page.goto(pathToFileURL(htmlFile).href);
   await page.waitForFunction(() => window.__sent.some((msg: { type: string }) => msg.type === 'ready'));
-  await page.evaluate((sent) => window.postMessage({ type: 'model', model: sent }, '*'), JSON.parse(JSON.stringify(model)) as ReportModel);
+  // As the panel posts it (reportPanel.ts): the model for a page, its time profiles packed.
+  await page.evaluate((sent) => window.postMessage({ type: 'model', model: sent }, '*'), JSON.parse(JSON.stringify(modelForPage(model))) as ReportModel);
   await page.waitForSelector('html[data-report-ready="true"]');
   return { page, problems };
 }

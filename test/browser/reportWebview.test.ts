@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { buildReportModel, type ReportModel } from '../../src/core/report/reportModel';
+import { buildReportModel, modelForPage, type ReportModel } from '../../src/core/report/reportModel';
 import { webviewPageHtml } from '../../src/core/report/reportPage';
 import { parseFromReportWebview } from '../../src/shared/reportProtocol';
 import { fakeVsCodeApiScript, flameFrame, flameFrames, launchBrowser, openReport, pointAtFrame, profileServerUnderLoad, REPO, runCli, SPEEDSCOPE, tempDir, type PageProblems, writeXssProfile } from './browserHarness';
@@ -263,7 +263,8 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
     );
     await page.goto(pathToFileURL(htmlFile).href);
     await page.waitForFunction(() => (window as unknown as { __sent: { type: string }[] }).__sent.some((m) => m.type === 'ready'));
-    await page.evaluate((m) => window.postMessage({ type: 'model', model: m }, '*'), JSON.parse(JSON.stringify(model)) as ReportModel);
+    // As the panel posts it (reportPanel.ts): the model for a page, its time profile packed.
+    await page.evaluate((m) => window.postMessage({ type: 'model', model: m }, '*'), JSON.parse(JSON.stringify(modelForPage(model))) as ReportModel);
     await page.waitForSelector('html[data-report-ready="true"]');
 
     await page.locator('#export-html').click();
