@@ -19,7 +19,9 @@ export function buildTimeProfile(model: CpuModel, clock: Pick<TimeProfile, 'cloc
     return id;
   };
   const fnIds = new Int32Array(functions.length).fill(-1);
-  const out: TimeProfile = { strings, fnName: [], fnUrl: [], fnLine: [], fnColumn: [], fnCategory: [], nodeFn: [], nodeParent: [], spanNode: [], spanDeltaUs: [], durationUs: 0, ...clock };
+  const nodeFn: number[] = [];
+  const nodeParent: number[] = [];
+  const out: TimeProfile = { strings, fnName: [], fnUrl: [], fnLine: [], fnColumn: [], fnCategory: [], nodeFn, nodeParent, spanNode: [], spanDeltaUs: [], durationUs: 0, ...clock };
   const fnId = (f: number) => {
     if (fnIds[f]! < 0) {
       const fn = functions[f]!;
@@ -46,9 +48,9 @@ export function buildTimeProfile(model: CpuModel, clock: Pick<TimeProfile, 'cloc
       depth[i] = MAX_FLAME_DEPTH;
       continue;
     }
-    newId[i] = out.nodeFn.length;
-    out.nodeFn.push(fnId(nodeFunction[i]!));
-    out.nodeParent.push(parent >= 0 ? newId[parent]! : -1);
+    newId[i] = nodeFn.length;
+    nodeFn.push(fnId(nodeFunction[i]!));
+    nodeParent.push(parent >= 0 ? newId[parent]! : -1);
   }
 
   const times = sampleTimes(profile);

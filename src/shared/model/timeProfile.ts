@@ -18,8 +18,8 @@ export interface TimeProfile {
   /** Index into TIME_PROFILE_CATEGORIES. */
   fnCategory: number[];
   /** Per call-tree node, parents before children (node 0 is the root): its function and parent (-1 for the root). */
-  nodeFn: number[];
-  nodeParent: number[];
+  nodeFn: ArrayLike<number>;
+  nodeParent: ArrayLike<number>;
   /**
    * The samples in time order, consecutive samples of the same node merged into one span: span i
    * runs on node `spanNode[i]` from Σ spanDeltaUs[0..i] µs after the first sample until the next
@@ -42,14 +42,14 @@ export interface TimeProfile {
    * ../profile/profileIndex.ts, spanSelfUs). Sent with the packed profile, so the page draws the
    * flame graph before it has decoded the spans; absent otherwise.
    */
-  nodeSelfUs?: number[];
+  nodeSelfUs?: ArrayLike<number>;
   /**
    * The flame graph as the page first draws it (the whole profile, nothing folded, frames under
    * DRAW_MIN_SHARE merged), as numbers (../profile/profileTrees.ts, drawnTreeCode). Made by the host
    * when it packs the profile, with the page's own code, so the first paint rebuilds a few thousand
    * frames instead of walking every node; absent otherwise.
    */
-  drawnTree?: number[];
+  drawnTree?: ArrayLike<number>;
   /** In an exported report: the arrays above, packed (they are empty until unpacked). */
   packed?: PackedArrays;
 }

@@ -76,7 +76,7 @@ export class ProfileIndex {
    * root), counting each function's frames on the current stack: a walk up every node's ancestors
    * is a 400-deep stack times 90,000 nodes. False, with nothing kept, when they are not.
    */
-  private outermostInPreOrder(nodeParent: readonly number[], nodeFn: readonly number[], outermost: Uint8Array): boolean {
+  private outermostInPreOrder(nodeParent: ArrayLike<number>, nodeFn: ArrayLike<number>, outermost: Uint8Array): boolean {
     const onStack = new Int32Array(this.functionCount + 1);
     const stack: number[] = [];
     for (let i = 0; i < this.nodeCount; i++) {

@@ -164,7 +164,7 @@ export function drawnTreeCode(index: ProfileIndex, selfUs: Float64Array, minShar
  * The tree drawnTreeCode describes, the same as topDownTree gives for the same profile and share,
  * with every frame's total into `totals`; null when the code does not fit the profile.
  */
-export function drawnTreeFromCode(index: ProfileIndex, selfUs: Float64Array, code: readonly number[], totals?: Map<FlameNode, number>): FlameNode | null {
+export function drawnTreeFromCode(index: ProfileIndex, selfUs: Float64Array, code: ArrayLike<number>, totals?: Map<FlameNode, number>): FlameNode | null {
   const nodeTotals = index.totalUs(selfUs);
   const { nodeFn } = index.profile;
   const infos = new Map<number, ReturnType<ProfileIndex['fn']>>();

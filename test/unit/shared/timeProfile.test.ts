@@ -202,6 +202,13 @@ describe('folding node_modules and Node internals', () => {
   });
 });
 
+/** The profile with every typed array as a plain one, to compare with deepEqual. */
+function plainArrays(tp: TimeProfile): TimeProfile {
+  const out: Record<string, unknown> = { ...tp };
+  for (const [key, value] of Object.entries(out)) if (ArrayBuffer.isView(value)) out[key] = Array.from(value as Float64Array);
+  return out as unknown as TimeProfile;
+}
+
 describe('time profile: packed for an exported report', () => {
   it('comes back exactly as it was, with each node\'s self time, and is smaller than its JSON', () => {
     const { tp, index } = load(readFileSync(join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), 'utf8'));
@@ -215,8 +222,12 @@ describe('time profile: packed for an exported report', () => {
     assert.ok(JSON.stringify(packed).length < (JSON.stringify(plain).length * 2) / 3, `${JSON.stringify(packed).length} vs ${JSON.stringify(plain).length}`);
     const nodeSelfUs = Array.from(index.selfUs(null));
     const drawnTree = drawnTreeCode(index, index.selfUs(null), DRAW_MIN_SHARE);
-    assert.deepEqual(unpackTimeProfile(packed), { ...plain, nodeSelfUs, drawnTree });
-    assert.deepEqual(unpackTimeProfile(packTimeProfile(plain)), { ...plain, nodeSelfUs, drawnTree }, 'plain arrays pack the same');
+    // The page gets the nodes, the drawn tree and the spans as typed arrays, the function table plain.
+    const unpacked = unpackTimeProfile(packed);
+    for (const name of ['nodeFn', 'nodeParent', 'nodeSelfUs', 'drawnTree', 'spanNode', 'spanDeltaUs'] as const) assert.ok(unpacked[name] instanceof Float64Array, name);
+    assert.ok(Array.isArray(unpacked.fnName));
+    assert.deepEqual(plainArrays(unpacked), { ...plain, nodeSelfUs, drawnTree });
+    assert.deepEqual(plainArrays(unpackTimeProfile(packTimeProfile(plain))), { ...plain, nodeSelfUs, drawnTree }, 'plain arrays pack the same');
     assert.equal(unpackTimeProfile(tp), tp);
   });
 
@@ -235,7 +246,7 @@ describe('time profile: packed for an exported report', () => {
     const fromCode = drawnTreeFromCode(early, early.selfUs(null), head.drawnTree!, rebuilt);
     assert.deepEqual(fromCode, drawn);
     assert.deepEqual(preOrder(fromCode!).map((n) => rebuilt.get(n)), preOrder(drawn).map((n) => totals.get(n)));
-    assert.equal(drawnTreeFromCode(early, early.selfUs(null), head.drawnTree!.slice(0, -3)), null, 'a cut code is refused');
+    assert.equal(drawnTreeFromCode(early, early.selfUs(null), Array.from(head.drawnTree!).slice(0, -3)), null, 'a cut code is refused');
     const whole = unpackSpans(head);
     assert.deepEqual(Array.from(whole.spanNode), Array.from(tp.spanNode));
     assert.deepEqual(Array.from(whole.spanDeltaUs), Array.from(tp.spanDeltaUs));
@@ -259,7 +270,7 @@ describe('time profile: packed for an exported report', () => {
 
   it('packs a self time past 2^32 µs (a node idle for hours)', () => {
     const tp: TimeProfile = { strings: ['(idle)', ''], fnName: [0], fnUrl: [1], fnLine: [0], fnColumn: [0], fnCategory: [5], nodeFn: [0], nodeParent: [-1], spanNode: [0], spanDeltaUs: [0], durationUs: 5 * 3600e6, clockMs: null, clockNote: '' };
-    assert.deepEqual(unpackTimeProfile(packTimeProfile(tp)).nodeSelfUs, [5 * 3600e6]);
+    assert.deepEqual(Array.from(unpackTimeProfile(packTimeProfile(tp)).nodeSelfUs!), [5 * 3600e6]);
   });
 
   it('says so in one line when the data is cut or not base64', () => {
