@@ -13,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { buildReportModel, modelForPage, type ReportModel } from '../../src/core/report/reportModel';
-import { webviewPageHtml } from '../../src/core/report/reportPage';
+import { readReportAssets, standaloneReportHtml, webviewPageHtml } from '../../src/core/report/reportPage';
+import { packTimeProfile } from '../../src/core/report/packTimeProfile';
 import { parseFromReportWebview } from '../../src/shared/reportProtocol';
 import { fakeVsCodeApiScript, flameFrame, flameFrames, launchBrowser, openReport, pointAtFrame, profileServerUnderLoad, REPO, runCli, SPEEDSCOPE, tempDir, type PageProblems, writeXssProfile } from './browserHarness';
 
@@ -216,6 +217,27 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
     assert.match(await page.locator('#flame-tooltip').innerText(), /parseStatement[^]*self\s+[\d.,]+ ms/);
     assertClean(problems);
     await page.context().close();
+  });
+
+  it('a big profile paints a coarser first tree, then draws the whole one: the same frames as a page without it', async () => {
+    // The sucrase profile's tree is small: packed here as a big one is (a first tree from 0 frames).
+    const model = await buildReportModel(join(SPEEDSCOPE, 'chrome65-sucrase.cpuprofile'), { forPage: true });
+    const assets = await readReportAssets(WEBVIEW_DIR);
+    const withFirst = join(dir, 'first-tree.html');
+    writeFileSync(withFirst, standaloneReportHtml({ ...model, timeProfile: packTimeProfile(model.timeProfile!, 0) }, assets));
+    const drawn = async (file: string) => {
+      const { page, problems } = await openReport(browser, file);
+      const frames = (await flameFrames(page)).map((f) => `${f.name} ${f.x} ${f.width} ${f.depth}`).sort();
+      const measures = await page.evaluate(() => performance.getEntriesByType('measure').map((m) => m.name));
+      assertClean(problems);
+      await page.context().close();
+      return { frames, measures };
+    };
+    const first = await drawn(withFirst);
+    const whole = await drawn(sucraseHtml);
+    assert.ok(first.measures.includes('v8-lens:flame-whole') && !whole.measures.includes('v8-lens:flame-whole'), `${first.measures} / ${whole.measures}`);
+    assert.ok(first.frames.length > 50);
+    assert.deepEqual(first.frames, whole.frames);
   });
 
   it('shows hostile function names as text and runs none of them', async () => {

@@ -184,7 +184,9 @@ function render(full: ReportModel, painted?: () => void): void {
   const palette = readPalette();
   let cpu = cpuInput(model, loc);
   const picked = pickedLabel(full);
-  views = { flame: timed('v8-lens:flame', () => drawFlame(flameSection, model, loc, palette, picked, cpu, () => render(full))), gc: null, chart: null };
+  // The first paint draws the coarser first tree when the host sent one; the whole one follows.
+  const firstTree = painted !== undefined && (model.timeProfile?.firstTree?.length ?? 0) > 0;
+  views = { flame: timed('v8-lens:flame', () => drawFlame(flameSection, model, loc, palette, picked, cpu, () => render(full), firstTree)), gc: null, chart: null };
   const rest = () => {
     if (generation !== renderCount) return;
     const spanned = cpu;
@@ -228,6 +230,11 @@ function render(full: ReportModel, painted?: () => void): void {
             model = modelForProcess(full, selectedProcess);
             cpu = cpuInput(model, loc);
           }
+          if (firstTree) {
+            // The whole flame graph, frames too narrow to see unzoomed included, in place of the first one.
+            clear(flameSection);
+            views.flame = timed('v8-lens:flame-whole', () => drawFlame(flameSection, model, loc, palette, picked, cpu, () => render(full)));
+          }
         } catch (err) {
           showError(err);
           return;
@@ -259,10 +266,10 @@ function processOf(label: string): HTMLElement {
 }
 
 /** The flame section with its tabs; picking a tab redraws this section alone. */
-function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>, picked: string | null, cpu: CpuInput | null, redraw: () => void): FlameView | null {
+function drawFlame(section: HTMLElement, model: ReportModel, loc: LocationContext, palette: ReturnType<typeof readPalette>, picked: string | null, cpu: CpuInput | null, redraw: () => void, firstPaint = false): FlameView | null {
   // Frames too narrow to draw even zoomed in are merged as the tree is built (the tables and views keep them all).
   const totals = new Map<FlameNode, number>();
-  const tree = cpu ? drawnFlame(model, cpu, totals) ?? topDown(cpu, DRAW_MIN_SHARE, totals) : model.flame;
+  const tree = cpu ? drawnFlame(model, cpu, totals, firstPaint) ?? topDown(cpu, DRAW_MIN_SHARE, totals) : model.flame;
   const input: FlameTabsInput = { cpu: tree, ...(cpu ? { cpuTotals: totals } : {}), cpuMissing: missingFlame(model), alloc: model.allocFlame ?? null, survivors: model.survivorsFlame ?? null, ...(range ? { cpuUnit: CPU_TIME_IN_RANGE } : {}), ...(model.summary.alloc?.liveOnly ? { allocUnit: LIVE_BYTES } : model.summary.alloc?.mode === 'survivors' ? { allocUnit: SURVIVOR_BYTES } : {}) };
   if (cpu) {
     const bar = renderCpuViewBar(cpuState, range ? cpu.scopeText : null, (next) => {
@@ -301,8 +308,8 @@ function allViewsNote(section: HTMLElement, model: ReportModel): void {
  * the same tree topDown builds for the whole profile with nothing folded, rebuilt from a few
  * thousand numbers instead of every node. Null for a range or a fold.
  */
-function drawnFlame(model: ReportModel, cpu: CpuInput, totals: Map<FlameNode, number>): FlameNode | null {
-  const code = model.timeProfile?.drawnTree;
+function drawnFlame(model: ReportModel, cpu: CpuInput, totals: Map<FlameNode, number>, firstPaint: boolean): FlameNode | null {
+  const code = (firstPaint ? model.timeProfile?.firstTree : undefined) ?? model.timeProfile?.drawnTree;
   if (!code || code.length === 0 || range !== null || cpuState.collapse.dependencies || cpuState.collapse.nodeInternals) return null;
   const tree = drawnTreeFromCode(cpu.index, cpu.selfUs, code, totals);
   if (tree === null) totals.clear();

@@ -6,21 +6,38 @@
 import { PACKED_ARRAYS, PACKED_SPANS, type PackedArrayName, type TimeProfile } from '../../shared/model/timeProfile';
 import { ProfileIndex } from '../../shared/profile/profileIndex';
 import { drawnTreeCode } from '../../shared/profile/profileTrees';
-import { DRAW_MIN_SHARE } from '../../shared/profile/pruneForDrawing';
+import { DRAW_MIN_SHARE, FIRST_PAINT_SHARE } from '../../shared/profile/pruneForDrawing';
 
-export function packTimeProfile(profile: TimeProfile): TimeProfile {
+/** `firstTreeFromFrames`: see FIRST_TREE_FROM_FRAMES (tests give a smaller one). */
+export function packTimeProfile(profile: TimeProfile, firstTreeFromFrames = FIRST_TREE_FROM_FRAMES): TimeProfile {
   if (profile.packed) return profile;
   const index = new ProfileIndex(profile);
   const self = index.selfUs(null);
-  const withSelf: TimeProfile = { ...profile, nodeSelfUs: Array.from(self), drawnTree: drawnTreeCode(index, self, DRAW_MIN_SHARE) };
+  const drawnTree = drawnTreeCode(index, self, DRAW_MIN_SHARE);
+  const withSelf: TimeProfile = { ...profile, nodeSelfUs: Array.from(self), drawnTree, ...firstPaintTree(index, self, drawnTree, firstTreeFromFrames) };
   const out: TimeProfile = { ...profile };
   for (const name of PACKED_SPANS) out[name] = [];
-  for (const name of PACKED_ARRAYS) if (name !== 'nodeSelfUs' && name !== 'drawnTree') out[name] = [];
+  for (const name of PACKED_ARRAYS) if (name !== 'nodeSelfUs' && name !== 'drawnTree' && name !== 'firstTree') out[name] = [];
   delete out.nodeSelfUs;
   delete out.drawnTree;
+  delete out.firstTree;
   out.packed = { encoding: 'leb128+base64', data: varints(withSelf, PACKED_ARRAYS), spans: varints(profile, PACKED_SPANS) };
   return out;
 }
+
+/**
+ * The first paint's coarser tree, when the whole drawn tree is big (thousands of frames, tens of ms
+ * to build and draw before anything shows) and the coarse one is at most half of it; else none, and
+ * the page paints the whole one at once.
+ */
+function firstPaintTree(index: ProfileIndex, self: Float64Array, drawnTree: number[], fromFrames: number): Pick<TimeProfile, 'firstTree'> {
+  if (drawnTree.length < 2 * fromFrames) return {};
+  const firstTree = drawnTreeCode(index, self, FIRST_PAINT_SHARE);
+  return firstTree.length * 2 <= drawnTree.length ? { firstTree } : {};
+}
+
+/** Frames of the whole drawn tree from which a first, coarser one is worth sending. */
+const FIRST_TREE_FROM_FRAMES = 4_000;
 
 function varints(profile: TimeProfile, names: readonly PackedArrayName[]): string {
   // One kind of array in the loops below (plain arrays and typed spans made them megamorphic: a

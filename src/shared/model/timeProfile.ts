@@ -50,6 +50,12 @@ export interface TimeProfile {
    * frames instead of walking every node; absent otherwise.
    */
   drawnTree?: ArrayLike<number>;
+  /**
+   * The same for the very first paint, coarser (frames under FIRST_PAINT_SHARE merged: what can be
+   * seen unzoomed and zoomed in a few times): a quarter of the frames of a real tsc profile. The
+   * page swaps in `drawnTree` in the task after that paint. Absent in older reports.
+   */
+  firstTree?: ArrayLike<number>;
   /** In an exported report: the arrays above, packed (they are empty until unpacked). */
   packed?: PackedArrays;
 }
@@ -73,6 +79,6 @@ export interface PackedArrays {
   spans: string;
 }
 
-export const PACKED_ARRAYS = ['fnName', 'fnUrl', 'fnLine', 'fnColumn', 'fnCategory', 'nodeFn', 'nodeParent', 'nodeSelfUs', 'drawnTree'] as const;
+export const PACKED_ARRAYS = ['fnName', 'fnUrl', 'fnLine', 'fnColumn', 'fnCategory', 'nodeFn', 'nodeParent', 'nodeSelfUs', 'drawnTree', 'firstTree'] as const;
 export const PACKED_SPANS = ['spanNode', 'spanDeltaUs'] as const;
 export type PackedArrayName = (typeof PACKED_ARRAYS)[number] | (typeof PACKED_SPANS)[number];

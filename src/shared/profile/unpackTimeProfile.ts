@@ -84,10 +84,14 @@ function readArrays(text: string, names: readonly PackedArrayName[], out: TimePr
     }
   };
   for (const name of names) {
+    // A report packed before the first paint's tree had one: it ends here.
+    if (name === 'firstTree' && at === end) break;
     const length = get();
     if (length > end) throw bad('is not well formed');
     const values = new Float64Array(length);
     at = decodeVarints(bytes, at, values, name === 'nodeParent' ? 1 : 0);
+    // No first paint's tree (a small profile): none, not an empty one.
+    if (name === 'firstTree' && length === 0) continue;
     // The function table stays plain arrays (thousands); the nodes, the drawn tree and the spans are
     // typed (hundreds of thousands, millions): filled without a copy, a third of the decoding.
     (out as unknown as Record<PackedArrayName, ArrayLike<number>>)[name] = FUNCTION_ARRAYS.has(name) ? Array.from(values) : values;

@@ -21,7 +21,7 @@ import { firstEndingAfter, flameChartRects } from '../../../src/shared/profile/f
 import { functionTimes } from '../../../src/shared/profile/functionTimes';
 import { ProfileIndex } from '../../../src/shared/profile/profileIndex';
 import { bottomUpTree, calleesTree, callersTree, drawnTreeCode, drawnTreeFromCode, topDownTree } from '../../../src/shared/profile/profileTrees';
-import { DRAW_MIN_SHARE, pruneForDrawing } from '../../../src/shared/profile/pruneForDrawing';
+import { DRAW_MIN_SHARE, FIRST_PAINT_SHARE, pruneForDrawing } from '../../../src/shared/profile/pruneForDrawing';
 import { preOrder } from '../../../src/shared/treeTotals';
 import { CPU_FIXTURES, SPEEDSCOPE_DIR, profileText } from '../cpu/cpuTestHelpers';
 
@@ -223,6 +223,7 @@ describe('time profile: packed for an exported report', () => {
     const nodeSelfUs = Array.from(index.selfUs(null));
     const drawnTree = drawnTreeCode(index, index.selfUs(null), DRAW_MIN_SHARE);
     // The page gets the nodes, the drawn tree and the spans as typed arrays, the function table plain.
+    // (A tree of a few hundred frames is drawn whole at once: no first, coarser one.)
     const unpacked = unpackTimeProfile(packed);
     for (const name of ['nodeFn', 'nodeParent', 'nodeSelfUs', 'drawnTree', 'spanNode', 'spanDeltaUs'] as const) assert.ok(unpacked[name] instanceof Float64Array, name);
     assert.ok(Array.isArray(unpacked.fnName));
@@ -247,6 +248,16 @@ describe('time profile: packed for an exported report', () => {
     assert.deepEqual(fromCode, drawn);
     assert.deepEqual(preOrder(fromCode!).map((n) => rebuilt.get(n)), preOrder(drawn).map((n) => totals.get(n)));
     assert.equal(drawnTreeFromCode(early, early.selfUs(null), Array.from(head.drawnTree!).slice(0, -3)), null, 'a cut code is refused');
+    // A big drawn tree comes with the first paint's: the page's own tree at FIRST_PAINT_SHARE,
+    // frame totals included (here made to, with a threshold of 0 frames).
+    const firstHead = unpackTimeProfileHead(packTimeProfile(tp, 0));
+    const firstTotals = new Map<FlameNode, number>();
+    const first = topDownTree(index, index.selfUs(null), undefined, FIRST_PAINT_SHARE, firstTotals)!;
+    const firstRebuilt = new Map<FlameNode, number>();
+    assert.ok(firstHead.firstTree!.length * 2 <= firstHead.drawnTree!.length, `${firstHead.firstTree!.length} numbers against ${firstHead.drawnTree!.length}`);
+    const firstFromCode = drawnTreeFromCode(early, early.selfUs(null), firstHead.firstTree!, firstRebuilt);
+    assert.deepEqual(firstFromCode, first);
+    assert.deepEqual(preOrder(firstFromCode!).map((n) => firstRebuilt.get(n)), preOrder(first).map((n) => firstTotals.get(n)));
     const whole = unpackSpans(head);
     assert.deepEqual(Array.from(whole.spanNode), Array.from(tp.spanNode));
     assert.deepEqual(Array.from(whole.spanDeltaUs), Array.from(tp.spanDeltaUs));
