@@ -70,23 +70,11 @@ function readArrays(text: string, names: readonly PackedArrayName[], out: TimePr
   const bytes = bytesOfBase64(text);
   const end = bytes.length;
   let at = 0;
-  /** One LEB128 varint (up to 56 bits): an array's length; decodeVarints reads the arrays. */
-  const get = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      if (at >= end) throw bad('ends early');
-      const b = bytes[at++]!;
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) return value;
-      scale *= 128;
-      if (scale > 2 ** 56) throw bad('is not well formed');
-    }
-  };
   for (const name of names) {
     // A report packed before the first paint's tree had one: it ends here.
     if (name === 'firstTree' && at === end) break;
-    const length = get();
+    const { value: length, next } = varintAt(bytes, at);
+    at = next;
     if (length > end) throw bad('is not well formed');
     const values = new Float64Array(length);
     at = decodeVarints(bytes, at, values, name === 'nodeParent' ? 1 : 0);
@@ -118,19 +106,25 @@ function decodeVarints(bytes: Uint8Array, at: number, values: Float64Array, shif
       at += 2;
       continue;
     }
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      if (at >= end) throw bad('ends early');
-      const b = bytes[at++]!;
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) break;
-      scale *= 128;
-      if (scale > 2 ** 56) throw bad('is not well formed');
-    }
+    const { value, next } = varintAt(bytes, at);
     values[i] = value - shift;
+    at = next;
   }
   return at;
+}
+
+/** The LEB128 varint (up to 56 bits) at `bytes[at]`, and where the next one starts. */
+function varintAt(bytes: Uint8Array, at: number): { value: number; next: number } {
+  let value = 0;
+  let scale = 1;
+  for (;;) {
+    if (at >= bytes.length) throw bad('ends early');
+    const b = bytes[at++]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) return { value, next: at };
+    scale *= 128;
+    if (scale > 2 ** 56) throw bad('is not well formed');
+  }
 }
 
 /** The platform's own base64 decoder where it has one (Chromium 140+, Node 25+), else atob and a loop. */
