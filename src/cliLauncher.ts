@@ -9,5 +9,5 @@
 import { join } from 'node:path';
 import { loadWithCodeCache } from './core/util/codeCache';
 
-const command = process.argv[2] ?? '';
-loadWithCodeCache(join(__dirname, 'cli-main.js'), /^[a-z][a-z-]{0,20}$/.test(command) ? command : 'other');
+// One cache per command (anything that is not one, `--version` say, shares 'other').
+loadWithCodeCache(join(__dirname, 'cli-main.js'), process.argv[2] ?? '');

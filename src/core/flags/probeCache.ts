@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { accessSync, closeSync, constants, mkdirSync, openSync, readFileSync, readSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
+import { userCacheDir } from '../util/userCacheDir';
 
 /**
  * The answers a Node binary gave to the runtime probe (`-e`, `--v8-options`, `--help`), kept per
@@ -33,8 +33,7 @@ export function probeCachePath(command: string, env: NodeJS.ProcessEnv): string 
     const s = statSync(file);
     if (!s.isFile() || s.size < MIN_NODE_BYTES || !isExecutable(file)) return null;
     const key = createHash('sha256').update(JSON.stringify([FORMAT, file, s.size, s.ino, s.dev, s.mtimeMs, s.ctimeMs])).digest('hex').slice(0, 32);
-    const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
-    return join(base, 'v8-lens', `node-probe-${key}.json`);
+    return join(userCacheDir(env), `node-probe-${key}.json`);
   } catch {
     return null;
   }

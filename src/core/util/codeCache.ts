@@ -15,9 +15,9 @@
  */
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { userCacheDir } from './userCacheDir';
 import { TOOL_VERSION } from './version';
 
 export interface CachedLoad {
@@ -36,16 +36,17 @@ export interface CachedLoad {
  */
 export function loadWithCodeCache(mainPath: string, kind: string): CachedLoad {
   const source = readFileSync(mainPath, 'utf8');
-  const file = cacheFileFor(mainPath, kind);
+  const cache = cacheFileFor(mainPath, kind);
+  const file = cache?.file ?? null;
   const cachedData = file ? readOwnFile(file) : undefined;
   // The wrapper Node itself puts around a CommonJS file, so the bundle runs as if required.
   const wrapper = (Module as unknown as { wrap(code: string): string }).wrap(source);
   const script = new Script(wrapper, { filename: mainPath, cachedData });
   let pending = file !== null && (!cachedData || script.cachedDataRejected === true);
   const save = () => {
-    if (!pending || !file) return;
+    if (!pending || !cache) return;
     pending = false;
-    writeOwnFile(file, script.createCachedData());
+    writeOwnFile(cache.file, cache.sameKind, script.createCachedData());
   };
   // Before the bundle runs: it may end the process at once (`--version`).
   if (pending) process.once('exit', save);
@@ -57,14 +58,17 @@ export function loadWithCodeCache(mainPath: string, kind: string): CachedLoad {
   return { exports: main.exports, save };
 }
 
-/** One file per kind, bundle (its size and time: npm gives every installed file the same time), Node version and V8 Lens version. */
-function cacheFileFor(mainPath: string, kind: string): string | null {
+/**
+ * One file per bundle, kind and Node (`sameKind`, the start of its name), and per V8 Lens version
+ * and bundle (its size and time: npm gives every installed file the same time).
+ */
+function cacheFileFor(mainPath: string, kind: string): { file: string; sameKind: string } | null {
   if (process.env.NODE_DISABLE_COMPILE_CACHE === '1') return null;
   try {
     const { size, mtimeMs } = statSync(mainPath);
     const safeKind = /^[a-z][a-z-]{0,20}$/.test(kind) ? kind : 'other';
-    const base = process.env.XDG_CACHE_HOME && isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache');
-    return join(base, 'v8-lens', 'code-cache', `${basename(mainPath, '.js')}-${safeKind}-${process.version}-${process.arch}-${TOOL_VERSION}-${size}-${Math.floor(mtimeMs)}.bin`);
+    const sameKind = `${basename(mainPath, '.js')}-${safeKind}-${process.version}-${process.arch}-`;
+    return { file: join(userCacheDir(), 'code-cache', `${sameKind}${TOOL_VERSION}-${size}-${Math.floor(mtimeMs)}.bin`), sameKind };
   } catch {
     return null;
   }
@@ -79,7 +83,7 @@ function readOwnFile(file: string): Buffer | undefined {
   }
 }
 
-function writeOwnFile(file: string, data: Buffer): void {
+function writeOwnFile(file: string, sameKind: string, data: Buffer): void {
   const dir = dirname(file);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -88,17 +92,16 @@ function writeOwnFile(file: string, data: Buffer): void {
     const partial = `${file}.${process.pid}.tmp`;
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, file);
-    removeOlderBuilds(dir, basename(file));
+    removeOlderBuilds(dir, basename(file), sameKind);
   } catch {
     // A read-only or full disk: the next run compiles as this one did.
   }
 }
 
 /** The same kind for the same Node, from a bundle that is no longer there (an upgrade, a rebuild). */
-function removeOlderBuilds(dir: string, kept: string): void {
-  const prefix = kept.slice(0, kept.indexOf(`-${process.version}-${process.arch}-`) + process.version.length + process.arch.length + 3);
+function removeOlderBuilds(dir: string, kept: string, sameKind: string): void {
   for (const name of readdirSync(dir)) {
-    if (name !== kept && name.startsWith(prefix) && name.endsWith('.bin')) {
+    if (name !== kept && name.startsWith(sameKind) && name.endsWith('.bin')) {
       try {
         unlinkSync(join(dir, name));
       } catch {

@@ -223,7 +223,6 @@ export async function readV8LogFiles(paths: readonly string[]): Promise<V8LogAna
 const WHOLE_LOG_BYTES = 8 * 2 ** 20;
 
 export async function readV8LogFile(path: string): Promise<V8LogAnalysis> {
-  const reader = new V8LogReader({ isolate: basename(path) });
   // A regular file only: a FIFO or a device named like a log would block or never end.
   const handle = await openRegularFile(path);
   if ((await handle.stat()).size <= WHOLE_LOG_BYTES) {
@@ -233,6 +232,7 @@ export async function readV8LogFile(path: string): Promise<V8LogAnalysis> {
       await handle.close();
     }
   }
+  const reader = new V8LogReader({ isolate: basename(path) });
   const complete = await endsWithNewline(path);
   const input = handle.createReadStream({ encoding: 'utf8', autoClose: false });
   // Hold each line back by one: only at the end do we know whether the last one was cut short.
