@@ -7,14 +7,22 @@
  *  - a line that is the outer function's own stays;
  *  - a line outside it belongs to a function that could have been inlined there: first the functions
  *    that ran below the outer one in the profile (V8 inlines what a function called while it ran
- *    unoptimized); when none owns the line, any function written in the profile's scripts (but not
- *    the outer one's enclosing functions, nor a top level). When the owners are in one script,
- *    the ticks go to that script's line; when they are in several, or (no function that ran owning
- *    it) one could be in a script whose source cannot be read, they are dropped, and counted.
+ *    unoptimized); when none owns the line, any function that ran anywhere in the profile (a
+ *    callee's callee may have been inlined before a sample saw it below this one); when none does,
+ *    any function written in the profile's scripts, but only when every local module the outer
+ *    function's script and its callees' scripts load is one of them: the profile lists only the
+ *    scripts it sampled, and a helper module whose functions were always inlined is in no node
+ *    (its line would otherwise land on whatever never-run function of a seen script has it).
+ *    Never the outer function's enclosing functions, nor a top level. When the owners are in one
+ *    script, the ticks go to that script's line; when they are in several, or none, or (no function
+ *    that ran below owning it) one below could be in a script whose source cannot be read, they are
+ *    dropped, and counted.
  * A function whose own source has no outline (not readable, not parseable) keeps V8's lines unchecked.
  */
 import type { CpuProfile } from './cpuProfileFormat';
 import type { FunctionGroups } from './groupFunctions';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { enclosesOrIs, functionAt, ownsLine, type ScriptOutline } from './scriptOutline';
 
 /** What the line placement did, in µs of line time. */
@@ -52,6 +60,21 @@ function ownedElsewhere(outline: ScriptOutline, own: number, line: number): bool
   return false;
 }
 
+/** The file path of a profile url; null when it is not a local file. */
+function filePathOf(url: string): string | null {
+  if (url.startsWith('file:')) {
+    try {
+      return fileURLToPath(url);
+    } catch {
+      return null;
+    }
+  }
+  return url.startsWith('/') ? url : null;
+}
+
+/** The files a relative specifier may load, as Node resolves it (a JSON file has no functions). */
+const RESOLVED_SUFFIXES = ['', '.js', '.cjs', '.mjs', '/index.js', '/index.cjs', '/index.mjs'];
+
 /** How deep below a function its inlined callees are looked for (V8 inlines a few levels at most). */
 const INLINE_DEPTH = 8;
 
@@ -73,7 +96,38 @@ export function inlinedLinePlacer(profile: Pick<CpuProfile, 'nodes' | 'parents'>
     if (list) list.push(i);
     else nodesOf.set(f, [i]);
   }
+  const profileFiles = new Set<string>();
+  for (const name of groups.urls) {
+    const path = filePathOf(name);
+    if (path !== null) profileFiles.add(path);
+  }
+  /**
+   * Whether every module a local script loads by a relative path is a script of the profile (a local
+   * script without an outline: no). Node's own modules (not local files) load only Node's own.
+   */
+  const localImportsSeen = new Map<number, boolean>();
+  const importsSeen = (u: number): boolean => {
+    let seen = localImportsSeen.get(u);
+    if (seen !== undefined) return seen;
+    const path = filePathOf(groups.urls[u]!);
+    if (path === null) return true;
+    const outline = outlineOfUrl(u);
+    seen = outline !== null;
+    for (const specifier of outline ? outline.imports : []) {
+      if (!specifier.startsWith('./') && !specifier.startsWith('../') && !specifier.startsWith('/')) continue;
+      if (/\.json$/i.test(specifier)) continue;
+      const base = resolve(dirname(path), specifier);
+      if (!RESOLVED_SUFFIXES.some((suffix) => profileFiles.has(base + suffix))) {
+        seen = false;
+        break;
+      }
+    }
+    localImportsSeen.set(u, seen);
+    return seen;
+  };
   const elsewhere = new Map<string, boolean>();
+  /** Per (function, own outline function, line): the one url whose functions that ran own it; -1: several; null: none. */
+  const ranAnywhere = new Map<string, number | null>();
 
   const outlines = new Map<number, ScriptOutline | null>();
   const outlineOfUrl = (url: number): ScriptOutline | null => {
@@ -89,6 +143,22 @@ export function inlinedLinePlacer(profile: Pick<CpuProfile, 'nodes' | 'parents'>
   const ownFunction = (node: number, outline: ScriptOutline): number => {
     const frame = nodes[node]!.callFrame;
     return frame.line >= 1 ? functionAt(outline, frame.line - 1, Math.max(0, frame.column - 1)) : -1;
+  };
+  // Every function of a readable script that ran (a node of its own), but no top level (never inlined).
+  let ran: Array<[number, number]> | null = null;
+  const ranFunctions = (): Array<[number, number]> => {
+    if (ran) return ran;
+    const seen = new Set<string>();
+    ran = [];
+    for (const [f, list] of nodesOf) {
+      const fUrl = groups.functionUrl[f]!;
+      const outline = outlineOfUrl(fUrl);
+      const g = outline ? ownFunction(list[0]!, outline) : -1;
+      if (g <= 0 || seen.has(`${fUrl}:${g}`)) continue;
+      seen.add(`${fUrl}:${g}`);
+      ran.push([fUrl, g]);
+    }
+    return ran;
   };
   // Per profiled function: the nodes that ran below it (within INLINE_DEPTH), one per distinct function.
   const callees = new Map<number, number[]>();
@@ -137,9 +207,27 @@ export function inlinedLinePlacer(profile: Pick<CpuProfile, 'nodes' | 'parents'>
       }
       if (ran.size === 1) return { url: ran.values().next().value!, unchecked: false };
       if (ran.size > 1 || unreadable) return null;
-      // Then any function written in the profile's scripts (a callee's callee may have been inlined
-      // before a sample saw it on its own), but not the top levels nor the functions holding this
-      // one: they cannot be inlined here. A line that two scripts could own is unknown.
+      // Then any function that ran anywhere in the profile, but not the functions holding this one
+      // (they cannot be inlined into it). A line that functions of two scripts own is unknown.
+      const key = `${f}:${own}:${line}`;
+      let owner = ranAnywhere.get(key);
+      if (owner === undefined) {
+        owner = null;
+        for (const [gUrl, g] of ranFunctions()) {
+          const gOutline = outlineOfUrl(gUrl)!;
+          if (!ownsLine(gOutline, g, line) || (gUrl === url && enclosesOrIs(gOutline, g, own))) continue;
+          if (owner !== null && owner !== gUrl) {
+            owner = -1;
+            break;
+          }
+          owner = gUrl;
+        }
+        ranAnywhere.set(key, owner);
+      }
+      if (owner !== null) return owner < 0 ? null : { url: owner, unchecked: false };
+      // Last, any function written in the profile's scripts, when no local module the outer script
+      // or its callees' scripts load is missing from them.
+      if (!importsSeen(url) || calleesOf(f).some((j) => !importsSeen(groups.functionUrl[groups.nodeFunction[j]!]!))) return null;
       const written = new Set<number>();
       for (let u = 0; u < groups.urls.length; u++) {
         const o = outlineOfUrl(u);
@@ -150,8 +238,7 @@ export function inlinedLinePlacer(profile: Pick<CpuProfile, 'nodes' | 'parents'>
         if (found) written.add(u);
         if (written.size > 1) return null;
       }
-      if (written.size === 1) return { url: written.values().next().value!, unchecked: false };
-      return null;
+      return written.size === 1 ? { url: written.values().next().value!, unchecked: false } : null;
     },
   };
 }

@@ -34,6 +34,8 @@ export interface ScriptOutline {
   lineStarts: number[];
   /** 1 for each line (line 1 at index 0) with code on it: no sample can fall on a blank or comment line. */
   codeLines: Uint8Array;
+  /** The specifiers it names as string literals in `require(…)`, `import`, `import(…)` and `export … from`. */
+  imports: string[];
 }
 
 const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
@@ -62,7 +64,10 @@ export function outlineScript(source: string, preferModule = false): ScriptOutli
   });
   if (!ast) return null;
   const functions: OutlineFunction[] = [{ start: 0, end: source.length, startLine: 1, endLine: lineStarts.length, parent: -1, children: [] }];
+  const imports: string[] = [];
   const visit = (node: Node, parent: number): void => {
+    const specifier = importedSpecifier(node);
+    if (specifier !== null) imports.push(specifier);
     let inside = parent;
     if (FUNCTION_TYPES.has(node.type)) {
       inside = functions.length;
@@ -81,7 +86,16 @@ export function outlineScript(source: string, preferModule = false): ScriptOutli
   } catch {
     return null; // nested past the stack: no outline rather than a wrong one
   }
-  return { functions, lineStarts, codeLines };
+  return { functions, lineStarts, codeLines, imports };
+}
+
+/** The string literal a node loads another module by, or null. */
+function importedSpecifier(node: Node): string | null {
+  const n = node as unknown as { type: string; source?: { type: string; value?: unknown }; callee?: { type: string; name?: string }; arguments?: { type: string; value?: unknown }[] };
+  let literal: { type: string; value?: unknown } | undefined;
+  if (n.type === 'ImportDeclaration' || n.type === 'ImportExpression' || n.type === 'ExportAllDeclaration' || n.type === 'ExportNamedDeclaration') literal = n.source;
+  else if (n.type === 'CallExpression' && n.callee?.type === 'Identifier' && n.callee.name === 'require' && n.arguments?.length === 1) literal = n.arguments[0];
+  return literal?.type === 'Literal' && typeof literal.value === 'string' ? literal.value : null;
 }
 
 /**

@@ -47,6 +47,11 @@ describe('script outline', () => {
     assert.equal(outlineScript('function f(a: number): number { return a; }'), null);
   });
 
+  it('names the modules a script loads by string literals, in every form', () => {
+    const m = outlineScript('import a from "./a.js";\nexport * from "../b";\nexport { c } from "c";\nconst d = require("./d");\nimport("./e.mjs");\nrequire(name);\n', true)!;
+    assert.deepEqual(m.imports, ['./a.js', '../b', 'c', './d', './e.mjs']);
+  });
+
   it('ES modules parse too', () => {
     const m = outlineScript('import x from "y";\nexport function f() {\n  return x;\n}\n', true)!;
     assert.equal(m.functions.length, 2);
