@@ -211,7 +211,11 @@ const BENCHES: Record<string, () => void | Promise<void>> = {
   json: () => benchReportJsonProcess(Math.max(5, Math.min(ROUNDS, 7))),
   cli: () => benchCliTail(Math.max(7, ROUNDS)),
   alloc: benchAllocationOverhead,
-  overhead: () => benchOverhead({ http: Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5), fixedWork: Number(process.env.BENCH_OVERHEAD_FIXED_ROUNDS ?? 11) }),
+  overhead: () =>
+    benchOverhead(
+      { http: Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5), fixedWork: Number(process.env.BENCH_OVERHEAD_FIXED_ROUNDS ?? 11) },
+      (process.env.BENCH_OVERHEAD_KINDS?.split(',') as Array<'http' | 'cpu' | 'alloc'> | undefined) ?? undefined,
+    ),
   // Both on the production build npm run package makes (once per run).
   activation: () => benchPackage(Math.max(7, ROUNDS)),
   package: () => benchPackage(Math.max(7, ROUNDS)),

@@ -76,5 +76,10 @@ describe('standaloneReportHtml', () => {
   it('jsonForScript round-trips', () => {
     const value = { a: '<>&\u2028\u2029', b: [1, 2, { c: '</script>' }] };
     assert.deepEqual(JSON.parse(jsonForScript(value)), value);
+    assert.doesNotMatch(jsonForScript(value), /[<>&\u2028\u2029]/);
+    // Each escape alone in ASCII text (the fast path checks each), and a line separator alone.
+    for (const c of ['<', '>', '&', '\u2028', '\u2029']) assert.doesNotMatch(jsonForScript({ s: `ab${c}cd` }), /[<>&\u2028\u2029]/);
+    const plain = { a: 'plain ASCII', n: [1, 2.5] };
+    assert.equal(jsonForScript(plain), JSON.stringify(plain));
   });
 });

@@ -18,6 +18,13 @@ describe('jsonForTerminal', () => {
     assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     assert.deepEqual(JSON.parse(text), value);
   });
+
+  it('an all-ASCII value comes out as JSON.stringify writes it; a lone DEL in ASCII text is still escaped', () => {
+    const plain = { a: [1, 2.5, 'text with "quotes" and \\'], b: { c: null, d: '\u001b[31m' } };
+    assert.equal(jsonForTerminal(plain), JSON.stringify(plain, null, 2));
+    assert.equal(jsonForTerminal({ del: 'a\u007fb' }), '{\n  "del": "a\\u007fb"\n}');
+    assert.equal(jsonForTerminal({ e: 'é\u0085' }), '{\n  "e": "é\\u0085"\n}');
+  });
 });
 
 describe('bidirectional controls and echoed text', () => {
