@@ -21,7 +21,7 @@
  */
 import type { CpuProfile } from './cpuProfileFormat';
 import type { FunctionGroups } from './groupFunctions';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { enclosesOrIs, functionAt, ownsLine, type ScriptOutline } from './scriptOutline';
 
@@ -60,8 +60,8 @@ function ownedElsewhere(outline: ScriptOutline, own: number, line: number): bool
   return false;
 }
 
-/** The file path of a profile url; null when it is not a local file. */
-function filePathOf(url: string): string | null {
+/** The file path of a profile url (a file: URL or an absolute path); null when it is not a local file. */
+export function filePathOf(url: string): string | null {
   if (url.startsWith('file:')) {
     try {
       return fileURLToPath(url);
@@ -69,7 +69,7 @@ function filePathOf(url: string): string | null {
       return null;
     }
   }
-  return url.startsWith('/') ? url : null;
+  return isAbsolute(url) ? url : null;
 }
 
 /** The files a relative specifier may load, as Node resolves it (a JSON file has no functions). */

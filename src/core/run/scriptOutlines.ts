@@ -6,10 +6,8 @@
  * started (its lines may no longer be the profiled ones), or not parseable JavaScript.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CpuProfile } from '../cpu/cpuProfileFormat';
-import type { OutlineOf } from '../cpu/inlinedLines';
+import { filePathOf, type OutlineOf } from '../cpu/inlinedLines';
 import { outlineScript, type ScriptOutline } from '../cpu/scriptOutline';
 import type { IsV8LensScript } from '../cpu/v8LensFrames';
 
@@ -41,7 +39,7 @@ export async function scriptOutlinesOf(profile: Pick<CpuProfile, 'nodes'>, cache
 }
 
 async function readOutline(url: string, budget: { bytes: number }, changedAfterMs: number | null): Promise<ScriptOutline | null> {
-  const path = localPath(url);
+  const path = filePathOf(url);
   if (path === null) return null;
   try {
     const info = await stat(path);
@@ -52,15 +50,4 @@ async function readOutline(url: string, budget: { bytes: number }, changedAfterM
   } catch {
     return null;
   }
-}
-
-function localPath(url: string): string | null {
-  if (url.startsWith('file:')) {
-    try {
-      return fileURLToPath(url);
-    } catch {
-      return null;
-    }
-  }
-  return isAbsolute(url) ? url : null;
 }
