@@ -4,7 +4,6 @@
  * launched run (session.json, cpu/*.cpuprofile, gc-events.jsonl, summary.json). Everything
  * installed in the target is removed again; the target keeps running.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +11,7 @@ import { createRunFolder, requireEmptyRunFolder, reserveRecordSpace, summarizeRu
 import { RunFileStream } from '../run/runFileStream';
 import { runOwner } from '../run/runOwner';
 import { writeErrorText } from '../util/safeWrite';
+import * as lazy from '../util/lazyBuiltins';
 import { runLayout, type RunLayout } from '../run/runLayout';
 import type { AttachInfo, SessionRecord } from '../../shared/model/session';
 import { isLoopbackHost } from '../load/loopback';
@@ -109,7 +109,7 @@ export async function attachAndProfile(webSocketUrl: string, options: AttachOpti
 
   const cdp = await CdpSession.connect(webSocketUrl, { timeoutMs: 5000, signal: options.signal });
   const viaProxy = options.viaDebugProxy ?? false;
-  const names = observerNames(randomBytes(6).toString('hex'));
+  const names = observerNames(lazy.crypto().randomBytes(6).toString('hex'));
   let createdFolder = false;
   let gcStream: RunFileStream | null = null;
   let profiling = false;

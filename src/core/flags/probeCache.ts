@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { accessSync, closeSync, constants, mkdirSync, openSync, readFileSync, readSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { userCacheDir } from '../util/userCacheDir';
@@ -19,7 +18,7 @@ export interface ProbeAnswers {
 }
 
 /** Bumped when what the probe asks changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Node's own executables are 40 MB and more (Node 20: ~95 MB); shims are far smaller. */
 const MIN_NODE_BYTES = 30 * 2 ** 20;
 /** ELF, and Mach-O 64-bit (either byte order): an executable, not a script. */
@@ -32,7 +31,7 @@ export function probeCachePath(command: string, env: NodeJS.ProcessEnv): string 
     const file = realpathSync(locate(command, env) ?? '');
     const s = statSync(file);
     if (!s.isFile() || s.size < MIN_NODE_BYTES || !isExecutable(file)) return null;
-    const key = createHash('sha256').update(JSON.stringify([FORMAT, file, s.size, s.ino, s.dev, s.mtimeMs, s.ctimeMs])).digest('hex').slice(0, 32);
+    const key = fnv1a64Hex(JSON.stringify([FORMAT, file, s.size, s.ino, s.dev, s.mtimeMs, s.ctimeMs]));
     return join(userCacheDir(env), `node-probe-${key}.json`);
   } catch {
     return null;
@@ -88,4 +87,15 @@ function locate(command: string, env: NodeJS.ProcessEnv): string | null {
     }
   }
   return null;
+}
+
+/**
+ * A 64-bit FNV-1a of the text, as 16 hex digits: a cache entry's name in the user's own folder, for
+ * the few Node executables one user has (a collision among them is a 2^-64 chance; node:crypto's
+ * sha256 cost 4-5 ms of loading in every command).
+ */
+function fnv1a64Hex(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) h = BigInt.asUintN(64, (h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
+  return h.toString(16).padStart(16, '0');
 }

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { randomHex } from '../util/randomHex';
 import { readProcStat } from './procStats';
 
 /**
@@ -19,9 +19,13 @@ export interface StrayProcess {
 
 const MAX_COMMAND_CHARS = 120;
 
-/** A mark no other launch (of this or another V8 Lens) has. */
+/**
+ * A mark no other launch (of this or another V8 Lens) has: the pid and the time make it unique on
+ * the machine, the random part across containers sharing a pid namespace's numbers. It identifies,
+ * it guards nothing, so Math.random serves (node:crypto took 4-5 ms of every command's start).
+ */
 export function newLaunchMark(): string {
-  return `${process.pid}-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  return `${process.pid}-${Date.now().toString(36)}-${randomHex()}`;
 }
 
 /**

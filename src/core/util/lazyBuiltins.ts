@@ -12,3 +12,4 @@ export const zlib = (): typeof import('node:zlib') => require('node:zlib') as ty
 export const stringDecoder = (): typeof import('node:string_decoder') => require('node:string_decoder') as typeof import('node:string_decoder');
 export const http = (): typeof import('node:http') => require('node:http') as typeof import('node:http');
 export const https = (): typeof import('node:https') => require('node:https') as typeof import('node:https');
+export const crypto = (): typeof import('node:crypto') => require('node:crypto') as typeof import('node:crypto');

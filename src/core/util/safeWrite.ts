@@ -4,7 +4,7 @@
  * an append (a CI job's summary) is cut back to where it was when it fails. The errors say what
  * happened in words, for one line.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './randomHex';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errorMessage } from './errors';
@@ -38,7 +38,8 @@ export function isBadPathError(err: unknown): boolean {
 
 /** Writes `data` to `path` whole or not at all: a temporary file beside it, renamed over it at the end. */
 export async function writeFileWhole(path: string, data: string | Uint8Array): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path).slice(0, 100)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dirname(path), `.${basename(path).slice(0, 100)}.${process.pid}.${randomHex()}.tmp`);
+  // Created exclusively ('wx'): a name taken already fails rather than writing through it.
   let handle;
   try {
     handle = await open(temp, 'wx');
