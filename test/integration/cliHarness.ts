@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,8 +28,26 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The folders this test file made, removed when its process ends (thousands of run folders piled up
+ * in /tmp over repeated runs). V8_LENS_KEEP_TEST_DIRS=1 keeps them, to look into a failure.
+ */
+const made: string[] = [];
+process.once('exit', () => {
+  if (process.env.V8_LENS_KEEP_TEST_DIRS === '1') return;
+  for (const dir of made) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // still in use, or gone: the system's temporary folder is cleaned anyway
+    }
+  }
+});
+
 export function tempDir(prefix = 'v8-lens-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** Runs `node dist/cli.js …` and collects its output; fails the test rather than hanging. */
