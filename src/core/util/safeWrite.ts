@@ -4,10 +4,10 @@
  * an append (a CI job's summary) is cut back to where it was when it fails. The errors say what
  * happened in words, for one line.
  */
-import { randomHex } from './randomHex';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errorMessage } from './errors';
+import { randomHex } from './randomHex';
 
 const WORDS: Record<string, string> = {
   ENOSPC: 'no space left on the device',

@@ -6,6 +6,8 @@
  * override makes `gniht` read as `thing`, in a terminal and in Markdown alike ("Trojan Source").
  * The target's own output is passed through untouched: that is the app speaking, not data.
  */
+import { isAsciiText } from './asciiText';
+
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -32,9 +34,8 @@ export function escapeBidi(text: string): string {
  */
 export function jsonForTerminal(value: unknown): string {
   const json = JSON.stringify(value, null, 2);
-  // Mostly ASCII below DEL: one UTF-8 length and one memchr say so in a fraction of the regex's scan
-  // (1 ms against 12 on a 7 MB summary).
-  if (Buffer.byteLength(json, 'utf8') === json.length && !json.includes('\u007f')) return json;
+  // Mostly ASCII below DEL: that check and one memchr take 1 ms where the regex took 12 on a 7 MB summary.
+  if (isAsciiText(json) && !json.includes('\u007f')) return json;
   return json.replace(/[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
