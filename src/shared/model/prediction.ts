@@ -154,7 +154,7 @@ export interface PredictionCheck {
   scavengesError: number | null;
   predictedYoungMsPer1k: PredictedRange;
   measuredYoungMsPer1k: number | null;
-  /** Whether the measured young-GC ms per 1k lies in the predicted range. */
+  /** Whether the measured young-GC ms per 1k lies in the predicted range: some valid round at or above its low end and some at or below its high end. */
   youngMsInRange: boolean | null;
   /** (measured − expected) / measured. */
   youngMsError: number | null;

@@ -260,6 +260,17 @@ describe('the lab beside the prediction', () => {
     assert.equal(checks[0]!.measuredYoungMsPer1k, 10.5);
     assert.equal(checks[1]!.regimeDiffers, null);
   });
+  it('a pause is in its range when the rounds reach it, not only when their median does', () => {
+    const { low, high } = rows[1]!.youngPauseMsPerUnit;
+    const at = (...per1k: number[]) => predictionChecks([setting(32, per1k.map((v, i) => labRun(32, i, 6, v * 4)))], { fromRun: 'run', per: 'requests', currentMB: 16, sitesTenured: 0, rows: [rows[1]!] })[0]!;
+    // A median 1% under the low end, one round of two at it (a CI run of the in-flight service).
+    const straddling = at(low * 0.96, low * 1.02);
+    assert.ok(straddling.measuredYoungMsPer1k! < low);
+    assert.equal(straddling.youngMsInRange, true);
+    assert.equal(at(low * 0.9, low * 0.95).youngMsInRange, false);
+    assert.equal(at(high * 1.05, high * 1.2).youngMsInRange, false);
+    assert.equal(at(high * 0.99).youngMsInRange, true);
+  });
   it('says so when V8 tenured sites in the lab and not in the run', () => {
     const checks = predictionChecks([setting(32, [labRun(32, 0, 6, 10, 2)])], { fromRun: 'run', per: 'requests', currentMB: 16, sitesTenured: 0, rows: [rows[1]!] });
     assert.match(checks[0]!.regimeDiffers!, /two GC regimes/);
