@@ -182,14 +182,19 @@ function randomNonce(): string {
   return Buffer.from(bytes).toString('base64');
 }
 
-/** Stands in for VS Code's webview API in the exported file: `ready` is answered with the embedded model. */
+/**
+ * Stands in for VS Code's webview API in the exported file: `ready` is answered with the embedded
+ * model, in a microtask: after the bundle's script has run to its end (the page posts `ready`
+ * midway), before the browser renders a frame of "Loading report…" (a task via setTimeout let it:
+ * 7 ms of a 98 ms first paint on the tsc profile).
+ */
 const STANDALONE_SHIM = `(function () {
   var model = JSON.parse(document.getElementById('report-model').textContent);
   window.acquireVsCodeApi = function () {
     return {
       postMessage: function (message) {
         if (message && message.type === 'ready') {
-          setTimeout(function () { window.dispatchEvent(new MessageEvent('message', { data: { type: 'model', model: model } })); }, 0);
+          queueMicrotask(function () { window.dispatchEvent(new MessageEvent('message', { data: { type: 'model', model: model } })); });
         }
       },
       getState: function () { return undefined; },
