@@ -40,7 +40,8 @@ export function fmtMetric(unit: MetricRow['unit'], value: number): string {
     case 'per-s':
       return `${fmtNum(value, 2)}/s`;
     case 'req/s':
-      return `${fmtNum(value, Math.abs(value) >= 100 ? 0 : 1)} req/s`;
+      // No change at all (two runs at the same fixed rate) is "0 req/s", not a measured "0.0".
+      return value === 0 ? '0 req/s' : `${fmtNum(value, Math.abs(value) >= 100 ? 0 : 1)} req/s`;
     case 'bytes':
       return fmtBytes(value);
     case 'bytes/s':
