@@ -80,7 +80,7 @@ describe('young-generation prediction against the lab (Node on PATH)', () => {
         // apart (a CI run: the lab's 16 MB rounds paused 13.0 ms per 1k where its 32 MB ones paused
         // 10.6, a fall the model gave, from a run whose level differed), while the scavenge counts
         // above are physics and held as they are. Both sides are the lab's rounds, each with its
-        // spread: two rounds at one size differ by up to 19% here (68.3 and 81.5 ms per 1k at 16 MB),
+        // spread: two rounds at one size differ by up to 26% here (32.6 and 42.3 ms per 1k at 32 MB),
         // and the in-flight fixture's scavenges cost about the same at 16 and 32 MB, which is the
         // range's low end. A median of two held against a median of two then falls on either side of
         // that edge (a CI run: 1% under it), so the rounds' spread at the size is held against the
