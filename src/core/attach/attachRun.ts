@@ -262,6 +262,9 @@ class AttachRun implements AttachHandle {
   private interrupted = false;
   /** The first file of the run folder that could not be written (a full disk), one line. */
   private writeProblem: string | null = null;
+  /** V8 said the target waits for us to disconnect (it is exiting). */
+  private targetExiting = false;
+  private begun = false;
 
   constructor(
     private readonly cdp: CdpSession,
@@ -279,6 +282,15 @@ class AttachRun implements AttachHandle {
     });
     // Listen from the start: the observer may report before begin().
     this.unsubscribe.push(cdp.on('Runtime.bindingCalled', (p) => this.onBinding(p)));
+    // The target may start to exit while the session is still being written, before begin(): V8
+    // says so once, and a target that waits for us to disconnect would otherwise wait the whole
+    // duration (a loaded machine lost it in a unit test).
+    this.unsubscribe.push(
+      cdp.on('NodeRuntime.waitingForDisconnect', () => {
+        this.targetExiting = true;
+        if (this.begun) this.trigger('target-exiting');
+      }),
+    );
   }
 
   get pid(): number | null {
@@ -380,11 +392,12 @@ class AttachRun implements AttachHandle {
         this.unsubscribe.push(() => signal.removeEventListener('abort', onAbort));
       }
     }
-    this.unsubscribe.push(this.cdp.on('NodeRuntime.waitingForDisconnect', () => this.trigger('target-exiting')));
     this.heartbeat = setInterval(() => {
       if (this.cdp.isOpen) void this.cdp.send('Runtime.evaluate', { expression: heartbeatExpression(this.names), silent: true }, 5000).catch(() => {});
     }, HEARTBEAT_MS);
     this.heartbeat.unref();
+    this.begun = true;
+    if (this.targetExiting) this.trigger('target-exiting');
     void this.cdp.closed.then(() => this.trigger('closed'));
   }
 

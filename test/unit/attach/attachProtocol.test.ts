@@ -4,14 +4,14 @@
  * exits while attached.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { WebSocketServer } from 'ws';
 import { attachAndProfile, type AttachedGcEvent } from '../../../src/core/attach/attachRun';
 import { UserError } from '../../../src/core/util/errors';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const PROFILE = JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'cpu', 'node20-work.cpuprofile'), 'utf8'));
 /** The fake target's performance clock when the observer starts watching, and when profiling stops. */
@@ -24,6 +24,8 @@ interface FakeOptions {
   /** Sent right after the observer is installed. */
   afterInstall?: (emit: (method: string, params: object) => void) => void;
   exitCode?: number;
+  /** The target starts to exit as soon as it is asked to tell us: before the run has begun. */
+  exitWhenAsked?: boolean;
 }
 
 async function fakeInspector(options: FakeOptions = {}): Promise<{ url: string; methods: string[]; close(): void }> {
@@ -54,6 +56,7 @@ async function fakeInspector(options: FakeOptions = {}): Promise<{ url: string; 
         else if (expr === 'performance.now()') result = { result: { type: 'number', value: WINDOW_END } };
       }
       if (method === 'Profiler.stop') result = { profile: PROFILE };
+      if (method === 'NodeRuntime.notifyWhenWaitingForDisconnect' && options.exitWhenAsked) emit('NodeRuntime.waitingForDisconnect', {});
       socket.send(JSON.stringify({ id, result }));
     });
   });
@@ -61,7 +64,7 @@ async function fakeInspector(options: FakeOptions = {}): Promise<{ url: string; 
   return { url: `ws://127.0.0.1:${port}/fake`, methods, close: () => server.close() };
 }
 
-const outDir = () => join(mkdtempSync(join(tmpdir(), 'v8-lens-attach-')), 'run');
+const outDir = () => join(tempDir('v8-lens-attach-'), 'run');
 
 describe('attachAndProfile (fake inspector)', () => {
   it('through a debug-session proxy: subscribes to events, leaves the shared domains enabled, saves everything', async () => {
@@ -100,6 +103,18 @@ describe('attachAndProfile (fake inspector)', () => {
     assert.deepEqual(session.attach.window, { startMs: WINDOW_START, endMs: WINDOW_END });
     assert.equal(session.attach.gcEvents, 3, 'the session keeps what the observer reported');
     assert.ok(summary.cpu);
+  });
+
+  it('a target that starts to exit while the run is still being set up is seen exiting, not waited for', async () => {
+    const fake = await fakeInspector({ exitWhenAsked: true, exitCode: 0 });
+    const out = outDir();
+    const started = Date.now();
+    const handle = await attachAndProfile(fake.url, { outDir: out, durationMs: 60_000, samplingIntervalUs: 1000, toolVersion: 'test' });
+    const result = await handle.done;
+    fake.close();
+    assert.equal(result.status, 'target-exited');
+    assert.match(result.reason!, /^the target exited with code 0 after/);
+    assert.ok(Date.now() - started < 30_000, 'it did not wait for the duration');
   });
 
   it('a direct connection asks to be told when the target exits, and keeps the profile when it does', async () => {
