@@ -6,15 +6,16 @@
  * program ends (test/integration/cliExitTail.test.ts checks that structurally).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { median } from '../src/core/util/stats';
 import { fmtSpread, interleave, report } from './measure';
+import { tempDir } from '../scripts/tempDirs';
 
 export async function benchCliTail(rounds: number): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'v8-lens-cli-'));
+  const dir = tempDir('v8-lens-cli-');
   const script = join(dir, 'noop.js');
   writeFileSync(script, '// does nothing and ends\n');
   const cli = join(__dirname, '..', 'dist', 'cli.js');

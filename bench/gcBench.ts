@@ -8,8 +8,8 @@
  *    file and splits it into lines, time and peak memory (bench/wholeProcess.ts), the memory held to
  *    the file's size.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GcTraceCollector } from '../src/core/gc/gcTraceCollector';
@@ -18,6 +18,7 @@ import { scanTraceGcLine } from '../src/core/gc/traceGcLine';
 import { median } from '../src/core/util/stats';
 import { fmtSpread, report, rotated } from './measure';
 import { wholeProcess, type ProcessFigures } from './wholeProcess';
+import { tempDir } from '../scripts/tempDirs';
 
 const LINES = 2_000_000;
 
@@ -78,7 +79,7 @@ export async function benchGcTrace(rounds: number): Promise<void> {
 
 /** `report <log> --json` of the same lines as a whole process, against reading and splitting the file. */
 function benchReportGcLog(bytes: Buffer, rounds: number): void {
-  const dir = mkdtempSync(join(tmpdir(), 'v8-lens-gc-'));
+  const dir = tempDir('v8-lens-gc-');
   const log = join(dir, 'gc.log');
   writeFileSync(log, bytes);
   const size = statSync(log).size;

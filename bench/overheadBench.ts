@@ -13,13 +13,14 @@
  * default preset at most 3 points below `--cpu-prof` alone, GC-only at most 2 below `--trace-gc`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startLoad } from '../src/core/load/loadGenerator';
 import { median } from '../src/core/util/stats';
 import type { Summary } from '../src/shared/model/summary';
 import { fmtSpread, interleave, report } from './measure';
+import { tempDir } from '../scripts/tempDirs';
 
 const REPO = join(__dirname, '..');
 const CLI = join(REPO, 'dist', 'cli.js');
@@ -40,7 +41,7 @@ const ARMS: ArmSpec[] = [
   { name: 'v8-lens gc', preset: 'gc' },
 ];
 
-const dir = mkdtempSync(join(tmpdir(), 'v8-lens-overhead-'));
+const dir = tempDir('v8-lens-overhead-');
 let serial = 0;
 
 /** A fixed-work program's own time (ms from its process's start to the end of its work). */

@@ -5,11 +5,11 @@
  * per bench run (BENCH_ONLY=activation or package, or both).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchActivation } from './activationBench';
 import { beginSection, report } from './measure';
+import { tempDir } from '../scripts/tempDirs';
 
 const REPO = join(__dirname, '..');
 /** What `npm run package` reads. */
@@ -30,7 +30,7 @@ let done = false;
 export function benchPackage(activationRounds: number): void {
   if (done) return;
   done = true;
-  const copy = mkdtempSync(join(tmpdir(), 'v8-lens-package-'));
+  const copy = tempDir('v8-lens-package-');
   try {
     for (const path of SOURCES) cpSync(join(REPO, path), join(copy, path), { recursive: true });
     symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));

@@ -12,8 +12,8 @@
  * evaluate callbacks.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildReportModel } from '../src/core/report/reportModel';
@@ -23,6 +23,7 @@ import { median } from '../src/core/util/stats';
 import { generateCpuProfile } from './generateCpuProfile';
 import { fmtSpread, report, rotated } from './measure';
 import { wholeProcess, type ProcessFigures } from './wholeProcess';
+import { tempDir } from '../scripts/tempDirs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
@@ -101,7 +102,7 @@ function searchFor(page: Page, term: string): Promise<number> {
 }
 
 export async function benchReportPage(rounds: number): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'v8-lens-page-'));
+  const dir = tempDir('v8-lens-page-');
   const tscPath = profileTsc(dir);
   const text = readFileSync(tscPath, 'utf8');
   const parsed = JSON.parse(text) as { nodes: unknown[]; samples: unknown[] };
@@ -184,7 +185,7 @@ export async function benchReportPage(rounds: number): Promise<void> {
  * (bench/wholeProcess.ts), interleaved in rotated order.
  */
 export function benchReportJsonProcess(rounds: number): void {
-  const dir = mkdtempSync(join(tmpdir(), 'v8-lens-json-'));
+  const dir = tempDir('v8-lens-json-');
   const profiles = [
     { what: 'a 47 MB generated profile', path: writeBigProfile(dir) },
     { what: 'the `tsc` profile', path: profileTsc(dir) },

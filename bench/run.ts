@@ -20,8 +20,8 @@
  *              activation, one production build serves both
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseCpuProfile } from '../src/core/cpu/parseCpuProfile';
@@ -39,6 +39,7 @@ import { benchOverhead } from './overheadBench';
 import { benchPackage } from './packageBench';
 import { beginSection, fmtSpread, loadLine, machineLine, MAX_LOAD, MAX_OTHER_CORES, report, rotated, spread, underLoadWatch } from './measure';
 import { writeMarkdown } from './markdown';
+import { tempDir } from '../scripts/tempDirs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const PROFILE_MB = Number(process.env.BENCH_PROFILE_MB ?? 50);
@@ -97,7 +98,7 @@ async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
 }
 
 async function benchAnnotations(): Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), 'v8lens-bench-'));
+  const root = tempDir('v8lens-bench-');
   mkdirSync(join(root, 'src'));
   const files = Array.from({ length: 200 }, (_, i) => join(root, 'src', `m${i}.js`));
   for (const f of files) writeFileSync(f, 'function f(a) {\n  return a.x;\n}\n'.repeat(400));
@@ -153,7 +154,7 @@ async function benchAnnotations(): Promise<void> {
 
 /** One profile of the demo service under load through the real CLI; its req/s in the measured window. */
 function serviceRps(options: readonly string[], seconds: number): number {
-  const out = join(mkdtempSync(join(tmpdir(), 'v8-lens-bench-')), 'run');
+  const out = join(tempDir('v8-lens-bench-'), 'run');
   const cli = join(__dirname, '..', 'dist', 'cli.js');
   const service = join(__dirname, '..', 'examples', 'http-service', 'server.js');
   const r = spawnSync(process.execPath, [cli, 'profile', ...options, '--out', out, '--url', 'auto', '--warmup', '2', '--duration', String(seconds), '--connections', '10', '--', service], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });

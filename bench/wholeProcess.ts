@@ -5,10 +5,10 @@
  * carries the bench's own resident memory at the fork into it (Linux keeps the larger across exec).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { tempDir } from '../scripts/tempDirs';
 
 export interface ProcessFigures {
   ms: number;
@@ -16,7 +16,7 @@ export interface ProcessFigures {
   peakBytes: number;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'v8-lens-peak-'));
+const dir = tempDir('v8-lens-peak-');
 const preload = join(dir, 'peak.js');
 writeFileSync(
   preload,

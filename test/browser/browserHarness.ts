@@ -4,15 +4,15 @@
  * CSP violations, console errors, uncaught exceptions, dialogs.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { webviewPageHtml } from '../../src/core/report/reportPage';
 import type { ReportModel } from '../../src/shared/model/reportModel';
 import { modelForPage } from '../../src/core/report/reportModel';
+import { tempDir as testTempDir } from '../../scripts/tempDirs';
 
 // Browser globals used inside page.evaluate / addInitScript callbacks, which run in the page. This
 // file is type-checked with the Node libs only, so they are declared here (no code is emitted).
@@ -89,8 +89,9 @@ export async function openWebviewWithModel(browser: Browser, htmlFile: string, m
   return { page, problems };
 }
 
+/** A temporary folder for a browser test, removed when its process ends (../tempDirs.ts). */
 export function tempDir(prefix = 'v8-lens-browser-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return testTempDir(prefix);
 }
 
 export interface PageProblems {

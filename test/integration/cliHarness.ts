@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Summary } from '../../src/shared/model/summary';
 import type { SessionRecord } from '../../src/shared/model/session';
@@ -32,23 +31,7 @@ export interface CliResult {
  * The folders this test file made, removed when its process ends (thousands of run folders piled up
  * in /tmp over repeated runs). V8_LENS_KEEP_TEST_DIRS=1 keeps them, to look into a failure.
  */
-const made: string[] = [];
-process.once('exit', () => {
-  if (process.env.V8_LENS_KEEP_TEST_DIRS === '1') return;
-  for (const dir of made) {
-    try {
-      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
-    } catch {
-      // still in use, or gone: the system's temporary folder is cleaned anyway
-    }
-  }
-});
-
-export function tempDir(prefix = 'v8-lens-test-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
+export { tempDir } from '../../scripts/tempDirs';
 
 /** Runs `node dist/cli.js …` and collects its output; fails the test rather than hanging. */
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {

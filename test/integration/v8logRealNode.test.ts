@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { ProfileRun } from '../../src/core/capture/profileRun';
@@ -10,8 +9,9 @@ import { summarizeDeopts } from '../../src/core/v8log/deoptSummary';
 import { findV8LogFiles, readV8LogFiles } from '../../src/core/v8log/v8LogReader';
 import { DEOPTS_PROGRAM, describeSite, loadExpectedSites, siteFound } from '../unit/v8log/expectedSites';
 import { NODES } from './cliHarness';
+import { tempDir } from '../../scripts/tempDirs';
 
-const dir = mkdtempSync(join(tmpdir(), 'v8lens-deopts-'));
+const dir = tempDir('v8lens-deopts-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 for (const node of NODES) {

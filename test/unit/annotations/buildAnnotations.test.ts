@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
@@ -11,9 +10,10 @@ import { buildAnnotations, heatLevel } from '../../../src/core/annotations/build
 import { pathKey } from '../../../src/core/annotations/sourcePaths';
 import { SourceMapResolver } from '../../../src/core/sourcemap/sourceMapResolver';
 import type { DeoptSummaryEntry, Summary } from '../../../src/shared/model/summary';
+import { tempDir } from '../../../scripts/tempDirs';
 
 function project(): { root: string; app: string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'v8lens-annot-')));
+  const root = realpathSync(tempDir('v8lens-annot-'));
   mkdirSync(join(root, 'src'));
   const app = join(root, 'src', 'app.js');
   writeFileSync(app, Array.from({ length: 40 }, (_, i) => `// line ${i + 1}`).join('\n'));

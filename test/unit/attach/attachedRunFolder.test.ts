@@ -4,8 +4,7 @@
  * warning instead of an empty deopt table. Also how old session files (no mode) are read.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ATTACH_NOTES } from '../../../src/core/run/attachNotes';
@@ -15,6 +14,7 @@ import { buildReportModel } from '../../../src/core/report/reportModel';
 import { analyzeRun } from '../../../src/core/run/analyzeRun';
 import { runLayout } from '../../../src/core/run/runLayout';
 import { sessionMode, type SessionRecord } from '../../../src/shared/model/session';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const CPU_FIXTURE = join(__dirname, '..', '..', 'fixtures', 'cpu', 'node20-work.cpuprofile');
 
@@ -48,7 +48,7 @@ function attachSession(overrides: Partial<SessionRecord> = {}): SessionRecord {
 }
 
 function makeRun(session: SessionRecord, withProfile: boolean, gcText = EVENTS.map(formatGcEventLine).join('')): string {
-  const dir = mkdtempSync(join(tmpdir(), 'v8-lens-attach-'));
+  const dir = tempDir('v8-lens-attach-');
   const layout = runLayout(dir);
   mkdirSync(layout.cpuDir);
   if (withProfile) copyFileSync(CPU_FIXTURE, join(layout.cpuDir, 'CPU.20250101.100000.4242.0.001.cpuprofile'));

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fitsV8CodeTraceDir, fitsV8CodeTracePath, prepareCodeTraceDir, STARTUP_TRACE_NAME, V8_CODE_TRACE_PATH_MAX_BYTES } from '../../../src/core/capture/codeTraceDir';
+import { tempDir } from '../../../scripts/tempDirs';
 
-const root = mkdtempSync(join(tmpdir(), 'v8lens-codetrace-'));
+const root = tempDir('v8lens-codetrace-');
 after(() => rmSync(root, { recursive: true, force: true }));
 
 /** A run folder's `v8/` path of `bytes` bytes, made of ASCII and one two-byte character. */

@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { addToGitignore, folderToIgnore, gitRootOf, isIgnored } from '../../../src/extension/profile/gitignoreEntry';
+import { tempDir } from '../../../scripts/tempDirs';
 
 function workspace(git: boolean): { root: string; runDir: string } {
-  const root = mkdtempSync(join(tmpdir(), 'v8-lens-gitignore-'));
+  const root = tempDir('v8-lens-gitignore-');
   if (git) execFileSync('git', ['init', '-q', root]);
   const runDir = join(root, '.v8-lens', 'runs', '20250101-120000-server');
   mkdirSync(runDir, { recursive: true });

@@ -4,17 +4,17 @@
  * no entry.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { probeCachePath, readProbeCache, writeProbeCache } from '../../../src/core/flags/probeCache';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const REPO = join(__dirname, '..', '..', '..');
 const NODE22 = join(REPO, 'test', 'node-versions', 'node_modules', 'node22', 'bin', 'node');
 
 describe('the runtime probe cache', () => {
-  const cache = mkdtempSync(join(tmpdir(), 'v8-lens-probe-cache-'));
+  const cache = tempDir('v8-lens-probe-cache-');
   const env = { PATH: process.env.PATH, XDG_CACHE_HOME: cache };
 
   it('keys a real Node by its file: node on PATH and its absolute path share an entry, another Node has its own', () => {
@@ -28,7 +28,7 @@ describe('the runtime probe cache', () => {
   });
 
   it('has no entry for a shim script, a missing command or a directory', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'v8-lens-shim-'));
+    const dir = tempDir('v8-lens-shim-');
     const shim = join(dir, 'node');
     writeFileSync(shim, `#!/bin/sh\nexec ${process.execPath} "$@"\n`);
     chmodSync(shim, 0o755);

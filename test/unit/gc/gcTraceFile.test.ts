@@ -5,17 +5,17 @@
  * chunk is skipped as the app's; a file cut short says so.
  */
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 import { GcTraceCollector } from '../../../src/core/gc/gcTraceCollector';
 import { collectGcTraceFile, readGcTraceInto } from '../../../src/core/gc/gcTraceFile';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'gc');
-const dir = mkdtempSync(join(tmpdir(), 'v8-lens-gc-file-'));
+const dir = tempDir('v8-lens-gc-file-');
 
 /** What readline makes of the file, each line through a collector of its own: the kinds and the collector. */
 async function byReadline(path: string): Promise<{ kinds: string[]; collector: GcTraceCollector }> {

@@ -4,8 +4,7 @@
  * and bad files give one line.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
@@ -20,6 +19,7 @@ import { readPprof } from '../../../src/core/pprof/readPprof';
 import { exportPprof } from '../../../src/core/report/exportPprof';
 import { loadReport } from '../../../src/core/report/loadReport';
 import { UserError } from '../../../src/core/util/errors';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 const CPU_FIXTURE = join(FIXTURES, 'cpu', 'node20-work.cpuprofile');
@@ -146,7 +146,7 @@ describe('pprof that V8 Lens cannot read', () => {
   });
 
   it('v8-lens report of a bad pprof is a UserError, not a crash', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'v8-lens-pprof-')), 'cut.pb.gz');
+    const file = join(tempDir('v8-lens-pprof-'), 'cut.pb.gz');
     const good = readFileSync(DATADOG_HEAP);
     writeFileSync(file, good.subarray(0, 100));
     await assert.rejects(loadReport(file), (err: unknown) => err instanceof UserError);

@@ -1,7 +1,6 @@
 /** The report's allocation flame graph: built from the run folder's heap profiles, in bytes. */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { heapFlameTree } from '../../../src/core/report/allocFlame';
@@ -9,6 +8,7 @@ import { MAX_FLAME_DEPTH } from '../../../src/core/report/flameTree';
 import { buildReportModel } from '../../../src/core/report/reportModel';
 import { parseHeapProfile } from '../../../src/core/heap/parseHeapProfile';
 import { flameTotals } from '../../../src/shared/flameTotals';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'heap', 'two-allocators-node24.heapprofile');
 
@@ -40,7 +40,7 @@ describe('heapFlameTree', () => {
 });
 
 describe('the report model of a run with allocations', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'v8lens-allocflame-'));
+  const dir = tempDir('v8lens-allocflame-');
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   function writeRun(pids: readonly number[]): void {

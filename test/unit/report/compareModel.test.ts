@@ -6,8 +6,7 @@
  * and a preload-agent record, and the repository's recorded fixtures.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import {
@@ -26,13 +25,14 @@ import type { LoadSummary } from '../../../src/shared/model/summary';
 import type { AgentRecord } from '../../../src/core/preload/agentRecord';
 import type { SessionRecord } from '../../../src/shared/model/session';
 import { parseFromCompareWebview } from '../../../src/shared/compareProtocol';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const REPO = resolve(__dirname, '..', '..', '..');
 const CPU_FIXTURES = join(REPO, 'test', 'fixtures', 'cpu');
 const GC_FIXTURES = join(REPO, 'test', 'fixtures', 'gc');
 const SPEEDSCOPE = join(REPO, 'test', 'fixtures', 'third-party', 'speedscope');
 
-const dir = mkdtempSync(join(tmpdir(), 'v8-lens-compare-'));
+const dir = tempDir('v8-lens-compare-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 // ------------------------------------------------------------------------------------- helpers

@@ -4,20 +4,20 @@
  * agent out, whose lists still hold the agent's functions.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { v8LensScripts } from '../../../src/core/cpu/v8LensFrames';
 import { v8LensScriptsBeside, withoutV8LensFunctions } from '../../../src/core/report/v8LensLeftOut';
 import { emptySummary, type Summary } from '../../../src/shared/model/summary';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const SESSION = join(__dirname, '..', '..', 'fixtures', 'heap', 'alloc-session.json');
 const PRELOAD = '/v8-lens/dist/preload.js';
 
 describe('V8 Lens\'s scripts beside a profile', () => {
   it('a profile in a run\'s cpu/ folder: the preload that run launched with; anywhere else: none', async () => {
-    const run = mkdtempSync(join(tmpdir(), 'v8-lens-leftout-'));
+    const run = tempDir('v8-lens-leftout-');
     mkdirSync(join(run, 'cpu'));
     copyFileSync(SESSION, join(run, 'session.json'));
     const inRun = await v8LensScriptsBeside(join(run, 'cpu', 'CPU.1.cpuprofile'));

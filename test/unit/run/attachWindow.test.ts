@@ -3,8 +3,7 @@
  * the GC share is over its length, not over the target's uptime (which the observer's clock measures).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gcStartMs, inAttachWindow, outsideWindowNote, sessionWindow, splitByWindow, windowWallMs } from '../../../src/core/run/attachWindow';
@@ -14,6 +13,7 @@ import { liveAttachModel, liveAttachStatus } from '../../../src/core/report/live
 import { analyzeRun } from '../../../src/core/run/analyzeRun';
 import { runLayout } from '../../../src/core/run/runLayout';
 import type { SessionRecord } from '../../../src/shared/model/session';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const ev = (startMs: number, pauseMs: number, type = 'Scavenge'): AttachedGcEvent => ({ startMs, timeMs: startMs + pauseMs, type, pauseMs, heapUsedMB: 10, heapTotalMB: 20 });
 
@@ -75,7 +75,7 @@ describe('the attached window', () => {
   });
 
   it('final: the saved run counts the same window, over its length, and its timeline matches', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'v8-lens-window-'));
+    const dir = tempDir('v8-lens-window-');
     const layout = runLayout(dir);
     mkdirSync(layout.cpuDir);
     writeFileSync(layout.gcEvents, EVENTS.map(formatGcEventLine).join(''));

@@ -4,8 +4,7 @@
  * bailouts became 1 "(unknown)" row); here both sources count, and an event in both counts once.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { listCodeTraces, listV8Logs } from '../../../src/core/run/runArtifacts';
@@ -13,8 +12,9 @@ import { readRunDeopts } from '../../../src/core/run/runDeopts';
 import { runLayout } from '../../../src/core/run/runLayout';
 import type { RunProcess } from '../../../src/core/run/processTable';
 import { summarizeDeoptAnalysis } from '../../../src/core/v8log/deoptSummary';
+import { tempDir } from '../../../scripts/tempDirs';
 
-const root = mkdtempSync(join(tmpdir(), 'v8lens-run-deopts-'));
+const root = tempDir('v8lens-run-deopts-');
 after(() => rmSync(root, { recursive: true, force: true }));
 
 const fn = (name: string, sfi: string) => `0x1 <JSFunction ${name} (sfi = ${sfi})>`;

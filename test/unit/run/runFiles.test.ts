@@ -5,16 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, mkdirSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { num, shape } from '../../../src/shared/model/shapeCheck';
 import { RunFileError, openRunFile, readRunJson, readRunText, readableArtifacts, runPath } from '../../../src/core/run/runFiles';
 import { readRegularFile, readRegularFileSync } from '../../../src/core/util/files';
+import { tempDir } from '../../../scripts/tempDirs';
 
 function runFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'v8-lens-runfiles-'));
+  const dir = tempDir('v8-lens-runfiles-');
   mkdirSync(join(dir, 'cpu'));
   writeFileSync(join(dir, 'cpu', 'a.cpuprofile'), '{"nodes":[]}');
   writeFileSync(join(dir, 'record.json'), '{"n":1}');
@@ -36,7 +36,7 @@ function quickly<T>(promise: Promise<T>, ms = 2000): Promise<T> {
 
 const LIMIT = { maxBytes: 1024 * 1024, json: { containers: 1000, values: 10_000, depth: 64 } };
 const outsider = () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'v8-lens-outside-')), 'secret.txt');
+  const file = join(tempDir('v8-lens-outside-'), 'secret.txt');
   writeFileSync(file, 'root:x:0:0:secret');
   return file;
 };
@@ -73,8 +73,8 @@ describe('run folder files', () => {
   });
 
   it('a folder of the run that is a link out of it is refused too', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'v8-lens-runfiles-'));
-    const elsewhere = mkdtempSync(join(tmpdir(), 'v8-lens-outside-'));
+    const dir = tempDir('v8-lens-runfiles-');
+    const elsewhere = tempDir('v8-lens-outside-');
     writeFileSync(join(elsewhere, 'x.cpuprofile'), '{}');
     symlinkSync(elsewhere, join(dir, 'cpu'));
     await assert.rejects(readRunText(dir, join(dir, 'cpu', 'x.cpuprofile'), LIMIT), /leads outside the run folder/);

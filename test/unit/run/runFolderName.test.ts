@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { freeFolderIn, runFolderLabel, runFolderStamp } from '../../../src/core/run/runFolderName';
+import { tempDir } from '../../../scripts/tempDirs';
 
 describe('run folder names', () => {
-  const parent = mkdtempSync(join(tmpdir(), 'v8lens-names-'));
+  const parent = tempDir('v8lens-names-');
   after(() => rmSync(parent, { recursive: true, force: true }));
 
   it('stamps UTC time to the second, so names sort by time', () => {

@@ -4,10 +4,10 @@ import { describe, it } from 'node:test';
 import type { AgentRecord } from '../../../src/core/preload/agentRecord';
 import type { ThreadCpuRecord } from '../../../src/core/launcher/threadPoller';
 import { readThreadRecord, threadFigures, threadWallMs } from '../../../src/core/run/threadFigures';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLayout } from '../../../src/core/run/runLayout';
+import { tempDir } from '../../../scripts/tempDirs';
 
 function record(parts: Partial<AgentRecord>): AgentRecord {
   return {
@@ -57,7 +57,7 @@ describe('threadFigures', () => {
 
 describe('readThreadRecord', () => {
   it('a threads.json of the wrong shape is one line among the warnings, and no figure', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'v8-lens-threads-'));
+    const dir = tempDir('v8-lens-threads-');
     writeFileSync(join(dir, 'threads.json'), JSON.stringify({ schemaVersion: 1, source: 'schedstat', intervalMs: 100, threads: [{ pid: 'x' }] }));
     const warnings: string[] = [];
     assert.equal(await readThreadRecord(runLayout(dir), warnings), null);
@@ -67,7 +67,7 @@ describe('readThreadRecord', () => {
 
   it('none at all (an older run, attach, not Linux) says nothing', async () => {
     const warnings: string[] = [];
-    assert.equal(await readThreadRecord(runLayout(mkdtempSync(join(tmpdir(), 'v8-lens-threads-'))), warnings), null);
+    assert.equal(await readThreadRecord(runLayout(tempDir('v8-lens-threads-')), warnings), null);
     assert.deepEqual(warnings, []);
   });
 });

@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { summarizeSweep } from '../../../src/core/sweep/summarizeSweep';
 import { readSweepFile } from '../../../src/core/sweep/sweepFile';
 import { SEMI_SPACE_FLAG, type SweepResult } from '../../../src/shared/model/sweep';
 import { ENV, SECTION8, SIZES, config, sweepRuns } from './sweepFixtures';
+import { tempDir } from '../../../scripts/tempDirs';
 
 function sweepJson(): SweepResult {
   const cfg = config(SIZES, 6);
@@ -32,7 +32,7 @@ function sweepJson(): SweepResult {
 }
 
 function folderWith(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'v8-lens-sweep-'));
+  const dir = tempDir('v8-lens-sweep-');
   writeFileSync(join(dir, 'sweep.json'), text);
   return dir;
 }
@@ -61,7 +61,7 @@ describe('reading sweep.json back', () => {
   });
 
   it('a missing file is no result and no problem', async () => {
-    assert.deepEqual(await readSweepFile(mkdtempSync(join(tmpdir(), 'v8-lens-sweep-'))), { value: null, problem: null });
+    assert.deepEqual(await readSweepFile(tempDir('v8-lens-sweep-')), { value: null, problem: null });
   });
 
   it('the wrong shape, one line each', async () => {
@@ -83,7 +83,7 @@ describe('reading sweep.json back', () => {
   });
 
   it('a FIFO named sweep.json is refused at once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'v8-lens-sweep-'));
+    const dir = tempDir('v8-lens-sweep-');
     execFileSync('mkfifo', [join(dir, 'sweep.json')]);
     assert.deepEqual(await readSweepFile(dir), { value: null, problem: 'sweep.json is a FIFO (named pipe), not a regular file' });
   });

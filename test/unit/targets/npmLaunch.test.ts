@@ -3,8 +3,7 @@
  * `node file.js` script runs (which collects deopts too).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PRESETS } from '../../../src/core/flags/presets';
@@ -16,9 +15,10 @@ import {
   npmScriptCall,
   presetCaveatThroughNodeOptions,
 } from '../../../src/core/targets/npmLaunch';
+import { tempDir } from '../../../scripts/tempDirs';
 
 function project(scripts: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'v8-lens-npm-'));
+  const dir = tempDir('v8-lens-npm-');
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'p', private: true, scripts }));
   return dir;
 }

@@ -4,12 +4,12 @@
  * short, nothing thrown out of a stream's 'error' event.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RunFileStream } from '../../../src/core/run/runFileStream';
 import { appendFileWhole, isBadPathError, writeErrorText, writeFileWhole } from '../../../src/core/util/safeWrite';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const FULL = '/dev/full';
 const hasDevFull = existsSync(FULL);
@@ -26,7 +26,7 @@ describe('a run file written as the run goes (RunFileStream)', () => {
   });
 
   it('a healthy file is written whole', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'v8-lens-stream-')), 'gc-trace.log');
+    const path = join(tempDir('v8-lens-stream-'), 'gc-trace.log');
     const stream = new RunFileStream(path, 'gc-trace.log');
     stream.write('one\n');
     stream.write('two\n');
@@ -36,7 +36,7 @@ describe('a run file written as the run goes (RunFileStream)', () => {
   });
 
   it('lines written as the run goes reach the file within a fifth of a second, gathered, while it stays open', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'v8-lens-stream-')), 'gc-trace.log');
+    const path = join(tempDir('v8-lens-stream-'), 'gc-trace.log');
     const stream = new RunFileStream(path, 'gc-trace.log');
     for (let i = 0; i < 100; i++) stream.write(`line ${i}\n`);
     await new Promise((r) => setTimeout(r, 400));
@@ -56,7 +56,7 @@ describe('exports written whole or not at all', () => {
   });
 
   it('a whole write replaces the old file only once complete, and leaves no temporary file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'v8-lens-whole-'));
+    const dir = tempDir('v8-lens-whole-');
     const path = join(dir, 'report.html');
     writeFileSync(path, 'old');
     await writeFileWhole(path, 'new content');

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadReport } from '../../../src/core/report/loadReport';
 import { MAX_OPTIMIZED_FUNCTIONS } from '../../../src/shared/model/summary';
 import { deoptsByFunction, summarizeDeoptAnalysis, summarizeDeopts } from '../../../src/core/v8log/deoptSummary';
 import { analyzeV8LogText, readV8LogFile } from '../../../src/core/v8log/v8LogReader';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'v8log');
 const lines = (...l: string[]) => `${l.join('\n')}\n`;
@@ -258,7 +258,7 @@ describe('summary.json: deoptFunctions and optimizedFunctions from the V8 log', 
 
 describe('summary.json written by an older version', () => {
   it('loads with deoptFunctions/optimizedFunctions [] and functionStart null', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'v8lens-old-summary-'));
+    const dir = tempDir('v8lens-old-summary-');
     try {
       const old = {
         schemaVersion: 1,

@@ -3,16 +3,16 @@
  * for and never arrived (V8 wrote it elsewhere, or it was deleted) must not read as "no deopts".
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { analyzeRun } from '../../../src/core/run/analyzeRun';
 import { runLayout } from '../../../src/core/run/runLayout';
 import type { SessionRecord } from '../../../src/shared/model/session';
 import { missingDeopts } from '../../../webview/report/missing';
+import { tempDir } from '../../../scripts/tempDirs';
 
-const root = mkdtempSync(join(tmpdir(), 'v8lens-missing-trace-'));
+const root = tempDir('v8lens-missing-trace-');
 after(() => rmSync(root, { recursive: true, force: true }));
 
 function launchedSession(dir: string, withCodeTrace: boolean): SessionRecord {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { V8Deopt, V8LogAnalysis } from '../../../src/core/v8log/types';
 import { analyzeV8LogText, findV8LogFiles, readV8LogFile, readV8LogFiles } from '../../../src/core/v8log/v8LogReader';
+import { tempDir } from '../../../scripts/tempDirs';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'v8log');
 const fixture = (name: string) => join(FIXTURES, name);
@@ -28,7 +28,7 @@ function find(a: V8LogAnalysis, reason: string, inlined = false): V8Deopt {
   return d;
 }
 
-const tmp = mkdtempSync(join(tmpdir(), 'v8lens-v8log-test-'));
+const tmp = tempDir('v8lens-v8log-test-');
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('recorded logs of deopts.js, Node 18–24', () => {
