@@ -27,10 +27,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/**
- * The folders this test file made, removed when its process ends (thousands of run folders piled up
- * in /tmp over repeated runs). V8_LENS_KEEP_TEST_DIRS=1 keeps them, to look into a failure.
- */
+/** Folders for a test's runs, removed when the test file's process ends (see scripts/tempDirs.ts). */
 export { tempDir } from '../../scripts/tempDirs';
 
 /** Runs `node dist/cli.js …` and collects its output; fails the test rather than hanging. */
