@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runPurpose, settingValue, type SweepResult } from '../../src/shared/model/sweep';
 import { youngMsPer1k } from '../../src/core/sweep/predictionChecks';
+import { isValidRun } from '../../src/core/sweep/sweepStats';
 import { PROGRAMS, freePort, readSummary, runCli, tempDir } from './cliHarness';
 import { otherCoresSince, readCpu } from '../../scripts/otherWork';
 
@@ -109,7 +110,7 @@ describe('young-generation prediction against the lab (Node on PATH)', () => {
 function roundsAt(result: SweepResult, semiSpaceMB: number): number[] {
   const runs = result.results.find((r) => settingValue(r) === semiSpaceMB)?.runs ?? [];
   return runs
-    .filter((r) => r.status === 'ok' && runPurpose(r) === 'measure')
+    .filter((r) => isValidRun(r) && runPurpose(r) === 'measure')
     .map(youngMsPer1k)
     .filter((v): v is number => v !== null);
 }

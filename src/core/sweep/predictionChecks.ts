@@ -18,12 +18,12 @@ export function predictionChecks(results: readonly SweepSettingResult[], predict
   const runsAt = (mb: number) => (results.find((r) => settingValue(r) === mb)?.runs ?? []).filter((r) => isValidRun(r) && runPurpose(r) === 'measure');
   const currentMB = Math.max(1, Math.round(prediction.currentMB));
   const currentRow = prediction.rows.find((r) => r.semiSpaceMB === currentMB);
-  const currentPauses = runsAt(currentMB).map(youngMsPer1k).filter((v): v is number => v !== null);
+  const currentPauses = values(runsAt(currentMB), youngMsPer1k);
   return prediction.rows.map((row) => {
     const runs = runsAt(row.semiSpaceMB);
-    const scavenges = measured(runs, (r) => r.scavengesPer1k);
+    const scavenges = medianOf(values(runs, (r) => r.scavengesPer1k));
     const youngRounds = values(runs, youngMsPer1k);
-    const youngMs = youngRounds.length > 0 ? round(median(youngRounds), 4) : null;
+    const youngMs = medianOf(youngRounds);
     const pause = row.youngPauseMsPerUnit;
     return {
       semiSpaceMB: row.semiSpaceMB,
@@ -36,7 +36,7 @@ export function predictionChecks(results: readonly SweepSettingResult[], predict
       youngMsInRange: youngRounds.length === 0 ? null : Math.max(...youngRounds) >= pause.low && Math.min(...youngRounds) <= pause.high,
       youngMsError: relativeError(youngMs, pause.expected),
       predictedDirection: row.semiSpaceMB === currentMB || !currentRow ? null : direction(pause.expected, currentRow.youngPauseMsPerUnit.expected),
-      measuredDirection: row.semiSpaceMB === currentMB ? null : measuredDirection(runs.map(youngMsPer1k).filter((v): v is number => v !== null), currentPauses),
+      measuredDirection: row.semiSpaceMB === currentMB ? null : measuredDirection(youngRounds, currentPauses),
       regimeDiffers: regimeDiffers(prediction.sitesTenured, runs),
     };
   });
@@ -74,12 +74,13 @@ export function youngMsPer1k(run: SweepRun): number | null {
   return (ms / requests) * 1000;
 }
 
+/** Each run's figure, where it has one. */
 function values(runs: readonly SweepRun[], pick: (r: SweepRun) => number | null): number[] {
   return runs.map(pick).filter((v): v is number => v !== null && Number.isFinite(v));
 }
 
-function measured(runs: readonly SweepRun[], pick: (r: SweepRun) => number | null): number | null {
-  const found = values(runs, pick);
+/** The median of the figures, rounded; null when there are none. */
+function medianOf(found: readonly number[]): number | null {
   return found.length > 0 ? round(median(found), 4) : null;
 }
 
