@@ -12,7 +12,17 @@ import type { CpuProfile } from './cpuProfileFormat';
  *
  * Per-sample arrays are not kept: a long profile has millions of samples, and 8 bytes each of
  * typed-array memory costs more in allocation and GC pressure than recomputing the running sum.
+ *
+ * The running sum and the last time live in a Float64Array, not in `let` variables: these loops
+ * run once per profile, so V8 optimizes them on-stack (OSR), where a number carried from one
+ * iteration to the next is typed as any value and boxed into a new heap number each time (an
+ * absolute µs time is past the small-integer range). 3 million samples made 48 MB of garbage per
+ * loop, a tenth of what `report --html` of a 47 MB profile allocated (Node 20 to 26 alike).
  */
+
+/** Index in a loop's scratch: the running sum of the deltas, and the last (never decreasing) time. */
+const RAW = 0;
+const PREVIOUS = 1;
 
 /** Where the weighting loop reports each gap between samples (medianInterval.ts's GapCounter). */
 export interface GapSink {
@@ -38,32 +48,31 @@ export function nodeSelfTimes(profile: CpuProfile, gaps?: GapSink): NodeSelfTime
     return { nodeSelfUs, firstSampleUs: profile.startTimeUs, lastSampleUs: profile.startTimeUs, lastSampleWeightUs: 0 };
   }
   const firstSampleUs = profile.startTimeUs + timeDeltasUs[0]!;
-  let raw = firstSampleUs;
-  let previous = firstSampleUs;
+  const clock = new Float64Array([firstSampleUs, firstSampleUs]);
   for (let i = 1; i < count; i++) {
-    raw += timeDeltasUs[i]!;
-    if (raw > previous) {
-      const gap = raw - previous;
+    const raw = (clock[RAW] = clock[RAW]! + timeDeltasUs[i]!);
+    if (raw > clock[PREVIOUS]!) {
+      const gap = raw - clock[PREVIOUS]!;
       nodeSelfUs[samples[i - 1]!]! += gap;
       gaps?.add(gap);
-      previous = raw;
+      clock[PREVIOUS] = raw;
     }
   }
-  const lastSampleWeightUs = lastWeight(profile, previous);
+  const lastSampleUs = clock[PREVIOUS]!;
+  const lastSampleWeightUs = lastWeight(profile, lastSampleUs);
   nodeSelfUs[samples[count - 1]!]! += lastSampleWeightUs;
-  return { nodeSelfUs, firstSampleUs, lastSampleUs: previous, lastSampleWeightUs };
+  return { nodeSelfUs, firstSampleUs, lastSampleUs, lastSampleWeightUs };
 }
 
 /** When each sample was taken (µs, absolute, never decreasing): for time-ordered views. */
 export function sampleTimes(profile: CpuProfile): Float64Array {
   const { timeDeltasUs } = profile;
   const times = new Float64Array(timeDeltasUs.length);
-  let raw = profile.startTimeUs;
-  let previous = -Infinity;
+  const clock = new Float64Array([profile.startTimeUs, -Infinity]);
   for (let i = 0; i < times.length; i++) {
-    raw += timeDeltasUs[i]!;
-    if (raw > previous) previous = raw;
-    times[i] = previous;
+    const raw = (clock[RAW] = clock[RAW]! + timeDeltasUs[i]!);
+    if (raw > clock[PREVIOUS]!) clock[PREVIOUS] = raw;
+    times[i] = clock[PREVIOUS]!;
   }
   return times;
 }

@@ -40,59 +40,50 @@ function firstPaintTree(index: ProfileIndex, self: Float64Array, drawnTree: numb
 const FIRST_TREE_FROM_FRAMES = 4_000;
 
 function varints(profile: TimeProfile, names: readonly PackedArrayName[]): string {
-  // One kind of array in the loops below (plain arrays and typed spans made them megamorphic: a
-  // third of the packing's time on 1.4 million spans).
+  // One kind of array in the loop below (plain arrays and typed spans made it megamorphic: a third
+  // of the packing's time on 1.4 million spans).
   const arrays = names.map((name) => asFloat64(profile[name] ?? []));
-  let size = 0;
-  for (const [k, values] of arrays.entries()) size += varintBytes(values.length) + byteCount(values, names[k] === 'nodeParent' ? 1 : 0);
-  const bytes = Buffer.allocUnsafe(size);
+  // Room for the longest encoding of every value (8 bytes up to 2^53) instead of a pass that counts
+  // the bytes: the buffer is not zeroed, so only the pages written are ever touched.
+  let room = 0;
+  for (const values of arrays) room += 8 * (values.length + 1);
+  const bytes = Buffer.allocUnsafe(room);
   let at = 0;
-  const put = (value: number) => {
-    let v = value >>> 0;
-    if (v !== value) {
-      if (!(Number.isSafeInteger(value) && value >= 0)) throw new Error(`cannot pack ${value}: not a whole number of 0 or more`);
-      for (v = value; v >= 0x80; v = Math.floor(v / 0x80)) bytes[at++] = (v % 0x80) | 0x80;
-      bytes[at++] = v;
-      return;
-    }
-    while (v >= 0x80) {
-      bytes[at++] = (v & 0x7f) | 0x80;
-      v >>>= 7;
-    }
-    bytes[at++] = v;
-  };
   names.forEach((name, k) => {
     const values = arrays[k]!;
-    put(values.length);
-    const shift = name === 'nodeParent' ? 1 : 0;
-    // Values under 128 (most nodes' self times and parents, many deltas) without the general call.
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i]! + shift;
-      if (v >= 0 && v < 0x80 && (v | 0) === v) bytes[at++] = v;
-      else put(v);
-    }
+    at = writeVarint(bytes, at, values.length);
+    at = writeVarints(bytes, at, values, name === 'nodeParent' ? 1 : 0);
   });
   return bytes.toString('base64', 0, at);
 }
 
+/** `values` (each plus `shift`) as LEB128 at `bytes[at]`; returns the end. `at` stays a local: in a closure it was a context slot written millions of times. */
+function writeVarints(bytes: Uint8Array, at: number, values: Float64Array, shift: number): number {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]! + shift;
+    // Values under 128 (most nodes' self times and parents, many deltas) without the general call.
+    if (v >= 0 && v < 0x80 && (v | 0) === v) bytes[at++] = v;
+    else at = writeVarint(bytes, at, v);
+  }
+  return at;
+}
+
+function writeVarint(bytes: Uint8Array, at: number, value: number): number {
+  let v = value >>> 0;
+  if (v !== value) {
+    if (!(Number.isSafeInteger(value) && value >= 0)) throw new Error(`cannot pack ${value}: not a whole number of 0 or more`);
+    for (v = value; v >= 0x80; v = Math.floor(v / 0x80)) bytes[at++] = (v % 0x80) | 0x80;
+    bytes[at++] = v;
+    return at;
+  }
+  while (v >= 0x80) {
+    bytes[at++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  bytes[at++] = v;
+  return at;
+}
+
 function asFloat64(values: ArrayLike<number>): Float64Array {
   return values instanceof Float64Array ? values : Float64Array.from(values);
-}
-
-/** The bytes of `values` as varints (a value that cannot be packed is found by `put` later). */
-function byteCount(values: Float64Array, shift: number): number {
-  let size = 0;
-  for (let i = 0; i < values.length; i++) size += varintBytes(values[i]! + shift);
-  return size;
-}
-
-function varintBytes(v: number): number {
-  if (v < 0x80) return 1;
-  if (v < 0x4000) return 2;
-  if (v < 0x200000) return 3;
-  if (v < 0x10000000) return 4;
-  // 7 bits a byte up to 2^53 (and 8 bytes for anything `put` refuses anyway).
-  let n = 4;
-  for (let rest = Math.floor(v / 0x10000000); rest >= 1 && n < 8; rest = Math.floor(rest / 0x80)) n++;
-  return n;
 }
