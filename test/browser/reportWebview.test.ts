@@ -102,6 +102,10 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
     assert.equal(await page.locator('#reveal-folder').count(), 0, 'no Reveal button without a host');
 
     assert.ok(Number(await page.locator('#flame-graph').getAttribute('data-frame-count')) > 10);
+    // The CPU-over-time strip: from the samples the file holds after its script, as many as the model says.
+    assert.ok(Number(await page.locator('#flame-chart').getAttribute('data-box-count')) > 0);
+    assert.ok(model.timeProfile?.packed?.spansIn && model.timeProfile.packed.spansIn.count > 0 && model.timeProfile.packed.spans === '');
+    assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-report-ready') && document.readyState !== 'loading'), true);
     assert.equal(Number(await page.locator('#gc-timeline').getAttribute('data-event-count')), model.gcEvents.length);
     assert.equal(await page.locator('#gc-timeline canvas').count(), 1);
     const cards = await page.locator('#gc-cards').innerText();
@@ -253,7 +257,8 @@ describe('report webview in Chromium', { timeout: 180_000 }, () => {
     assert.ok(table.includes('<img src=x onerror=alert(1)>'));
     assert.ok(table.includes('</script><script>alert(2)</script>'));
     assert.equal(await page.locator('img').count(), 0, 'no element was made from the names');
-    assert.equal(await page.locator('script').count(), 3, 'only the page’s own scripts');
+    assert.equal(await page.locator('script:not([type="application/octet-stream"])').count(), 3, 'only the page’s own scripts');
+    assert.deepEqual(await page.locator('script[type="application/octet-stream"]').evaluateAll((els) => els.map((e) => e.id)), ['report-spans-0'], 'and its samples in time order, as data');
     await pointAtFrame(page, '<img src=x onerror=alert(1)>');
     assert.match(await page.locator('#flame-tooltip').innerText(), /<img src=x onerror=alert\(1\)>/);
     await search(page, '<script>');

@@ -103,15 +103,32 @@ function unpackHeads(model: ReportModel): ReportModel {
 function unpackAllSpans(model: ReportModel): boolean {
   let any = false;
   if (model.timeProfile?.packed) {
-    model.timeProfile = unpackSpans(model.timeProfile);
+    model.timeProfile = unpackSpans(spansFromPage(model.timeProfile));
     any = true;
   }
   for (const v of model.processes ?? []) {
     if (!v.timeProfile?.packed) continue;
-    v.timeProfile = unpackSpans(v.timeProfile);
+    v.timeProfile = unpackSpans(spansFromPage(v.timeProfile));
     any = true;
   }
   return any;
+}
+
+/**
+ * An exported report's spans, from the element after the script that holds them (PackedArrays.spansIn);
+ * call once the document is parsed (whenParsed). A webview's come in its message.
+ */
+function spansFromPage(tp: TimeProfile): TimeProfile {
+  const where = tp.packed?.spansIn;
+  if (!tp.packed || !where || tp.packed.spans !== '') return tp;
+  const text = document.getElementById(where.id)?.textContent ?? '';
+  return { ...tp, packed: { ...tp.packed, spans: text } };
+}
+
+/** Runs `then` once the whole document is parsed: at once in a webview, after the spans in an exported report. */
+function whenParsed(then: () => void): void {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', then, { once: true });
+  else then();
 }
 document.documentElement.toggleAttribute('data-connected', host.connected);
 host.post({ type: 'ready' });
@@ -218,31 +235,37 @@ function render(full: ReportModel, painted?: () => void): void {
     document.documentElement.toggleAttribute('data-range', range !== null);
     window.scrollTo({ top: scrollY });
   };
+  // The spans, megabytes on a long profile, once the flame graph is on screen (and, in an exported
+  // report, once the browser has parsed them: they come after the script).
+  const withSpans = (drawWhole: boolean) =>
+    whenParsed(() => {
+      if (generation !== renderCount) return;
+      try {
+        if (timed('v8-lens:spans', () => unpackAllSpans(full))) {
+          model = modelForProcess(full, selectedProcess);
+          cpu = cpuInput(model, loc);
+        }
+        if (drawWhole) {
+          // The whole flame graph, frames too narrow to see unzoomed included, in place of the first one.
+          clear(flameSection);
+          views.flame = timed('v8-lens:flame-whole', () => drawFlame(flameSection, model, loc, palette, picked, cpu, () => render(full)));
+        }
+      } catch (err) {
+        showError(err);
+        return;
+      }
+      rest();
+    });
   if (painted) {
     // rAF runs before the frame is painted; a task queued from it runs after.
     requestAnimationFrame(() =>
       setTimeout(() => {
         if (generation !== renderCount) return;
         painted();
-        // The spans, megabytes on a long profile, now that the flame graph is on screen.
-        try {
-          if (timed('v8-lens:spans', () => unpackAllSpans(full))) {
-            model = modelForProcess(full, selectedProcess);
-            cpu = cpuInput(model, loc);
-          }
-          if (firstTree) {
-            // The whole flame graph, frames too narrow to see unzoomed included, in place of the first one.
-            clear(flameSection);
-            views.flame = timed('v8-lens:flame-whole', () => drawFlame(flameSection, model, loc, palette, picked, cpu, () => render(full)));
-          }
-        } catch (err) {
-          showError(err);
-          return;
-        }
-        rest();
+        withSpans(firstTree);
       }, 0),
     );
-  } else rest();
+  } else withSpans(false);
 
   if (!themeHooked) {
     themeHooked = true;

@@ -76,7 +76,14 @@ export const TIME_PROFILE_CATEGORIES: readonly FrameCategory[] = ['user', 'depen
 export interface PackedArrays {
   encoding: 'leb128+base64';
   data: string;
+  /** The spans; '' in an exported report, where they follow the page's script (see `spansIn`). */
   spans: string;
+  /**
+   * An exported report's spans are not in its model: they come after the page's script, in the
+   * element with this id (base64 text), so the browser runs the script and paints the flame graph
+   * before it has parsed them (megabytes); `count` is how many spans they hold.
+   */
+  spansIn?: { id: string; count: number };
 }
 
 export const PACKED_ARRAYS = ['fnName', 'fnUrl', 'fnLine', 'fnColumn', 'fnCategory', 'nodeFn', 'nodeParent', 'nodeSelfUs', 'drawnTree', 'firstTree'] as const;

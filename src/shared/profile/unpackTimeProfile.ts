@@ -29,6 +29,8 @@ export function unpackTimeProfileHead(profile: TimeProfile): TimeProfile {
 export function unpackSpans(profile: TimeProfile): TimeProfile {
   const packed = profile.packed;
   if (!packed) return profile;
+  // An exported report's page reads them from their element first (webview/report/main.ts).
+  if (packed.spansIn && packed.spans === '') throw new Error(`the samples in time order are missing (element ${packed.spansIn.id} was not read)`);
   const out = packed.data === '' ? { ...profile } : unpackTimeProfileHead(profile);
   checkEncoding(packed);
   readArrays(packed.spans, PACKED_SPANS, out);
@@ -38,6 +40,7 @@ export function unpackSpans(profile: TimeProfile): TimeProfile {
 
 /** How many spans a profile has, read from the start of its packed spans (their first varint); 0 when it cannot be read. */
 export function packedSpanCount(profile: TimeProfile): number {
+  if (profile.packed?.spansIn) return profile.packed.spansIn.count;
   const spans = profile.packed?.spans;
   if (typeof spans !== 'string') return profile.spanNode.length;
   // Twelve base64 characters: nine bytes, more than the longest varint.

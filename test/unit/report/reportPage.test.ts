@@ -9,6 +9,11 @@ import { describe, it } from 'node:test';
 import { jsonForScript, standaloneReportHtml, webviewPageHtml } from '../../../src/core/report/reportPage';
 import type { ReportModel } from '../../../src/core/report/reportModel';
 import { emptySummary, type Summary } from '../../../src/shared/model/summary';
+import { buildCpuModel } from '../../../src/core/cpu/cpuModel';
+import { parseCpuProfile } from '../../../src/core/cpu/parseCpuProfile';
+import { buildTimeProfile } from '../../../src/core/report/timeProfile';
+import { unpackTimeProfile } from '../../../src/shared/profile/unpackTimeProfile';
+import { SPEEDSCOPE_DIR } from '../cpu/cpuTestHelpers';
 
 const NONCE = 'abcdefghijklmnopqrstuv==';
 /** The export's palette as the build takes it (to dist/webview/standalone.css). */
@@ -62,7 +67,29 @@ describe('standaloneReportHtml', () => {
     assert.match(csp, new RegExp(`script-src 'nonce-${NONCE}'`));
     assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
     assert.match(html, /@media \(prefers-color-scheme: dark\)/);
-    for (const tag of html.match(/<(script|style)\b(?![^>]*type="application\/json")[^>]*>/g) ?? []) assert.match(tag, new RegExp(`nonce="${NONCE}"`));
+    // Every script that runs, and every style, carries the nonce; data blocks (the model, the spans) run nothing.
+    for (const tag of html.match(/<(script|style)\b(?![^>]*type="application\/(json|octet-stream)")[^>]*>/g) ?? []) assert.match(tag, new RegExp(`nonce="${NONCE}"`));
+  });
+
+  it('puts the samples in time order after the script, as base64 the model points at', () => {
+    const text = readFileSync(join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), 'utf8');
+    const tp = buildTimeProfile(buildCpuModel(parseCpuProfile(text, 'sucrase.cpuprofile')));
+    const html = standaloneReportHtml({ ...model('t'), timeProfile: tp }, { script: 'run()', styles: [], theme: THEME }, NONCE);
+    const embedded = JSON.parse(/<script type="application\/json" id="report-model">([^]*?)<\/script>/.exec(html)![1]!) as ReportModel;
+    const packed = embedded.timeProfile!.packed!;
+    assert.equal(packed.spans, '', 'not in the model');
+    assert.deepEqual(packed.spansIn, { id: 'report-spans-0', count: tp.spanNode.length });
+    const element = /<script type="application\/octet-stream" id="report-spans-0">([A-Za-z0-9+/=]*)<\/script>/.exec(html);
+    assert.ok(element, 'the spans element, base64 only');
+    assert.ok(html.indexOf(element[0]) > html.indexOf('run()'), 'after the script');
+    // What the page does once the document is parsed: the spans from the element, then unpacked.
+    const unpacked = unpackTimeProfile({ ...embedded.timeProfile!, packed: { ...packed, spans: element[1]! } });
+    assert.deepEqual(Array.from(unpacked.spanNode), Array.from(tp.spanNode));
+    assert.deepEqual(Array.from(unpacked.spanDeltaUs), Array.from(tp.spanDeltaUs));
+    assert.throws(() => unpackTimeProfile(embedded.timeProfile!), /samples in time order are missing \(element report-spans-0 was not read\)/);
+    // Spans that could end their element (not what the packer makes) are refused, not written.
+    const forged = { ...embedded.timeProfile!, packed: { encoding: packed.encoding, data: packed.data, spans: 'AAAA</script><script>alert(1)</script>' } };
+    assert.throws(() => standaloneReportHtml({ ...model('t'), timeProfile: forged }, { script: '', styles: [], theme: THEME }, NONCE), /not base64/);
   });
 
   it('makes a fresh nonce per file by default', () => {
