@@ -232,6 +232,23 @@ describe('time profile: packed for an exported report', () => {
     assert.equal(unpackTimeProfile(tp), tp);
   });
 
+  it('packs numbers past 32 bits exactly, up to 2^53, and refuses one it cannot', () => {
+    const { tp } = load(readFileSync(join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), 'utf8'));
+    // Gaps of a day and longer (µs), each the longest encoding of its size: the packer sizes its
+    // buffer for the longest, and a value past 32 bits takes the slower path.
+    const wide = [2 ** 32 - 1, 2 ** 32, 2 ** 32 + 5, 2 ** 40 + 3, 2 ** 49 - 1, 2 ** 53 - 1, 0, 127, 128];
+    const deltas = Float64Array.from(tp.spanDeltaUs, (v, i) => (i < wide.length ? wide[i]! : v));
+    const unpacked = unpackTimeProfile(packTimeProfile({ ...tp, spanDeltaUs: deltas }));
+    assert.deepEqual(Array.from(unpacked.spanDeltaUs), Array.from(deltas));
+    assert.deepEqual(Array.from(unpacked.spanNode), Array.from(tp.spanNode));
+    for (const bad of [-1, 1.5, 2 ** 53]) {
+      const spoiled = Float64Array.from(tp.spanDeltaUs);
+      spoiled[3] = bad;
+      // (The self times, derived from the spans and packed first, may be what it names.)
+      assert.throws(() => packTimeProfile({ ...tp, spanDeltaUs: spoiled }), /cannot pack -?[\d.e+]+: not a whole number of 0 or more/, String(bad));
+    }
+  });
+
   it('gives the flame graph its figures before the spans: the self times the spans add up to', () => {
     const { tp, index } = load(readFileSync(join(SPEEDSCOPE_DIR, 'chrome65-sucrase.cpuprofile'), 'utf8'));
     const head = unpackTimeProfileHead(packTimeProfile(tp));
