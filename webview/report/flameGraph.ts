@@ -49,8 +49,11 @@ interface TreeStats {
 /** Inclusive totals once, independent of the zoom state (`known` when the tree's builder has them). */
 function treeStats(root: FlameNode, known?: Map<FlameNode, number>): TreeStats {
   const { order, totals } = known?.has(root) ? { order: preOrder(root), totals: known } : flameTotals(root);
-  const byCategory = Object.fromEntries(FRAME_CATEGORIES.map((c) => [c, 0])) as Record<FrameCategory, number>;
-  for (const node of order) byCategory[node.category] += node.value;
+  // A Map, not an object keyed by the category: that keyed store went through V8's generic path for
+  // every frame (6 ms of a first paint's 17,000 frames).
+  const sums = new Map<FrameCategory, number>(FRAME_CATEGORIES.map((c) => [c, 0]));
+  for (const node of order) sums.set(node.category, (sums.get(node.category) ?? 0) + node.value);
+  const byCategory = Object.fromEntries(sums) as Record<FrameCategory, number>;
   return { totals, nodeCount: order.length, rootTotal: totals.get(root) ?? 0, byCategory };
 }
 
