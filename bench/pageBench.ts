@@ -3,8 +3,9 @@
  * The report page in headless Chromium (Debian's), the same page the webview shows, exported with
  * `report --html`, for two profiles: a real `tsc` profile (this repository's type check) and a
  * 47 MB generated one. For each, interleaved in rotated order:
- *  - first paint of the flame graph, against a bare page that embeds the same packed model and only
- *    parses it (both mark the first task after the frame that painted);
+ *  - first paint of the flame graph, against a bare page that embeds the same data in the same
+ *    places (the packed model, then its script, then the samples in time order) and only parses
+ *    the model (both mark the first task after the frame that painted);
  *  - a zoom click and a search (after its debounce), each until the updated frame is painted;
  * and for the tsc profile the exported HTML's size and `report --html` in process against
  * `JSON.parse`; `report --json` and `--html` of both profiles as whole processes against a process
@@ -17,8 +18,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildReportModel } from '../src/core/report/reportModel';
-import { jsonForScript, readReportAssets, standaloneReportHtml } from '../src/core/report/reportPage';
-import { modelForPage } from '../src/core/report/reportModel';
+import { readReportAssets, standaloneReportHtml } from '../src/core/report/reportPage';
 import { median } from '../src/core/util/stats';
 import { generateCpuProfile } from './generateCpuProfile';
 import { fmtSpread, report, rotated } from './measure';
@@ -56,12 +56,16 @@ async function writePages(dir: string, name: string, profilePath: string): Promi
   const page = join(dir, `${name}.html`);
   writeFileSync(page, html);
   const bare = join(dir, `${name}-bare.html`);
+  // The same data in the same places as the exported page: its model, then the script, then the
+  // samples in time order (which neither page parses before its first paint).
+  const modelElement = /<script type="application\/json" id="report-model">[^]*?<\/script>/.exec(html)![0];
+  const spanElements = html.match(/<script type="application\/octet-stream" id="report-spans-\d+">[^<]*<\/script>/g) ?? [];
   writeFileSync(
     bare,
-    `<!doctype html><html><head><meta charset="utf-8"></head><body><script type="application/json" id="m">${jsonForScript(modelForPage(model))}</script>` +
-      `<script>const m = JSON.parse(document.getElementById('m').textContent); document.body.append(String(Object.keys(m).length));` +
+    `<!doctype html><html><head><meta charset="utf-8"></head><body>${modelElement}` +
+      `<script>const m = JSON.parse(document.getElementById('report-model').textContent); document.body.append(String(Object.keys(m).length));` +
       // The same mark as the report's: the first task after the frame that painted.
-      `requestAnimationFrame(() => setTimeout(() => document.documentElement.setAttribute('data-first-paint-at', String(Math.round(performance.now()))), 0));</script></body></html>`,
+      `requestAnimationFrame(() => setTimeout(() => document.documentElement.setAttribute('data-first-paint-at', String(Math.round(performance.now()))), 0));</script>${spanElements.join('')}</body></html>`,
   );
   return { page, bare, html };
 }
