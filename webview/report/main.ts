@@ -81,7 +81,7 @@ const host = connectHost<ToReportWebview, FromReportWebview>(parseToReportWebvie
     return;
   }
   // The flame graph is drawn and painted first, from each node's self time; the spans are decoded
-  // and the sections below it drawn in the next task.
+  // and the sections below it drawn in the next task (in an exported report, once it is parsed).
   render(model, () => {
     // First paint of the flame graph after the model arrived, for measurements and tests.
     document.documentElement.setAttribute('data-first-paint-ms', String(Math.round(performance.now() - received)));

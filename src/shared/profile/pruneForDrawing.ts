@@ -17,7 +17,8 @@ export const DRAW_MIN_SHARE = 1 / 5_000;
 /**
  * The first paint's tree (TimeProfile.firstTree): a five-hundredth, 2.6 pixels of a 1,280-pixel
  * graph, drawn (5 pixels) from 2× zoom: an eighth of the frames of a real tsc profile's whole tree,
- * two fifths of the 47 MB generated one's. The whole DRAW_MIN_SHARE tree replaces it a task later.
+ * two fifths of the 47 MB generated one's. The whole DRAW_MIN_SHARE tree replaces it with the spans
+ * (a task later in a webview; in an exported report once the browser has parsed them).
  */
 export const FIRST_PAINT_SHARE = 1 / 500;
 
