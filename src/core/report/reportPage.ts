@@ -171,7 +171,6 @@ function spansApart(page: ReportModel): { page: ReportModel; spans: DetachedSpan
   return { page: out, spans };
 }
 
-
 /** Where the built webview assets are: beside the bundle (dist/cli.js, dist/extension.js) or the build's dist/ when run from source. */
 export function reportAssetsDir(): string {
   const candidates = [join(__dirname, 'webview'), join(__dirname, '..', '..', '..', 'dist', 'webview')];
