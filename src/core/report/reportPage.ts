@@ -80,7 +80,7 @@ export interface ReportAssets {
  */
 export function standaloneReportHtml(model: ReportModel, assets: ReportAssets, nonce = randomNonce()): string {
   checkNonce(nonce);
-  const { page, spans } = spansApart(pageModel(model));
+  const { json, spans } = pageData(model);
   const csp = [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
@@ -107,7 +107,7 @@ ${assets.styles.map((css) => `<style nonce="${n}">\n${inlineStyle(css)}\n</style
 </head>
 <body>
 <div id="app"></div>
-<script type="application/json" id="report-model">${pageModelJson(page)}</script>
+<script type="application/json" id="report-model">${json}</script>
 <script nonce="${n}">${STANDALONE_SHIM}</script>
 <script nonce="${n}">
 ${inlineScript(assets.script)}
@@ -119,27 +119,18 @@ ${spans.map((s) => `<script type="application/octet-stream" id="${s.id}">${s.tex
 }
 
 /**
- * The page's model, and as JSON. It is bounded (pageBounds.ts), so only something else enormous (a
- * flame tree of millions of frames) can pass V8's longest string: that is one line, not a crash.
+ * The page's model as JSON, and the spans taken out of it (spansApart). It is bounded
+ * (pageBounds.ts), so only something else enormous (a flame tree of millions of frames) can pass
+ * V8's longest string: that is one line, not a crash.
  */
-function pageModel(model: ReportModel): ReportModel {
+function pageData(model: ReportModel): { json: string; spans: DetachedSpans[] } {
   try {
-    return modelForPage(model);
+    const { page, spans } = spansApart(modelForPage(model));
+    return { json: jsonForScript(page), spans };
   } catch (err) {
-    throw tooLarge(err);
+    if (err instanceof RangeError) throw new UserError(`the report is too large for one HTML page (${err.message}); v8-lens report --json gives its figures`);
+    throw err;
   }
-}
-
-function pageModelJson(page: ReportModel): string {
-  try {
-    return jsonForScript(page);
-  } catch (err) {
-    throw tooLarge(err);
-  }
-}
-
-function tooLarge(err: unknown): unknown {
-  return err instanceof RangeError ? new UserError(`the report is too large for one HTML page (${err.message}); v8-lens report --json gives its figures`) : err;
 }
 
 interface DetachedSpans {
