@@ -102,7 +102,7 @@ function numberOr0(value: number | string | undefined): number {
  * are what outlived a young GC, a part of what was allocated: they disagree with V8's account only
  * when they pass it.
  */
-export function linkAllocationsToGc(totalBytes: number, sampleCount: number, spans: readonly GcSpan[], survivors = false): AllocGcLink {
+export function linkAllocationsToGc(totalBytes: number, sampleCount: number, spans: readonly GcSpan[], survivors = false, samplingIntervalBytes = 0): AllocGcLink {
   const youngGcs = spans.reduce((n, s) => n + s.youngGcs, 0);
   const pauseMs = spans.reduce((n, s) => n + s.pauseMs, 0);
   const sizes = spans.map((s) => s.youngGenerationBytes).filter((b): b is number => b !== null);
@@ -114,7 +114,8 @@ export function linkAllocationsToGc(totalBytes: number, sampleCount: number, spa
   const ratio = traceAllocatedBytes !== null && traceAllocatedBytes > 0 ? totalBytes / traceAllocatedBytes : null;
   const withNvp = spans.filter((s) => s.nvp !== null && s.nvp !== undefined);
   const v8Copying = withNvp.length > 0 ? { copiedBytes: sumOf(withNvp, (n) => n.copiedBytes), promotedBytes: sumOf(withNvp, (n) => n.promotedBytes), nvpAllocatedBytes: sumOf(withNvp, (n) => n.allocatedBytes) } : {};
-  const disagrees = traceAllocatedBytes === null ? null : survivors ? survivorsDisagreement(totalBytes, traceAllocatedBytes, unseen, sampleCount) : disagreement(totalBytes, traceAllocatedBytes, unseen, sampleCount);
+  const slack = traceAllocatedBytes === null ? 0 : unseen + samplingSlack(traceAllocatedBytes, samplingIntervalBytes);
+  const disagrees = traceAllocatedBytes === null ? null : survivors ? survivorsDisagreement(totalBytes, traceAllocatedBytes, slack, sampleCount) : disagreement(totalBytes, traceAllocatedBytes, slack, sampleCount);
   return {
     ...v8Copying,
     youngGcs,
@@ -131,13 +132,23 @@ function sumOf(spans: readonly GcSpan[], pick: (n: NvpSpanFigures) => number): n
   return spans.reduce((n, s) => n + pick(s.nvp!), 0);
 }
 
-function survivorsDisagreement(sampled: number, traced: number, unseen: number, sampleCount: number): string | null {
-  if (sampled <= (1 + LINK_TOLERANCE) * traced + unseen) return null;
+/**
+ * How far the sampled total may stray by chance beyond LINK_TOLERANCE: V8 samples one allocation
+ * every `interval` bytes on average (Poisson), so for `traced` bytes it takes about traced/interval
+ * samples and the total's standard deviation is √(traced × interval); three of them. At 4 MB a run
+ * that allocated 40 MB takes about 10 samples, and ±95% is chance, not a disagreement.
+ */
+function samplingSlack(traced: number, interval: number): number {
+  return Math.max(0, 3 * Math.sqrt(traced * interval) - LINK_TOLERANCE * traced);
+}
+
+function survivorsDisagreement(sampled: number, traced: number, slack: number, sampleCount: number): string | null {
+  if (sampled <= (1 + LINK_TOLERANCE) * traced + slack) return null;
   return `V8 Lens sampled ${fmtBytes(sampled)} of survivors; V8's GC trace accounts for ${fmtBytes(traced)} allocated in all in the same time: the samples (${sampleCount}) overestimate`;
 }
 
-function disagreement(sampled: number, traced: number, unseen: number, sampleCount: number): string | null {
-  if (Math.abs(sampled - traced) <= LINK_TOLERANCE * traced + unseen) return null;
+function disagreement(sampled: number, traced: number, slack: number, sampleCount: number): string | null {
+  if (Math.abs(sampled - traced) <= LINK_TOLERANCE * traced + slack) return null;
   const accounts = `V8 Lens sampled ${fmtBytes(sampled)} allocated; V8's GC trace accounts for ${fmtBytes(traced)} in the same time`;
   if (sampled > traced) return `${accounts}: the samples (${sampleCount}) overestimate, or much was allocated after the last GC`;
   return `${accounts}: the samples (${sampleCount}) miss much of it (allocation sampling may have stopped early, or started late)`;

@@ -64,7 +64,7 @@ export async function readRunAllocations(
     if (survivors) summary.mode = 'survivors';
     const span = gcSpanOf(p, gcIsolates);
     if (span) spans.set(p.id, span);
-    byProcess.set(p.id, withGcLink(summary, span ? linkAllocationsToGc(summary.totalBytes, summary.sampleCount, [span], survivors) : null));
+    byProcess.set(p.id, withGcLink(summary, span ? linkAllocationsToGc(summary.totalBytes, summary.sampleCount, [span], survivors, summary.samplingIntervalBytes) : null));
   }
   if (unnamed > 0) {
     warnings.push(`allocations: ${unnamed} frame(s) have no file or line (older V8 names the main script's functions only in CPU profiles: collect the CPU profile too)`);
@@ -76,7 +76,7 @@ export async function readRunAllocations(
   if (countedIds.length === 0) return { alloc: null, byProcess };
   const merged = mergeAllocations(countedIds.map((id) => byProcess.get(id)!));
   const countedSpans = countedIds.map((id) => spans.get(id)).filter((s): s is GcSpan => s !== undefined);
-  const link = gcIsolates !== null && countedSpans.length > 0 ? linkAllocationsToGc(merged.totalBytes, merged.sampleCount, countedSpans, merged.mode === 'survivors') : null;
+  const link = gcIsolates !== null && countedSpans.length > 0 ? linkAllocationsToGc(merged.totalBytes, merged.sampleCount, countedSpans, merged.mode === 'survivors', merged.samplingIntervalBytes) : null;
   return { alloc: withGcLink(merged, link), byProcess };
 }
 

@@ -88,6 +88,19 @@ describe('linkAllocationsToGc', () => {
     assert.match(linkAllocationsToGc(2 * MB, 64, [small]).disagreement ?? '', /the samples \(64\) miss much of it/);
   });
 
+  it('allows what chance gives a few samples: three standard deviations of the sampled total, √(traced × interval)', () => {
+    // 28 MB traced at one sample per 4 MB: about 7 samples, σ = √(28 × 4) MB = 10.6 MB, 3σ = 31.7 MB,
+    // past the 14 MB of LINK_TOLERANCE by 17.7 MB; with the 16.2 MB unseen, 47.9 MB either way.
+    const small = { ...span, youngGenerationBytes: 16 * MB };
+    assert.equal(linkAllocationsToGc(60 * MB, 15, [small], false, 4 * MB).disagreement, null);
+    assert.match(linkAllocationsToGc(60 * MB, 15, [small]).disagreement ?? '', /the samples \(15\) overestimate/);
+    assert.equal(linkAllocationsToGc(75 * MB, 19, [small], false, 4 * MB).disagreement, null);
+    assert.match(linkAllocationsToGc(77 * MB, 19, [small], false, 4 * MB).disagreement ?? '', /the samples \(19\) overestimate/);
+    // At 512 KB the same 28 MB takes about 56 samples: 3σ = 11.2 MB is within LINK_TOLERANCE and changes nothing.
+    assert.equal(linkAllocationsToGc(59 * MB, 118, [span], false, 512 * 1024).disagreement, linkAllocationsToGc(59 * MB, 118, [span]).disagreement);
+    assert.notEqual(linkAllocationsToGc(59 * MB, 118, [span], false, 512 * 1024).disagreement, null);
+  });
+
   it('adds isolates up and compares per young GC with the largest young generation', () => {
     const other = { youngGcs: 1, pauseMs: 4, traceAllocatedBytes: 2 * MB, gcLines: 1, youngGenerationBytes: 8 * MB };
     const link = linkAllocationsToGc(30 * MB, 960, [span, other]);
