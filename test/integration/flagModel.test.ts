@@ -83,9 +83,8 @@ describe('launch plans', () => {
       '--trace-gc',
       // V8's pretenuring decisions beside the GC trace (see gc/pretenuring.ts).
       '--trace-pretenuring-statistics',
-      '--log-deopt',
-      '--log-code',
-      '--logfile=/tmp/run with space/v8/v8.log',
+      // No V8 log beside a CPU profile: V8 writes none of the app's code or deopts there while the
+      // profiler runs; the deopts and optimizations come from the code traces.
       '--redirect-code-traces',
       '--redirect-code-traces-to=/tmp/run with space/v8/code-startup.asm',
       '--no-concurrent-recompilation',
@@ -99,6 +98,15 @@ describe('launch plans', () => {
     // Each process and thread writes its own code trace there: the preload redirects it, then
     // switches --trace-deopt-verbose and --trace-opt on (see codeTraceRedirect.ts).
     assert.equal(plan.env.V8_LENS_CODE_TRACE_DIR, '/tmp/run with space/v8');
+  });
+
+  it('direct, deopts without a CPU profile: the V8 log, where V8 then writes every deopt and code object', () => {
+    const plan = planDirectLaunch(node, options({ capture: { cpu: false, gc: false, deopts: true, alloc: false } }), layout, '/x/preload.js', '/app/server.js', []);
+    assert.deepEqual(
+      plan.args.filter((a) => /^--(log|logfile|redirect)/.test(a)),
+      ['--log-deopt', '--log-code', '--logfile=/tmp/run with space/v8/v8.log', '--redirect-code-traces', '--redirect-code-traces-to=/tmp/run with space/v8/code-startup.asm'],
+    );
+    assert.equal(plan.env.V8_LENS_CODE_TRACE_DIR, undefined);
   });
 
   it('refuses a semi-space given twice and impossible numbers', () => {

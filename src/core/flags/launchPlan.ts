@@ -96,19 +96,19 @@ export function planDirectLaunch(
     ...(capture.gc ? [options.gcPhases ? TRACE_GC_NVP_FLAG : '--trace-gc', TRACE_PRETENURING_FLAG] : []),
     ...(capture.deopts
       ? [
-          '--log-deopt',
-          '--log-code',
-          `--logfile=${layout.v8LogFile}`,
+          // A running CPU profiler stops V8 from logging code-deopt events and JS code-creation (seen
+          // on Node 18-26: with --cpu-prof the log holds only builtins and bytecode handlers), so
+          // with a profile the deopts are read from the code traces, which have their positions,
+          // and the optimizations from --trace-opt's lines, in order; the log would only cost the
+          // app's start-up (about 5 ms: V8 logs its 2,000 builtins first) and is not asked for.
+          // The preload switches both traces on in each process once it has pointed V8 at that
+          // process's own trace: on the command line, Node 24 would trace its own start-up (Maglev
+          // marks path helpers hot while a deep path is resolved) into the shared start-up file first.
+          ...(capture.cpu ? [] : ['--log-deopt', '--log-code', `--logfile=${layout.v8LogFile}`]),
           // Both flags are needed to keep `[bailout …]` lines out of the app's stdout, and the target
           // must be a real file: /dev/null makes V8 abort.
           '--redirect-code-traces',
           `--redirect-code-traces-to=${codeTraces.startupPath}`,
-          // A running CPU profiler stops V8 from logging code-deopt events and JS code-creation (seen
-          // on Node 18-24), so with a profile the deopts are read from the code traces, which have
-          // their positions, and the optimizations from --trace-opt's lines, in order. The preload
-          // switches both on in each process once it has pointed V8 at that process's own trace:
-          // on the command line, Node 24 would trace its own start-up (Maglev marks path helpers hot
-          // while a deep path is resolved) into the shared start-up file first.
         ]
       : []),
     // Once, even when the user's own flags (launch.json runtimeArgs) already say it.
