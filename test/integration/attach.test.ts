@@ -264,7 +264,7 @@ describe('attach: profile a running server and leave nothing behind', () => {
       assert.equal(alloc.gcLink, null, 'the observer\'s GC events have no heap sizes to check the bytes against: not collected');
       assert.equal(session.flags.capture.alloc, true);
       assert.equal(session.attach?.allocations?.samplingIntervalBytes, DEFAULT_ALLOC_SAMPLING_BYTES);
-      assert.match(r.stdout, /^Allocations: .* sampled every 512 KB, garbage included/m);
+      assert.match(r.stdout, /^Allocations: .* sampled every 2\.00 MB, garbage included/m);
       // The report's Allocations tab: the same heap profile as a flame graph in bytes.
       const report = await buildReportModel(out);
       const names: string[] = [];

@@ -88,7 +88,7 @@ describe('a full disk during an attach', () => {
     const disk = tinyDisk('48k');
     if ('skip' in disk) return t.skip(disk.skip);
     const run = join(disk.dir, 'run');
-    // Fine allocation samples (a large heap profile): with the default 512 KB both profiles could fit.
+    // Fine allocation samples (a large heap profile): with the default 2 MB both profiles could fit.
     const r = await collect(startCli(['attach', inspector, '--duration', '2', '--alloc-interval', '8192', '--out', run]), 40_000);
     assert.equal(r.code, 1, r.stderr);
     assertNoCrash(r);

@@ -41,7 +41,7 @@ describe('survivors: who the young GC copies', () => {
     it(`${node.label}: the ~50 ms-lived allocator ranks first among survivors, the garbage maker does not; V8's own account of the pass agrees`, { timeout: 120_000 }, async () => {
       const out = join(tempDir(), 'run');
       // Sampled every 32 KB in both runs, as the survivors pass always is: the script is short, and a
-      // function's rate needs it found in both profiles (at the default 512 KB its few samples may not be).
+      // function's rate needs it found in both profiles (at the default 2 MB its few samples may not be).
       const r = await runCli(['profile', '--node', node.path, '--preset', 'cpu-gc-alloc', '--alloc-interval', '32768', '--survivors', '--out', out, '--', THREE_LIFETIMES], { env: { TICKS: '500' }, timeoutMs: 110_000 });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /survivors pass: running the target again/);

@@ -61,14 +61,17 @@ export const PRESETS: Record<PresetId, Preset> = {
 export const DEFAULT_PRESET: PresetId = 'cpu-gc-deopts';
 export const DEFAULT_SAMPLING_INTERVAL_US = 1000;
 /**
- * Bytes between allocation samples: 512 KB, `--heap-prof`'s default (the inspector's is 32 KB).
- * Every sample stops V8's inline allocation and walks the stack: an allocation-heavy script with a
- * fixed amount of work took 17–25% longer than with CPU + GC alone at 32 KB, about 15% at 128 KB and
- * about 5% at 512 KB (npm run bench, BENCH_ONLY=overhead). A service allocating 300 MB/s still gets
- * about 600 samples a second; `--alloc-interval` (the `v8Lens.allocations.samplingIntervalBytes`
- * setting) goes finer.
+ * Bytes between allocation samples: 2 MB. Every sample stops V8's inline allocation, walks the stack
+ * and copies every frame's function name, about 4 µs each (perf: SampleObject, AddStack), so the
+ * cost grows with the rate a program allocates: on the bench's allocation-heavy script (about 3 GB
+ * a second, a fixed amount of work) the default preset cost 6.4 points more than `node --cpu-prof`
+ * alone at 512 KB (`--heap-prof`'s default) and was level with CPU + GC alone at 2 MB and at 4 MB
+ * (npm run bench, BENCH_ONLY=overhead, BENCH_OVERHEAD_ALLOC_INTERVALS). A service allocating
+ * 300 MB/s still gets 150 samples a second, the rate Java Flight Recorder's allocation sampling
+ * keeps by default; `--alloc-interval` (the `v8Lens.allocations.samplingIntervalBytes` setting)
+ * goes finer.
  */
-export const DEFAULT_ALLOC_SAMPLING_BYTES = 524288;
+export const DEFAULT_ALLOC_SAMPLING_BYTES = 2 * 1024 * 1024;
 /** What a user may choose: from 256 B (slow, fine-grained) to 64 MB (a handful of samples). */
 export const ALLOC_SAMPLING_BYTES_RANGE = { min: 256, max: 64 * 1024 * 1024 } as const;
 

@@ -25,6 +25,7 @@ import { watchNewSpace } from './newSpaceWatch';
 import { currentThread } from './currentThread';
 import { createWorkerRelay, exposeWorkerHook } from './workerRelay';
 import { ownThreadId, readThreadCpu } from './threadCpu';
+import { DEFAULT_ALLOC_SAMPLING_BYTES } from '../flags/presets';
 
 const { isMainThread, threadId } = currentThread();
 /** When the agent started, on the monotonic clock (nothing allocated for it but a bigint). */
@@ -460,7 +461,7 @@ function startAllocations(record: AgentRecord, agentDir: string): AllocationSamp
   try {
     const fromWindow = process.env[AGENT_ENV.allocFromWindow] === '1';
     const survivors = process.env[AGENT_ENV.allocSurvivors] === '1';
-    return startAllocationSampler(dir, Number.isInteger(interval) && interval > 0 ? interval : 524288, agentDir, (err) => noteError(record, 'allocations', err), fromWindow, survivors);
+    return startAllocationSampler(dir, Number.isInteger(interval) && interval > 0 ? interval : DEFAULT_ALLOC_SAMPLING_BYTES, agentDir, (err) => noteError(record, 'allocations', err), fromWindow, survivors);
   } catch (err) {
     noteError(record, 'allocations', err);
     return null;

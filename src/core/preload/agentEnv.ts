@@ -36,7 +36,7 @@ export const AGENT_ENV = {
    * set when allocations are collected; see allocationSampler.ts.
    */
   allocDir: 'V8_LENS_ALLOC_DIR',
-  /** Bytes between samples of the heap profiler (V8 Lens's default 524288; the inspector's is 32768). */
+  /** Bytes between samples of the heap profiler (V8 Lens's default: DEFAULT_ALLOC_SAMPLING_BYTES, 2 MB; the inspector's is 32768). */
   allocIntervalBytes: 'V8_LENS_ALLOC_INTERVAL_BYTES',
   /**
    * Set for a profile under load: allocations are sampled from the measured window's opening only
