@@ -30,7 +30,7 @@ const PROGRAMS = { cpu: join(__dirname, 'programs', 'cpu-work.js'), alloc: join(
 
 type Kind = 'http' | 'cpu' | 'alloc';
 /** An arm: plain Node with these flags, or V8 Lens with this preset. */
-type ArmSpec = { name: string; node: string[] } | { name: string; preset: string };
+type ArmSpec = { name: string; node: string[] } | { name: string; preset: string; extra?: string[] };
 
 const ARMS: ArmSpec[] = [
   { name: 'node', node: [] },
@@ -39,6 +39,8 @@ const ARMS: ArmSpec[] = [
   { name: 'v8-lens default', preset: 'cpu-gc-deopts' },
   { name: 'v8-lens cpu-gc', preset: 'cpu-gc' },
   { name: 'v8-lens gc', preset: 'gc' },
+  // BENCH_OVERHEAD_ALLOC_INTERVALS=2097152,4194304: the default preset at other allocation intervals too.
+  ...(process.env.BENCH_OVERHEAD_ALLOC_INTERVALS?.split(',') ?? []).map((b) => ({ name: `default @${Number(b) / 1024} KB`, preset: 'cpu-gc-deopts', extra: ['--alloc-interval', b] })),
 ];
 
 const dir = tempDir('v8-lens-overhead-');
@@ -49,7 +51,7 @@ function workMs(arm: ArmSpec, program: string): number {
   const out = join(dir, `run-${serial++}`);
   const args =
     'preset' in arm
-      ? [CLI, 'profile', '--preset', arm.preset, '--out', out, '--', program]
+      ? [CLI, 'profile', '--preset', arm.preset, ...(arm.extra ?? []), '--out', out, '--', program]
       : [...arm.node.map((f) => (f === '--cpu-prof' ? `--cpu-prof-dir=${out}` : f)), ...(arm.node.includes('--cpu-prof') ? ['--cpu-prof'] : []), program];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   const m = /bench-work-done ([\d.]+) ms/.exec(r.stdout);
@@ -140,7 +142,7 @@ export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind
       return `${kept(name).toFixed(3)} [${Math.min(...s).toFixed(3)}–${Math.max(...s).toFixed(3)}]`;
     };
     for (const arm of ARMS) {
-      console.log(`  ${arm.name.padEnd(18)} ${kind === 'http' ? fmtSpread(t[arm.name]!, 'req/s') : fmtSpread(t[arm.name]!.map((v) => 1000 / v), 'ms')}   ${arm.name === 'node' ? '' : `kept ${keptText(arm.name)} of bare node`}`);
+      console.log(`  ${arm.name.padEnd(20)} ${kind === 'http' ? fmtSpread(t[arm.name]!, 'req/s') : fmtSpread(t[arm.name]!.map((v) => 1000 / v), 'ms')}   ${arm.name === 'node' ? '' : `kept ${keptText(arm.name)} of bare node`}`);
     }
     const load: [number, number] = [before, loadavg()[0]!];
     const points = (a: string, b: string) => (kept(b) - kept(a)) * 100;
