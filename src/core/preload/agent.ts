@@ -14,7 +14,7 @@
  */
 import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString, getHeapStatistics } from 'node:v8';
+import { v8 } from '../util/lazyBuiltins';
 import { AGENT_ENV, TRACE_GC_NVP_FLAG, TRACE_PRETENURING_FLAG } from './agentEnv';
 import type { AgentRecord } from './agentRecord';
 import { redirectCodeTrace, type CodeTraceRedirect } from './codeTraceRedirect';
@@ -67,6 +67,7 @@ function start(): void {
   const sampleHeap = (last = false) => {
     try {
       record.newSpaceMaxBytes = Math.max(record.newSpaceMaxBytes, newSpace(last));
+      record.heapSizeLimitBytes ??= v8().getHeapStatistics().heap_size_limit;
     } catch (err) {
       noteError(record, 'heap statistics', err);
     }
@@ -129,10 +130,10 @@ function start(): void {
   const traceGc = process.env[AGENT_ENV.traceGc];
   if (traceGc === '1' || traceGc === 'nvp') {
     try {
-      setFlagsFromString(traceGc === 'nvp' ? TRACE_GC_NVP_FLAG : '--trace-gc');
+      v8().setFlagsFromString(traceGc === 'nvp' ? TRACE_GC_NVP_FLAG : '--trace-gc');
       // V8's allocation-site pretenuring decisions, which can put the same program in another GC
       // regime from one run to the next: recorded beside the GC trace (see gc/pretenuring.ts).
-      setFlagsFromString(TRACE_PRETENURING_FLAG);
+      v8().setFlagsFromString(TRACE_PRETENURING_FLAG);
     } catch (err) {
       noteError(record, 'trace-gc', err);
     }
@@ -177,7 +178,8 @@ function start(): void {
 
 /** Samples the heap often and rewrites the record now and then; returns the stop. `onExit`, when given, runs at the thread's exit. */
 function startRecording(sampleHeap: (last?: boolean) => void, refresh: () => void, write: () => void, onExit: (() => void) | null): () => void {
-  sampleHeap();
+  // The first heap reading waits for the first tick (or the exit): now it would load node:v8 into the
+  // app's start-up (about 5 ms with V8 flags) to read a new space that has not grown yet.
   write();
   const sampler = setInterval(sampleHeap, SAMPLE_EVERY_MS);
   sampler.unref();
@@ -379,7 +381,6 @@ function processExists(pid: number): boolean {
 }
 
 function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
-  const heap = getHeapStatistics();
   return {
     schemaVersion: 1,
     pid: process.pid,
@@ -398,7 +399,7 @@ function initialRecord(codeTrace: CodeTraceRedirect | null): AgentRecord {
     final: false,
     exitCode: null,
     stopSignal: null,
-    heapSizeLimitBytes: heap.heap_size_limit,
+    heapSizeLimitBytes: null,
     newSpaceMaxBytes: 0,
     maxRssKB: 0,
     cpuUserUs: 0,
@@ -453,7 +454,7 @@ function startAllocations(record: AgentRecord, agentDir: string): AllocationSamp
   if (process.env[AGENT_ENV.exactAllocSites] === '1') {
     // Before the app's code is optimized, so nothing is inlined (see EXACT_ALLOC_SITES_FLAGS).
     try {
-      for (const flag of EXACT_ALLOC_SITES_FLAGS) setFlagsFromString(flag);
+      for (const flag of EXACT_ALLOC_SITES_FLAGS) v8().setFlagsFromString(flag);
     } catch (err) {
       noteError(record, 'exact allocation sites', err);
     }

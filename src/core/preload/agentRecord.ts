@@ -42,7 +42,8 @@ export interface AgentRecord {
   exitCode: number | null;
   /** The signal V8 Lens (or anyone) sent to stop the process, when the agent handled one. */
   stopSignal: string | null;
-  heapSizeLimitBytes: number;
+  /** V8's heap limit; null until the agent's first heap reading (on its first tick, or at the exit). */
+  heapSizeLimitBytes: number | null;
   /** Largest V8 new space seen. The new space is two semi-spaces and grows by doubling. */
   newSpaceMaxBytes: number;
   /** Peak resident set size (process.resourceUsage().maxRSS), KB. */

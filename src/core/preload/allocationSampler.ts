@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { Session } from 'node:inspector';
 import { join } from 'node:path';
-import { getHeapStatistics } from 'node:v8';
+import { v8 } from '../util/lazyBuiltins';
 import { WINDOW_MARK_FILES } from './agentEnv';
 import { currentThread } from './currentThread';
 
@@ -99,7 +99,7 @@ export function startAllocationSampler(dir: string, intervalBytes: number, agent
       stops++;
       const answer = post('HeapProfiler.stopSampling') as { profile?: unknown } | null;
       const endMs = Date.now();
-      const liveAtEndBytes = getHeapStatistics().used_heap_size;
+      const liveAtEndBytes = v8().getHeapStatistics().used_heap_size;
       post('HeapProfiler.disable');
       session.disconnect();
       if (!answer?.profile) return null;

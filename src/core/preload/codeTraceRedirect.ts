@@ -19,7 +19,7 @@
  */
 import { closeSync, existsSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
+import { v8 } from '../util/lazyBuiltins';
 import { CODE_TRACE_PROBE_NAME } from './agentEnv';
 
 /** Where isolates whose tracer started before their preload write (Node 24 worker threads). */
@@ -101,21 +101,21 @@ function staleLock(lockPath: string): boolean {
 function redirect(dir: string, pid: number, threadId: number): CodeTraceRedirect {
   const file = ownTraceName(pid, threadId);
   const path = join(dir, file);
-  setFlagsFromString(`--redirect-code-traces-to=${path}`);
+  v8().setFlagsFromString(`--redirect-code-traces-to=${path}`);
   // Only now what is traced: from the command line, a process could trace its own start-up before
   // this preload ran (Node 24 marks path helpers hot while a deep path is resolved) into a shared file.
   // `--trace-deopt` first: setFlagsFromString applies no implications, and V8 14.6 (Node 26) writes
   // bailouts only with `--trace-deopt` itself ("verbose implies trace-deopt" is not applied here);
   // V8 11–13 needed only the verbose flag. Neither adds anything to the app's output.
-  setFlagsFromString('--trace-deopt');
-  setFlagsFromString('--trace-deopt-verbose');
-  setFlagsFromString('--trace-opt');
+  v8().setFlagsFromString('--trace-deopt');
+  v8().setFlagsFromString('--trace-deopt-verbose');
+  v8().setFlagsFromString('--trace-opt');
   let sink = 0;
   for (let round = 0; round < MAX_PROBE_ROUNDS && !existsSync(path); round++) {
     for (let i = 0; i < 1000; i++) sink = probe(sink, i);
   }
   const own = existsSync(path);
-  setFlagsFromString(`--redirect-code-traces-to=${join(dir, sharedThreadsTraceName(pid))}`);
+  v8().setFlagsFromString(`--redirect-code-traces-to=${join(dir, sharedThreadsTraceName(pid))}`);
   return { file: own ? file : threadId > 0 ? sharedThreadsTraceName(pid) : null, own };
 }
 

@@ -17,7 +17,7 @@
  * allocation-heavy program by a third and flip V8's pretenuring decisions (the lab's figures moved
  * with it), which is why the Scavenger's path does without it.
  */
-import { getHeapSpaceStatistics } from 'node:v8';
+import { v8 } from '../util/lazyBuiltins';
 
 /**
  * Returns a reader of the largest new space so far, in bytes (both semi-spaces with the Scavenger):
@@ -32,7 +32,7 @@ export function watchNewSpace(): (last?: boolean) => number {
   let largestSemi = 0;
   let previous = 0;
   return (last = false) => {
-    for (const space of getHeapSpaceStatistics()) {
+    for (const space of v8().getHeapSpaceStatistics()) {
       if (space.space_name === 'new_space') {
         const semi = space.space_used_size + space.space_available_size;
         const held = last ? semi : Math.min(previous, semi);
@@ -59,8 +59,7 @@ export function minorMarkSweepAsked(execArgv: readonly string[] = process.execAr
 
 function gcProfilerReader(): (() => number) | null {
   type Stats = { statistics?: Array<{ afterGC?: { heapSpaceStatistics?: Array<{ spaceName: string; spaceSize: number }> } }> };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Profiler = (require('node:v8') as { GCProfiler?: new () => { start(): void; stop(): Stats | undefined } }).GCProfiler;
+  const Profiler = (v8() as unknown as { GCProfiler?: new () => { start(): void; stop(): Stats | undefined } }).GCProfiler;
   if (Profiler === undefined) return null;
   const profiler = new Profiler();
   profiler.start();
