@@ -115,8 +115,9 @@ const KIND_LABEL: Record<Kind, string> = {
 
 /**
  * Rounds per kind: a fixed-work program ends in about a second and its time moves ±10% from run to
- * run on 2 cores (the GC's helper threads share them), against budgets of 2–3 points: it gets more
- * rounds than the HTTP service, whose runs are 7 s of steady load each.
+ * run on 2 cores (the GC's helper threads share them; the allocation-heavy one's rounds range over
+ * 30%), against budgets of 2–3 points: it gets 31 rounds, the HTTP service, whose runs are 7 s of
+ * steady load each, 5.
  */
 export interface OverheadRounds {
   http: number;

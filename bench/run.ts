@@ -214,7 +214,7 @@ const BENCHES: Record<string, () => void | Promise<void>> = {
   alloc: benchAllocationOverhead,
   overhead: () =>
     benchOverhead(
-      { http: Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5), fixedWork: Number(process.env.BENCH_OVERHEAD_FIXED_ROUNDS ?? 21) },
+      { http: Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5), fixedWork: Number(process.env.BENCH_OVERHEAD_FIXED_ROUNDS ?? 31) },
       (process.env.BENCH_OVERHEAD_KINDS?.split(',') as Array<'http' | 'cpu' | 'alloc'> | undefined) ?? undefined,
     ),
   // Both on the production build npm run package makes (once per run).

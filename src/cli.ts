@@ -347,11 +347,12 @@ async function profileCommand(args: string[]): Promise<number> {
     stderr: (text) => void process.stderr.write(text),
     stderrBytes: (bytes) => void process.stderr.write(bytes),
   };
+  // The summary formats numbers with toLocaleString, whose first call loads ICU's data (about 10 ms
+  // of CPU): done before the target starts, not beside it, where on a machine of 2 cores it would
+  // take them from the target's own start-up and GC threads.
+  (0).toLocaleString('en-US', { minimumFractionDigits: 1 });
   const run = await ProfileRun.start(request, appOutput);
   note(`profiling pid ${run.pid} into ${run.runDir} (Ctrl-C stops it and keeps the profile)`);
-  // The summary formats numbers with toLocaleString, whose first call loads ICU's data (~10 ms):
-  // done now, while the target runs, instead of after it ends.
-  (0).toLocaleString('en-US', { minimumFractionDigits: 1 });
   const inherited = process.env.NODE_OPTIONS?.trim();
   if (inherited) note(`the target inherits NODE_OPTIONS=${inherited} (recorded in session.json)`);
   if (load) note(`under load: ${load.url ?? 'the first loopback URL it prints'}, ${load.connections} connections, ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s measured, then stop and collect`);
