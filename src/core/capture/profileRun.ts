@@ -10,6 +10,7 @@ import type { PresetId } from '../flags/presets';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
 import { ThreadPoller } from '../launcher/threadPoller';
+import { readPaced, type PacedReader } from '../launcher/pacedOutput';
 import type { StrayProcess } from '../launcher/strayProcesses';
 import { createRunFolder, requireEmptyRunFolder, reserveRecordSpace, summarizeRunFolder, writeRunJson } from '../run/runFolderWriter';
 import { runLayout, type RunLayout } from '../run/runLayout';
@@ -87,6 +88,12 @@ export interface RunResult {
 }
 
 const STDERR_TAIL_LINES = 20;
+/**
+ * Without a load, the target's output is read at most this often while it is light: ten reads a
+ * second cost the target's machine about a fifth of the CPU that a read per GC line did, and a line
+ * shows a tenth of a second late at most (an app that prints a lot is read at once).
+ */
+const OUTPUT_PACE_MS = 100;
 
 /**
  * One profiled run: validates everything it can before launching (so a typo never costs a run),
@@ -99,6 +106,7 @@ export class ProfileRun {
   private readonly stderrTail: string[] = [];
   private stderrPartial = '';
   private stdoutPaused = false;
+  private stdoutReader: PacedReader | null = null;
   private readonly load: RunLoad | null;
   private readonly gcTrace: RunFileStream;
   /** Each thread's own CPU, read from outside (a waiting worker cannot say how little it ran). */
@@ -201,7 +209,7 @@ export class ProfileRun {
       await writeRunJson(layout.session, session);
       const releaseRecordSpace = await reserveRecordSpace(layout);
 
-      const target = await launchTarget({ command: plan.command, args: plan.args, cwd, env: { ...env, ...plan.env }, stopGraceMs: request.stopGraceMs });
+      const target = await launchTarget({ command: plan.command, args: plan.args, cwd, env: { ...env, ...plan.env }, stopGraceMs: request.stopGraceMs, pacedOutput: true });
       session.pid = target.pid;
       await writeRunJson(layout.session, session);
       const run = new ProfileRun(target, layout, session, output, codeTrace, request.timeoutS, request.load);
@@ -278,8 +286,10 @@ export class ProfileRun {
       },
       { isRunProcess: (pid) => processes.has(pid) },
     );
-    stdout.on('data', (chunk: Buffer) => demux.write(chunk));
-    stdout.on('end', () => {
+    // A load's window is told apart by the GC lines read when it opens and closes: read as they
+    // come. Otherwise the lines may wait in the pipe a moment (see pacedOutput).
+    const pace = this.load ? 0 : OUTPUT_PACE_MS;
+    this.stdoutReader = readPaced(stdout, pace, (chunk) => demux.write(chunk), () => {
       demux.end();
       appStdout(stdoutText.end());
     });
@@ -292,18 +302,17 @@ export class ProfileRun {
       if (!output.stderrBytes) output.stderr(text);
       this.rememberStderr(text);
     };
-    stderr.on('data', (chunk: Buffer) => appStderr(chunk));
-    stderr.on('end', () => appStderr(null));
+    readPaced(stderr, pace, appStderr, () => appStderr(null));
   }
 
   private forwardStdout(accepted: boolean): void {
     if (accepted || this.stdoutPaused) return;
     // Backpressure: the app waits for us rather than us buffering its output without bound.
     this.stdoutPaused = true;
-    this.target.stdout.pause();
+    this.stdoutReader?.hold();
     void this.output.whenDrained().then(() => {
       this.stdoutPaused = false;
-      this.target.stdout.resume();
+      this.stdoutReader?.release();
     });
   }
 

@@ -1,5 +1,5 @@
 import { childProcess } from '../util/lazyBuiltins';
-import type { Readable } from 'node:stream';
+import { getDefaultHighWaterMark, setDefaultHighWaterMark, type Readable } from 'node:stream';
 import { AGENT_ENV } from '../preload/agentEnv';
 import { UserError } from '../util/errors';
 import { groupAlive, signalGroup, trackGroup, untrackGroup } from './processGroup';
@@ -13,6 +13,8 @@ export interface LaunchRequest {
   env: NodeJS.ProcessEnv;
   /** How long a graceful stop may take before the whole group is killed. */
   stopGraceMs?: number;
+  /** The caller reads stdout and stderr with `readPaced`: their pipes stop being read while a chunk waits. */
+  pacedOutput?: boolean;
 }
 
 export type StopKind = 'stop' | 'kill';
@@ -57,7 +59,7 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
   const graceMs = request.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
   const mark = newLaunchMark();
   return new Promise((resolve, reject) => {
-    const child = childProcess().spawn(request.command, [...request.args], {
+    const child = spawnWithMark(request.pacedOutput ? 1 : getDefaultHighWaterMark(false), () => childProcess().spawn(request.command, [...request.args], {
       cwd: request.cwd,
       // The preload agent watches us: if we die without stopping the target, it stops itself.
       env: { ...request.env, [AGENT_ENV.ownerPid]: String(process.pid), [AGENT_ENV.stopGraceMs]: String(graceMs), [LAUNCH_MARK_ENV]: mark },
@@ -65,7 +67,7 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
-    });
+    }));
     const startedAt = Date.now();
     let requested: StopKind | null = null;
     let hardKilled = false;
@@ -118,6 +120,17 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
       resolve({ pid, startedAt, stdout: child.stdout!, stderr: child.stderr!, exited, stop, kill });
     });
   });
+}
+
+/** Node makes the pipes' sockets inside spawn, with the default high-water mark of that moment. */
+function spawnWithMark<T>(mark: number, spawnIt: () => T): T {
+  const before = getDefaultHighWaterMark(false);
+  setDefaultHighWaterMark(false, mark);
+  try {
+    return spawnIt();
+  } finally {
+    setDefaultHighWaterMark(false, before);
+  }
 }
 
 /** After the launched process exits, ends whatever it left running in its group. */
