@@ -302,7 +302,12 @@ export class ProfileRun {
       if (!output.stderrBytes) output.stderr(text);
       this.rememberStderr(text);
     };
-    readPaced(stderr, pace, appStderr, () => appStderr(null));
+    const stderrReader = readPaced(stderr, pace, appStderr, () => appStderr(null));
+    // Its last lines and the pipes' ends are read at once: the run's end waits for them.
+    void this.target.processExited.then(() => {
+      this.stdoutReader?.readAtOnce();
+      stderrReader.readAtOnce();
+    });
   }
 
   private forwardStdout(accepted: boolean): void {

@@ -39,6 +39,8 @@ export interface TargetProcess {
   stderr: Readable;
   /** Resolves once the process has exited, its group is gone and its output has been read. */
   exited: Promise<TargetExit>;
+  /** Resolves as soon as the process has exited (its output may still be in the pipes). */
+  processExited: Promise<void>;
   /** Graceful stop: SIGINT to the group (like Ctrl-C in a terminal), SIGKILL after the grace time. */
   stop(): Promise<TargetExit>;
   /** Immediate stop: SIGKILL to the group. Profiles in flight are lost. */
@@ -85,8 +87,11 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
       trackGroup(pid);
 
       const outputClosed = new Promise<void>((done) => child.once('close', () => done()));
+      let processGone: () => void = () => undefined;
+      const processExited = new Promise<void>((done) => (processGone = done));
       const exited = new Promise<TargetExit>((done) => {
         child.once('exit', async (code, signal) => {
+          processGone();
           clearTimeout(graceTimer);
           await reapGroup(pid);
           // The race's timer is cleared once the output closes: left armed, it held the CLI 2 s after every run.
@@ -117,7 +122,7 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
         return exited;
       };
 
-      resolve({ pid, startedAt, stdout: child.stdout!, stderr: child.stderr!, exited, stop, kill });
+      resolve({ pid, startedAt, stdout: child.stdout!, stderr: child.stderr!, exited, processExited, stop, kill });
     });
   });
 }

@@ -6,8 +6,9 @@
  * (measured: 300 chunks of an allocation-heavy script cost a reader that does nothing with them
  * 50–75 ms of CPU during the script's 1.5 s). On a machine of 2 cores that CPU is taken from the
  * target's GC helper threads. Paced, the pipe is read at most once per `intervalMs` while output is
- * light; the lines wait in the kernel's pipe buffer meanwhile. A writer that fills that buffer (a
- * chatty app) is read at once, and until its output is light again, so it is never made to wait.
+ * light; the lines wait in the kernel's pipe buffer meanwhile. Output after a quiet spell (a line
+ * now and then) is read at once, and so is all of it once the writer has exited (`readAtOnce`). A writer that fills that
+ * buffer (a chatty app) is read at once too, until its output is light again: it is never made to wait.
  *
  * The pipe must have been created with a high-water mark of 1 byte (`launchTarget({ paced })`):
  * then Node stops reading it as soon as one chunk waits to be read, and the rest stays in the kernel.
@@ -21,6 +22,8 @@ export interface PacedReader {
   /** Stops delivering (the consumer is behind); the writer waits once the pipe buffer is full. */
   hold(): void;
   release(): void;
+  /** From now on reads at once: the writer has exited, and what it wrote and the pipe's end are the last. */
+  readAtOnce(): void;
   /** How the pipe was read: for tests and benchmarks. */
   readonly stats: { chunks: number; bytes: number; pacedDrains: number; eagerDrains: number };
 }
@@ -34,10 +37,12 @@ export function readPaced(stream: Readable, intervalMs: number, onChunk: (bytes:
   let held = false;
   let eager = intervalMs === 0;
   let timer: NodeJS.Timeout | null = null;
+  let lastDrainAt = -Infinity;
 
   const drain = (how: 'paced' | 'eager') => {
     timer = null;
     if (held) return;
+    lastDrainAt = performance.now();
     stats[how === 'paced' ? 'pacedDrains' : 'eagerDrains']++;
     let got = 0;
     let chunk: Buffer | null;
@@ -51,10 +56,13 @@ export function readPaced(stream: Readable, intervalMs: number, onChunk: (bytes:
     }
     eager = intervalMs === 0 || got >= BURST_BYTES;
   };
+  // A throttle: what comes after a quiet spell (a line now and then) is read at once;
+  // what follows within `intervalMs` of a read waits for the rest of it.
   const schedule = () => {
     if (held || timer !== null) return;
-    if (eager) drain('eager');
-    else timer = setTimeout(() => drain('paced'), intervalMs);
+    const wait = lastDrainAt + intervalMs - performance.now();
+    if (eager || wait <= 0) drain('eager');
+    else timer = setTimeout(() => drain('paced'), wait);
   };
 
   stream.pause();
@@ -75,6 +83,13 @@ export function readPaced(stream: Readable, intervalMs: number, onChunk: (bytes:
       held = false;
       // What waited while held goes now: the consumer has caught up.
       eager = true;
+      schedule();
+    },
+    readAtOnce: () => {
+      intervalMs = 0;
+      eager = true;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
       schedule();
     },
     stats,

@@ -68,6 +68,27 @@ describe('readPaced', () => {
     assert.equal(ends, 1);
   });
 
+  it('reads a line that comes after a quiet spell at once', async () => {
+    // Four lines 300 ms apart, then 300 ms before the end: each comes after more than a pace of quiet.
+    const target = await launch("let i = 0; const t = setInterval(() => { if (i === 4) return clearInterval(t); require('fs').writeSync(1, `quiet ${i++}\\n`); }, 300);");
+    const { reader, text, ended } = collect(target, 100);
+    await ended;
+    await target.exited;
+    assert.equal(text(), 'quiet 0\nquiet 1\nquiet 2\nquiet 3\n');
+    assert.equal(reader.stats.pacedDrains, 0);
+  });
+
+  it('once the writer has exited, reads its last line and the end at once, not a pace later', async () => {
+    // A pace of 10 s: the second line comes 300 ms after the first, within it, and the target exits.
+    const target = await launch("require('fs').writeSync(1, 'ready\\n'); setTimeout(() => require('fs').writeSync(1, 'done\\n'), 300);");
+    const { reader, text, ended } = collect(target, 10_000);
+    void target.processExited.then(() => reader.readAtOnce());
+    await ended;
+    await target.exited;
+    assert.equal(text(), 'ready\ndone\n');
+    assert.equal(reader.stats.pacedDrains, 0);
+  });
+
   it('with a pace of 0 reads each chunk as it comes', async () => {
     const target = await launch("const fs = require('fs'); let i = 0; const t = setInterval(() => { fs.writeSync(1, `now ${i}\\n`); if (++i === 20) clearInterval(t); }, 10);");
     const { reader, text, ended } = collect(target, 0);
