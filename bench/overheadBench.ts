@@ -147,12 +147,16 @@ export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind
     }
     const load: [number, number] = [before, loadavg()[0]!];
     const points = (a: string, b: string) => (kept(b) - kept(a)) * 100;
+    const within = (a: string, b: string) => {
+      const [lo, hi] = pointsInterval(t, a, b);
+      return `(90% of resampled rounds: ${lo.toFixed(1)} to ${hi.toFixed(1)})`;
+    };
     const defaultCost = points('v8-lens default', 'node --cpu-prof');
     const gcCost = points('v8-lens gc', 'node --trace-gc');
     report({
       what: `default preset vs \`node --cpu-prof\` alone: ${KIND_LABEL[kind]} (${kindRounds} rotated rounds)`,
       baseline: `--cpu-prof keeps ${keptText('node --cpu-prof')} of bare node`,
-      result: `default keeps ${keptText('v8-lens default')}: **${defaultCost.toFixed(1)} points** more; cpu-gc ${keptText('v8-lens cpu-gc')}`,
+      result: `default keeps ${keptText('v8-lens default')}: **${defaultCost.toFixed(1)} points** more ${within('v8-lens default', 'node --cpu-prof')}; cpu-gc ${keptText('v8-lens cpu-gc')}`,
       target: '≤ 3 points',
       met: defaultCost <= 3,
       load,
@@ -160,10 +164,33 @@ export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind
     report({
       what: `GC-only preset vs \`node --trace-gc\`: ${KIND_LABEL[kind]}`,
       baseline: `--trace-gc keeps ${keptText('node --trace-gc')}`,
-      result: `gc preset keeps ${keptText('v8-lens gc')}: **${gcCost.toFixed(1)} points** more`,
+      result: `gc preset keeps ${keptText('v8-lens gc')}: **${gcCost.toFixed(1)} points** more ${within('v8-lens gc', 'node --trace-gc')}`,
       target: '≤ 2 points',
       met: gcCost <= 2,
       load,
     });
   }
+}
+
+/**
+ * How far an arm's points against a baseline arm move with the luck of the rounds: the 5th and 95th
+ * percentile of the same figure over 2,000 resamplings of whole rounds (each round keeps its arms
+ * together). A fixed seed: the same rounds give the same interval.
+ */
+function pointsInterval(t: Record<string, number[]>, arm: string, baseline: string): [number, number] {
+  const n = t.node!.length;
+  let seed = 20;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const figures: number[] = [];
+  for (let r = 0; r < 2000; r++) {
+    const picked = Array.from({ length: n }, () => Math.floor(random() * n));
+    const med = (name: string) => median(picked.map((i) => t[name]![i]!));
+    const bare = med('node');
+    figures.push(((med(baseline) - med(arm)) / bare) * 100);
+  }
+  figures.sort((a, b) => a - b);
+  return [figures[Math.floor(0.05 * figures.length)]!, figures[Math.floor(0.95 * figures.length) - 1]!];
 }
