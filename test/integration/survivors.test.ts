@@ -1,7 +1,7 @@
 /**
  * Survivors (issue 23): `v8-lens profile --survivors` on a program with three lifetimes (garbage that
- * dies at once, data kept ~50 ms, a slow cache). All allocations rank the garbage first; the
- * survivors, what the scavenger had to copy, rank the ~50 ms-lived allocator first. The survivors
+ * dies at once, data kept ~150 ms, a slow cache). All allocations rank the garbage first; the
+ * survivors, what the scavenger had to copy, rank the ~150 ms-lived allocator first. The survivors
  * pass's figures are held to V8's own account of the same pass (its --trace-gc-nvp lines, read with
  * this test's own patterns): the bytes its scavenges kept young and promoted, and its helper
  * threads' GC time.
@@ -38,7 +38,7 @@ function nvpLines(trace: string): Array<Record<string, number | string> & { atMs
 
 describe('survivors: who the young GC copies', () => {
   for (const node of NODES) {
-    it(`${node.label}: the ~50 ms-lived allocator ranks first among survivors, the garbage maker does not; V8's own account of the pass agrees`, { timeout: 120_000 }, async () => {
+    it(`${node.label}: the ~150 ms-lived allocator ranks first among survivors, the garbage maker does not; V8's own account of the pass agrees`, { timeout: 120_000 }, async () => {
       const out = join(tempDir(), 'run');
       // Sampled every 32 KB in both runs, as the survivors pass always is: the script is short, and a
       // function's rate needs it found in both profiles (at the default 2 MB its few samples may not be).

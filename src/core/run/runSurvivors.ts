@@ -21,10 +21,11 @@ export const MAX_SURVIVOR_FUNCTIONS = 50;
 
 /** What the survivors are and what they are not: said on the page and by the CLI. */
 export const SURVIVORS_MEANING =
-  'Survivors: what outlived at least one young GC (the scavenger copied it, and promoted it to the old generation when it survived a second one), ' +
+  'Survivors: what no young GC freed (the scavenger copied it, and promoted it to the old generation when it survived a second one), ' +
   "sampled in a second run of the same program with V8's sampling heap profiler keeping no young garbage. " +
-  'Its limit: what was allocated after the last young GC of that run counts as surviving, as does what a full GC freed later, so the figures lean high for a short run; ' +
-  'and what V8 pretenured (allocated straight into the old generation, see Pretenuring) never met a young GC, so it counts as surviving too.';
+  'Its limits: what was allocated after the last young GC of that run counts as surviving, as does what a full GC freed later, so the figures lean high for a short run; ' +
+  'what V8 pretenured (allocated straight into the old generation, see Pretenuring) never met a young GC, so it counts as surviving too; ' +
+  'and V8 drops the sample of an object that one scavenge copied and a later one freed, so data that lives about as long as the time between two scavenges leans low.';
 
 type Work = { by: 'requests' | 'fixed work'; main: number; pass: number } | { by: null; why: string };
 

@@ -1,7 +1,7 @@
 // Scenario: who the young GC copies. With the setting allocations.survivors on, a program with three
-// lifetimes (garbage that dies at once, data kept ~50 ms, a slow cache) is profiled from the palette:
+// lifetimes (garbage that dies at once, data kept ~150 ms, a slow cache) is profiled from the palette:
 // V8 Lens runs it, then runs it again keeping only what outlives a young GC. The report's flame
-// section gets a Survivors tab beside All allocations, where the ~50 ms-lived allocator is the widest
+// section gets a Survivors tab beside All allocations, where the ~150 ms-lived allocator is the widest
 // frame, and a Survivors panel that says what the mode means and its limit; the source gets a lens
 // above keepForAWhile ("keeps N% of what it allocates past a young GC: copied, then promoted").
 // Screenshots of the survivors flame graph and of the lens beside the panel, for the README.
