@@ -201,8 +201,8 @@ A sweep's measured runs start node <your node args> --trace-gc --trace-pretenuri
 --<flag>=V [--min-semi-space-size=V] --require <V8 Lens preload> <script> itself: the GC trace and
 V8's pretenuring decisions, nothing else (the preload only stops the target gracefully and reads
 its young generation; it loads no profiler). Then one profiling run per value adds --cpu-prof and
-allocation sampling, for the reports and the allocations only: no figure of the comparison comes
-from it. It load-tests only loopback URLs; failed requests (errors, timeouts, non-2xx) make a run
+allocation sampling (every 256 KB), for the reports and the allocations only: no figure of the
+comparison comes from it. It load-tests only loopback URLs; failed requests (errors, timeouts, non-2xx) make a run
 invalid, and a value that loses any is never recommended. Rounds in which V8 tenured an
 allocation site and rounds in which it did not are two GC regimes: such a value is said, not
 compared. Ctrl-C cancels it and keeps the finished runs.

@@ -11,9 +11,10 @@ import { isValidRun } from './sweepStats';
 
 /**
  * How far the settings' medians of bytes per request may differ and still be "the same work". The
- * sampling alone is within ~1% at the thousands of samples a lab window has (1/√n); what moves it
- * run to run is the app (caches warming, a different mix of answers): 15% was the widest spread
- * seen between rounds of one setting on the example services.
+ * sampling alone moves one window's figure by about ±2.6% (1/√n at the ~1,500 samples a 2 s window
+ * of the example service holds at LAB_ALLOC_SAMPLING_BYTES); the rest is the app (caches warming, a
+ * different mix of answers): 15% was the widest spread seen between rounds of one setting on the
+ * example services.
  */
 export const ALLOC_INVARIANCE_TOLERANCE = 0.15;
 /** An allocator is named as the alternative when it makes at least this share of the bytes. */
