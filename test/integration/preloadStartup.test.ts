@@ -52,5 +52,25 @@ describe("the preload's part of the app's start-up", () => {
       assert.deepEqual(record.errors, []);
       assert.equal(record.codeTrace?.own, true, JSON.stringify(record.codeTrace));
     });
+
+    it(`${node.label}: a code-trace folder that is not there is made (V8 aborts on a trace file it cannot open), and no trace line reaches the app's stdout`, { timeout: 60_000 }, () => {
+      const traces = join(tempDir(), 'removed', 'v8');
+      // No --redirect-code-traces on the command line either (the preload switches it on itself).
+      const { stdout, record } = runProbe(node.path, { V8_LENS_CODE_TRACE_DIR: traces });
+      assert.deepEqual(record.errors, []);
+      assert.equal(record.codeTrace?.own, true, JSON.stringify(record.codeTrace));
+      assert.ok(readdirSync(traces).includes(`code-${record.pid}-0.asm`), readdirSync(traces).join(', '));
+      assert.doesNotMatch(stdout, /\[(marking|compiling|completed|bailout)/, 'a trace line in the app\'s output');
+    });
+
+    it(`${node.label}: a code-trace folder that cannot be made: the app runs as without V8 Lens, and the record says why`, { timeout: 60_000 }, () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'a-file'), '');
+      const { stdout, record } = runProbe(node.path, { V8_LENS_CODE_TRACE_DIR: join(dir, 'a-file', 'v8') });
+      assert.match(stdout, /^v8 loaded before the app: (true|false)$/m);
+      assert.doesNotMatch(stdout, /\[(marking|compiling|completed|bailout)/, 'a trace line in the app\'s output');
+      assert.equal(record.codeTrace, null);
+      assert.match(record.errors.join('\n'), /^code trace: .*(ENOTDIR|EEXIST|not a directory)/im);
+    });
   }
 });

@@ -17,7 +17,7 @@
  * flag at `code-<pid>-threads.asm`, so those workers share that file instead of truncating ours;
  * the record says whether a thread got a file of its own (`own`).
  */
-import { closeSync, existsSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { v8 } from '../util/lazyBuiltins';
 import { CODE_TRACE_PROBE_NAME } from './agentEnv';
@@ -41,6 +41,9 @@ export interface CodeTraceRedirect {
 const MAX_PROBE_ROUNDS = 400;
 
 export function redirectCodeTrace(dir: string, pid: number, threadId: number): CodeTraceRedirect {
+  // V8 aborts the process (a CHECK) when it cannot open the trace file: the folder is made first,
+  // and a failure to make it throws before any trace flag is set (the run then has no code trace).
+  mkdirSync(dir, { recursive: true });
   return withFlagLock(join(dir, `.flags-${pid}.lock`), () => redirect(dir, pid, threadId));
 }
 
@@ -101,6 +104,8 @@ function staleLock(lockPath: string): boolean {
 function redirect(dir: string, pid: number, threadId: number): CodeTraceRedirect {
   const file = ownTraceName(pid, threadId);
   const path = join(dir, file);
+  // Without `--redirect-code-traces` V8 writes the trace to the app's stdout: switched on here too.
+  v8().setFlagsFromString('--redirect-code-traces');
   v8().setFlagsFromString(`--redirect-code-traces-to=${path}`);
   // Only now what is traced: from the command line, a process could trace its own start-up before
   // this preload ran (Node 24 marks path helpers hot while a deep path is resolved) into a shared file.
