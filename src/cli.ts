@@ -83,7 +83,7 @@ profile options:
   --exact-alloc-sites
                     sample allocations with V8's inlining off, so an inlined function's bytes are
                     its own, not its caller's (changes performance: for finding sites only)
-  --survivors       then run the target once more, sampling only what outlives a young GC (what
+  --survivors       then run the target once more, sampling only what no young GC frees (what
                     the scavenger copies and promotes): per function its survivors, their share of
                     what it allocated (per request under load, or a script run to its end) and
                     their estimated copy cost, in <run>/survivors; V8 runs one sampler per isolate
@@ -163,7 +163,7 @@ says otherwise; a fresh process per run):
                     skip the profiling run per value (CPU profile + allocation samples for the
                     reports and the bytes-per-request column)
   --survivors       after the profiling runs, one survivors run per value: the allocation sampler keeps
-                    only what outlives a young GC; the table gets survived / req (of allocated)
+                    only what no young GC frees; the table gets survived / req (of allocated)
   --v8-flag FLAG    another V8 or Node flag for every run (repeatable), e.g. --v8-flag=--max-semi-space-size=1
                     beside a pretenuring sweep; checked against the target's Node
   --on-failure X    continue (default) or stop after the first invalid run
@@ -399,7 +399,7 @@ async function survivorsPassCommand(request: ProfileRequest, first: RunResult, o
   const passRequest = interrupted() ? null : survivorsPassRequest(request, first);
   if (passRequest === null) return withSurvivors(first, null, interrupted() ? 'survivors: the run was stopped with Ctrl-C, so the survivors pass did not run' : noSurvivorsPassReason(first));
   const pass = await startSurvivorsPass(passRequest, output);
-  note(`survivors pass: running the target again (pid ${pass.pid}), sampling only what outlives a young GC, into ${pass.runDir}${passRequest.timeoutS !== null && !request.load ? `; it stops after ${passRequest.timeoutS} s, as long as the run took` : ''}`);
+  note(`survivors pass: running the target again (pid ${pass.pid}), sampling only what no young GC frees, into ${pass.runDir}${passRequest.timeoutS !== null && !request.load ? `; it stops after ${passRequest.timeoutS} s, as long as the run took` : ''}`);
   const stopListening = onInterrupts(
     () => {
       note('stopping the survivors pass… (Ctrl-C again to kill it at once)');

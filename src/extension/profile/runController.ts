@@ -128,7 +128,7 @@ export class RunController implements vscode.Disposable {
   private async survivorsPass(request: ProfileRequest, first: RunResult, output: AppOutput): Promise<RunResult> {
     const passRequest = survivorsPassRequest(request, first);
     if (passRequest === null) return withSurvivors(first, null, noSurvivorsPassReason(first));
-    this.output.appendLine(`[V8 Lens] survivors pass: running ${request.name ?? 'the program'} again, sampling only what outlives a young GC, into ${passRequest.runDir}`);
+    this.output.appendLine(`[V8 Lens] survivors pass: running ${request.name ?? 'the program'} again, sampling only what no young GC frees, into ${passRequest.runDir}`);
     let pass: ProfileRun;
     try {
       pass = await startSurvivorsPass(passRequest, output);

@@ -1,6 +1,6 @@
 // Scenario: who the young GC copies. With the setting allocations.survivors on, a program with three
 // lifetimes (garbage that dies at once, data kept ~150 ms, a slow cache) is profiled from the palette:
-// V8 Lens runs it, then runs it again keeping only what outlives a young GC. The report's flame
+// V8 Lens runs it, then runs it again keeping only what no young GC frees. The report's flame
 // section gets a Survivors tab beside All allocations, where the ~150 ms-lived allocator is the widest
 // frame, and a Survivors panel that says what the mode means and its limit; the source gets a lens
 // above keepForAWhile ("keeps N% of what it allocates past a young GC: copied, then promoted").
@@ -57,7 +57,7 @@ export default {
     // The survivors flame graph: keepForAWhile's frame drawn, its tooltip in survivor bytes.
     await frame.locator('#flame-tab-survivors').click();
     await frame.locator('#flame-tab-survivors[aria-selected="true"]').waitFor({ timeout: 10_000 });
-    assert.equal(await frame.locator('#flame-section h2').innerText(), 'Survivors flame graph (what outlived a young GC)');
+    assert.equal(await frame.locator('#flame-section h2').innerText(), 'Survivors flame graph (what no young GC freed)');
     assert.ok(await numAttr(frame, '#flame-graph', 'data-frame-count') > 3, 'the survivors flame graph has frames');
     await t.host.eval(async (vscode) => {
       await vscode.commands.executeCommand('workbench.action.closeSidebar');
