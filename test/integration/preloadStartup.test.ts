@@ -6,13 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { AgentRecord } from '../../src/core/preload/agentRecord';
 import { NODES, REPO, tempDir } from './cliHarness';
 
 const PRELOAD = join(REPO, 'dist', 'agent', 'preload.js');
+const LAB_PRELOAD = join(REPO, 'dist', 'agent', 'lab-preload.js');
 
 /** A script that says, at its first line, whether node:v8 was loaded before it, then allocates a little and ends. */
 function writeProbe(dir: string): string {
@@ -21,10 +22,11 @@ function writeProbe(dir: string): string {
   return path;
 }
 
-function runProbe(nodePath: string, env: Record<string, string>, flags: string[] = []): { stdout: string; record: AgentRecord } {
+function runProbe(nodePath: string, env: Record<string, string>, flags: string[] = [], preload = PRELOAD): { stdout: string; record: AgentRecord } {
   const dir = tempDir();
   const agentDir = join(dir, 'agent');
-  const r = spawnSync(nodePath, ['--trace-gc', ...flags, '--require', PRELOAD, writeProbe(dir)], {
+  mkdirSync(agentDir); // the launcher makes it (the lab's agent expects it there)
+  const r = spawnSync(nodePath, ['--trace-gc', ...flags, '--require', preload, writeProbe(dir)], {
     env: { ...process.env, V8_LENS_AGENT_DIR: agentDir, ...env },
     encoding: 'utf8',
     timeout: 30_000,
@@ -40,6 +42,14 @@ describe("the preload's part of the app's start-up", () => {
       const { stdout, record } = runProbe(node.path, {});
       assert.match(stdout, /^v8 loaded before the app: false$/m);
       assert.deepEqual(record.errors, []);
+      assert.equal(record.final, true);
+      assert.ok((record.heapSizeLimitBytes ?? 0) > 64 * 2 ** 20, `heap limit ${record.heapSizeLimitBytes}`);
+      assert.ok(record.newSpaceMaxBytes > 0, 'the new space, read at the exit');
+    });
+
+    it(`${node.label}: the lab's agent (its measured rounds) does not load node:v8 before the app either, and still records the heap at the exit`, { timeout: 60_000 }, () => {
+      const { stdout, record } = runProbe(node.path, {}, [], LAB_PRELOAD);
+      assert.match(stdout, /^v8 loaded before the app: false$/m);
       assert.equal(record.final, true);
       assert.ok((record.heapSizeLimitBytes ?? 0) > 64 * 2 ** 20, `heap limit ${record.heapSizeLimitBytes}`);
       assert.ok(record.newSpaceMaxBytes > 0, 'the new space, read at the exit');

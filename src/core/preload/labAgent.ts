@@ -9,16 +9,17 @@
  *  - an orphaned target (V8 Lens killed outright) stops itself, checked once a second;
  *  - the young generation it really had, read once a second and at the exit;
  *  - one record at the exit (`agent/<pid>.json`, the full agent's shape): peak RSS, CPU, exit.
- * It loads no profiler, no inspector, and no module the app would not load itself.
+ * It loads no profiler, no inspector, and no module the app would not load itself: not even
+ * `node:v8` before the app's first line (it is read on the first tick; see lazyBuiltins.ts).
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getHeapStatistics } from 'node:v8';
 import { AGENT_ENV } from './agentEnv';
 import type { AgentRecord } from './agentRecord';
 import { currentThread } from './currentThread';
 import { watchNewSpace } from './newSpaceWatch';
 import { readProcStat } from '../launcher/procStats';
+import { v8 } from '../util/lazyBuiltins';
 
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 const TICK_MS = 1000;
@@ -78,7 +79,7 @@ function start(): void {
       final: true,
       exitCode: code,
       stopSignal,
-      heapSizeLimitBytes: getHeapStatistics().heap_size_limit,
+      heapSizeLimitBytes: v8().getHeapStatistics().heap_size_limit,
       newSpaceMaxBytes: newSpaceMax,
       maxRssKB: usage.maxRSS,
       cpuUserUs: usage.userCPUTime,
