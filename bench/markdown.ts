@@ -21,6 +21,7 @@ function chromiumVersion(): string {
 function verdict(f: Figure): string {
   if (f.met === null) return '';
   if (tooBusy(f)) return ' (machine too busy: no verdict)';
+  if (f.unsettled) return ` (unsettled: ${f.unsettled})`;
   return f.met ? ' (met)' : ' (missed)';
 }
 

@@ -93,6 +93,21 @@ export interface Figure {
   otherCores?: number | null;
   /** A size, not a time: the machine's load does not change it, so it is never too busy for a verdict. */
   untimed?: boolean;
+  /**
+   * Set when the figure's uncertainty spans its target (the point is on one side, part of its
+   * interval on the other): the run cannot say met or missed, and says why instead of a verdict.
+   */
+  unsettled?: string;
+}
+
+/**
+ * A verdict from a figure's point and its interval against an upper limit: met when the whole
+ * interval is within it, missed when the whole interval is beyond it, else unsettled (with why).
+ */
+export function intervalVerdict(point: number, [lo, hi]: [number, number], limit: number): Pick<Figure, 'met' | 'unsettled'> {
+  if (lo > limit) return { met: false };
+  if (point <= limit && hi <= limit) return { met: true };
+  return { met: point <= limit, unsettled: `its 90% interval, ${lo.toFixed(1)} to ${hi.toFixed(1)}, spans the target` };
 }
 
 /** Why a figure gets no verdict (measured on a busy machine), or null. */
@@ -122,7 +137,7 @@ export function report(figure: Figure): void {
   figure.otherCores = figure.untimed ? null : otherCoresSinceStart();
   figures.push(figure);
   const busy = tooBusy(figure);
-  const verdict = figure.met === null ? '' : busy ? `  (${busy}: not a headline figure, no verdict)` : figure.met ? '  OK' : '  MISSED';
+  const verdict = figure.met === null ? '' : busy ? `  (${busy}: not a headline figure, no verdict)` : figure.unsettled ? `  UNSETTLED (${figure.unsettled})` : figure.met ? '  OK' : '  MISSED';
   const other = figure.otherCores === null || figure.otherCores === undefined ? '' : `; other work ${figure.otherCores.toFixed(2)} cores`;
   console.log(`  → ${figure.what}: ${figure.result}${figure.baseline ? ` (baseline: ${figure.baseline})` : ''}; target ${figure.target}${verdict}  [load ${figure.load.map((l) => l.toFixed(2)).join('–')}${other}]`);
 }

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { startLoad } from '../src/core/load/loadGenerator';
 import { median } from '../src/core/util/stats';
 import type { Summary } from '../src/shared/model/summary';
-import { fmtSpread, interleave, report } from './measure';
+import { fmtSpread, interleave, intervalVerdict, report } from './measure';
 import { tempDir } from '../scripts/tempDirs';
 
 const REPO = join(__dirname, '..');
@@ -147,26 +147,25 @@ export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind
     }
     const load: [number, number] = [before, loadavg()[0]!];
     const points = (a: string, b: string) => (kept(b) - kept(a)) * 100;
-    const within = (a: string, b: string) => {
-      const [lo, hi] = pointsInterval(t, a, b);
-      return `(90% of resampled rounds: ${lo.toFixed(1)} to ${hi.toFixed(1)})`;
-    };
+    const within = ([lo, hi]: [number, number]) => `(90% of resampled rounds: ${lo.toFixed(1)} to ${hi.toFixed(1)})`;
     const defaultCost = points('v8-lens default', 'node --cpu-prof');
+    const defaultInterval = pointsInterval(t, 'v8-lens default', 'node --cpu-prof');
     const gcCost = points('v8-lens gc', 'node --trace-gc');
+    const gcInterval = pointsInterval(t, 'v8-lens gc', 'node --trace-gc');
     report({
       what: `default preset vs \`node --cpu-prof\` alone: ${KIND_LABEL[kind]} (${kindRounds} rotated rounds)`,
       baseline: `--cpu-prof keeps ${keptText('node --cpu-prof')} of bare node`,
-      result: `default keeps ${keptText('v8-lens default')}: **${defaultCost.toFixed(1)} points** more ${within('v8-lens default', 'node --cpu-prof')}; cpu-gc ${keptText('v8-lens cpu-gc')}`,
+      result: `default keeps ${keptText('v8-lens default')}: **${defaultCost.toFixed(1)} points** more ${within(defaultInterval)}; cpu-gc ${keptText('v8-lens cpu-gc')}`,
       target: '≤ 3 points',
-      met: defaultCost <= 3,
+      ...intervalVerdict(defaultCost, defaultInterval, 3),
       load,
     });
     report({
       what: `GC-only preset vs \`node --trace-gc\`: ${KIND_LABEL[kind]}`,
       baseline: `--trace-gc keeps ${keptText('node --trace-gc')}`,
-      result: `gc preset keeps ${keptText('v8-lens gc')}: **${gcCost.toFixed(1)} points** more ${within('v8-lens gc', 'node --trace-gc')}`,
+      result: `gc preset keeps ${keptText('v8-lens gc')}: **${gcCost.toFixed(1)} points** more ${within(gcInterval)}`,
       target: '≤ 2 points',
-      met: gcCost <= 2,
+      ...intervalVerdict(gcCost, gcInterval, 2),
       load,
     });
   }
