@@ -7,8 +7,9 @@
  * 50–75 ms of CPU during the script's 1.5 s). On a machine of 2 cores that CPU is taken from the
  * target's GC helper threads. Paced, the pipe is read at most once per `intervalMs` while output is
  * light; the lines wait in the kernel's pipe buffer meanwhile. Output after a quiet spell (a line
- * now and then) is read at once, and so is all of it once the writer has exited (`readAtOnce`). A writer that fills that
- * buffer (a chatty app) is read at once too, until its output is light again: it is never made to wait.
+ * now and then) is read at once, and so is all of it once the writer has exited (`readAtOnce`).
+ * A writer that fills that buffer (a chatty app) is read at once too, until its output is light
+ * again: it is never made to wait.
  *
  * The pipe must have been created with a high-water mark of 1 byte (`launchTarget({ paced })`):
  * then Node stops reading it as soon as one chunk waits to be read, and the rest stays in the kernel.
@@ -35,9 +36,16 @@ export interface PacedReader {
 export function readPaced(stream: Readable, intervalMs: number, onChunk: (bytes: Buffer) => void, onEnd: () => void): PacedReader {
   const stats = { chunks: 0, bytes: 0, pacedDrains: 0, eagerDrains: 0 };
   let held = false;
-  let eager = intervalMs === 0;
+  /** Reading every chunk as it comes: pace 0, or from readAtOnce on. */
+  let unpaced = intervalMs === 0;
+  /** The next read goes at once: the last drain was a burst, or what waited while held. */
+  let eager = unpaced;
   let timer: NodeJS.Timeout | null = null;
   let lastDrainAt = -Infinity;
+  const cancelTimer = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+  };
 
   const drain = (how: 'paced' | 'eager') => {
     timer = null;
@@ -54,7 +62,7 @@ export function readPaced(stream: Readable, intervalMs: number, onChunk: (bytes:
       stats.bytes += chunk.length;
       onChunk(chunk);
     }
-    eager = intervalMs === 0 || got >= BURST_BYTES;
+    eager = unpaced || got >= BURST_BYTES;
   };
   // A throttle: what comes after a quiet spell (a line now and then) is read at once;
   // what follows within `intervalMs` of a read waits for the rest of it.
@@ -68,15 +76,13 @@ export function readPaced(stream: Readable, intervalMs: number, onChunk: (bytes:
   stream.pause();
   stream.on('readable', schedule);
   stream.once('end', () => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
+    cancelTimer();
     onEnd();
   });
   return {
     hold: () => {
       held = true;
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
+      cancelTimer();
     },
     release: () => {
       if (!held) return;
@@ -86,10 +92,9 @@ export function readPaced(stream: Readable, intervalMs: number, onChunk: (bytes:
       schedule();
     },
     readAtOnce: () => {
-      intervalMs = 0;
+      unpaced = true;
       eager = true;
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
+      cancelTimer();
       schedule();
     },
     stats,
