@@ -61,7 +61,7 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
   const graceMs = request.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
   const mark = newLaunchMark();
   return new Promise((resolve, reject) => {
-    const child = spawnWithMark(request.pacedOutput ? 1 : getDefaultHighWaterMark(false), () => childProcess().spawn(request.command, [...request.args], {
+    const spawnIt = () => childProcess().spawn(request.command, [...request.args], {
       cwd: request.cwd,
       // The preload agent watches us: if we die without stopping the target, it stops itself.
       env: { ...request.env, [AGENT_ENV.ownerPid]: String(process.pid), [AGENT_ENV.stopGraceMs]: String(graceMs), [LAUNCH_MARK_ENV]: mark },
@@ -69,7 +69,8 @@ export function launchTarget(request: LaunchRequest): Promise<TargetProcess> {
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
-    }));
+    });
+    const child = request.pacedOutput ? spawnWithMark(1, spawnIt) : spawnIt();
     const startedAt = Date.now();
     let requested: StopKind | null = null;
     let hardKilled = false;
