@@ -19,11 +19,11 @@ export function survivorsYoungGcText(s: SurvivorsSummary): string {
   return `${y.count.toLocaleString('en-US')} young GC${y.count === 1 ? '' : 's'}, ${ms(y.pauseMs)} of pause${copied}`;
 }
 
-/** "154 MB no young GC freed (25% of the 612 MB V8 counted allocated)". */
+/** "154 MB that no young GC freed (25% of the 612 MB V8 counted allocated)". */
 export function survivorsTotalText(s: SurvivorsSummary): string {
   const share = s.survivalShare !== null ? ` (${(s.survivalShare * 100).toFixed(1)}% of all allocated, by V8's own count)` : '';
   const perRequest = s.bytesPerRequest !== null ? `, ${fmtBytes(s.bytesPerRequest)} per request` : '';
-  return `${fmtBytes(s.totalBytes)} no young GC freed${share}${perRequest}`;
+  return `${fmtBytes(s.totalBytes)} that no young GC freed${share}${perRequest}`;
 }
 
 /** How the survival rates were had, or why there are none. */

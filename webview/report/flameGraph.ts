@@ -33,7 +33,7 @@ export const CPU_TIME: FlameUnit = { title: 'CPU flame graph', width: 'total tim
 export const CPU_TIME_IN_RANGE: FlameUnit = { ...CPU_TIME, whole: 'the selected range', rootName: 'all (the selected range)' };
 export const LIVE_BYTES: FlameUnit = { title: 'Heap flame graph (live objects)', width: 'bytes still in use when the profile was taken', whole: 'the live heap sampled', rootName: 'all (in use)', format: fmtBytes };
 export const ALLOCATED_BYTES: FlameUnit = { title: 'Allocation flame graph', width: 'bytes allocated (garbage included)', whole: 'the allocations', rootName: 'all (everything allocated)', format: fmtBytes };
-export const SURVIVOR_BYTES: FlameUnit = { title: 'Survivors flame graph (what no young GC freed)', width: 'bytes no young GC freed', whole: 'the survivors', rootName: 'all (what no young GC freed)', format: fmtBytes };
+export const SURVIVOR_BYTES: FlameUnit = { title: 'Survivors flame graph (what no young GC freed)', width: 'bytes that no young GC freed', whole: 'the survivors', rootName: 'all (what no young GC freed)', format: fmtBytes };
 
 export interface FlameView {
   applyTheme(palette: Palette): void;

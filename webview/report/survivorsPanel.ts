@@ -44,5 +44,5 @@ export function renderSurvivorsPanel(section: HTMLElement, s: SurvivorsSummary, 
   }
   const columns: [string, string?][] = [['Share'], ['Survived'], ['Survival rate', survivalRateBasisText(s)], ['Est. copying', COPY_ESTIMATE_NOTE], ['Function'], ['Location']];
   const head = el('tr', {}, ...columns.map(([h, title]) => el('th', { attrs: { scope: 'col' }, text: h, ...(title ? { title } : {}) })));
-  panel.append(el('table', { id: 'survivor-functions', className: 'data-table' }, el('caption', { text: `Top ${plural(rows.length, 'function')} by bytes no young GC freed` }), el('thead', {}, head), body));
+  panel.append(el('table', { id: 'survivor-functions', className: 'data-table' }, el('caption', { text: `Top ${plural(rows.length, 'function')} by bytes that no young GC freed` }), el('thead', {}, head), body));
 }

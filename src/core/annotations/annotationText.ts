@@ -95,7 +95,7 @@ export function survivorLensTitle(fn: SurvivorFunctionLens): string {
 export function survivorLensTooltip(fn: SurvivorFunctionLens): string {
   const rate = fn.survivalRate !== null ? `, ${formatShare(Math.min(1, fn.survivalRate))} of what it allocated in the run` : '';
   return (
-    `${fn.name}: ${fmtBytes(fn.bytes)} of its objects no young GC freed in the survivors pass (${formatShare(fn.share)} of all survivors${rate}). ` +
+    `${fn.name}: no young GC freed ${fmtBytes(fn.bytes)} of its objects in the survivors pass (${formatShare(fn.share)} of all survivors${rate}). ` +
     'A scavenge costs what it copies: these objects are copied, and promoted to the old generation when they survive a second one. ' +
     'Objects allocated after the last young GC count as survivors too. The copy time is its share of the young-GC pause: an estimate. Click for the report.'
   );
