@@ -129,6 +129,7 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
   let movedModel: CompareModel;
   let runA: string;
   let runB: string;
+  let loadB16: string;
 
   before(async () => {
     assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)');
@@ -137,6 +138,7 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
     runA = join(dir, 'run-1mb');
     runB = join(dir, 'run-16mb');
     const [loadA, loadB] = [join(dir, 'load-1mb'), join(dir, 'load-16mb')];
+    loadB16 = loadB;
     await Promise.all([buildCompareBundle(assets), profileRun(runA, 1), profileRun(runB, 16)]);
     // Under load one after the other: two services and their load generators at once would fight over two cores.
     await profileUnderLoad(loadA, 1);
@@ -430,7 +432,12 @@ describe('compare webview in Chromium', { timeout: 240_000 }, () => {
   it('only one run under load: says so, compares nothing per request, judges no totals', async () => {
     const { page, problems } = await open(oneLoadModel);
     assert.match(await page.locator('#compare-load.is-empty').innerText(), /Nothing to compare per request/);
-    assert.match(await page.locator('#compare-load-notes').innerText(), /^Only B ran under load \([\d,]+ req\/s in a 1 s window\); A did not run under load\./);
+    // The window as the load generator measured it (1 s asked, 1.0–1.1 s measured): B's own figures.
+    const note = /^Only B ran under load \(([\d,]+) req\/s in a ([\d.]+) s window\); A did not run under load\./.exec(await page.locator('#compare-load-notes').innerText());
+    assert.ok(note, 'the one-sided load note');
+    const figuresB = (JSON.parse(readFileSync(join(loadB16, 'summary.json'), 'utf8')) as { load: { figures: { rps: number; durationSeconds: number } } }).load.figures;
+    assert.equal(note[1], Math.round(figuresB.rps).toLocaleString('en-US'));
+    assert.ok(Math.abs(Number(note[2]) - figuresB.durationSeconds) <= 0.05, `${note[2]} s for ${figuresB.durationSeconds} s`);
     assert.equal(await page.locator('#compare-load tr').count(), 0);
     assert.equal(await page.locator('#compare-metrics tr[data-key="gcEvents"] td.verdict').innerText(), 'not comparable · only B ran under load');
     assert.match(await page.locator('#alloc-section').innerText(), /A did not sample allocations \(not collected\), so the allocators cannot be compared\./);
