@@ -87,7 +87,9 @@ describe('allocations, held against V8\'s own account', () => {
     it(`${node.label}: inlined allocations go to the caller, said so; exact sites give them back to buildOrder`, { timeout: 120_000 }, async () => {
       const run = async (extra: string[]) => {
         const out = join(tempDir(), 'run');
-        const r = await runCli(['profile', '--node', node.path, ...extra, '--out', out, '--url', 'auto', '--warmup', '1', '--duration', '2', '--connections', '8', '--', ALLOC_SERVICE], { timeoutMs: 110_000 });
+        // Every 256 KB, not the default 2 MB: a 2 s window then holds ~2,000 samples (±2%) instead of
+        // ~200 (±7%), so the two runs' bytes per request below are compared on the code, not on chance.
+        const r = await runCli(['profile', '--node', node.path, ...extra, '--alloc-interval', String(256 * 1024), '--out', out, '--url', 'auto', '--warmup', '1', '--duration', '2', '--connections', '8', '--', ALLOC_SERVICE], { timeoutMs: 110_000 });
         assert.equal(r.code, 0, r.stderr);
         return { summary: readSummary(out), stdout: r.stdout };
       };
