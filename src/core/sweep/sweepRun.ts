@@ -105,25 +105,32 @@ export function runDirName(slot: RunSlot, totalRuns: number, flag: string = SEMI
  */
 export const LAB_ALLOC_SAMPLING_BYTES = 256 * 1024;
 
+/**
+ * What a run of this purpose samples. A measured run has the GC trace alone: the allocation sampler
+ * forces a full GC whenever it is stopped, both profilers cost the app time, and any of it can move
+ * V8's pretenuring decisions. A profiling (or survivors) run adds both, for the reports (a lab run is
+ * a run folder, opened and compared like a profile) and the code-side figures: bytes allocated per
+ * request and who allocates them.
+ */
+function runSampling(purpose: SweepRunPurpose): { cpuSamplingUs: number | null; allocSamplingBytes: number | null } {
+  const profiled = purpose !== 'measure';
+  return { cpuSamplingUs: profiled ? DEFAULT_SAMPLING_INTERVAL_US : null, allocSamplingBytes: profiled ? LAB_ALLOC_SAMPLING_BYTES : null };
+}
+
 /** The Node command line of one run (no shell), from the launch plans like every other launch. */
 export function runLaunch(ctx: Pick<RunContext, 'config' | 'node' | 'preloadPath' | 'script'>, value: number, runDir: string, purpose: SweepRunPurpose = 'measure'): LaunchCommand {
   const { config } = ctx;
-  // A measured run has the GC trace alone: the allocation sampler forces a full GC whenever it is
-  // stopped, both profilers cost the app time, and any of it can move V8's pretenuring decisions.
-  // A profiling run adds both, for the reports (a lab run is a run folder, opened and compared like
-  // a profile) and the code-side figures: bytes allocated per request and who allocates them.
   const profiled = purpose !== 'measure';
   const run = {
     nodeArgs: config.target.nodeArgs,
     flag: sweepFlag(config),
     value,
     pinMinSemiSpace: config.pinMinSemiSpace,
-    allocSamplingBytes: profiled ? LAB_ALLOC_SAMPLING_BYTES : null,
-    cpuSamplingUs: profiled ? DEFAULT_SAMPLING_INTERVAL_US : null,
+    ...runSampling(purpose),
     // The profiling run also traces V8's GC phases: the helper threads' GC time. The measured runs
     // stay as plain as a run can be (--trace-gc-nvp once moved a pretenuring decision).
     gcPhases: profiled,
-    // A survivors run: the sampler keeps only what outlives a young GC at this value.
+    // A survivors run: the sampler keeps only what no young GC frees at this value.
     allocSurvivors: purpose === 'survivors',
   };
   const preload = profiled ? ctx.preloadPath : labPreloadPath(ctx.preloadPath);
@@ -377,8 +384,7 @@ class RunExecution {
       script: this.ctx.script,
       cwd: this.ctx.cwd,
       launch: runLaunch(this.ctx, this.slot.value, this.dir, this.purpose),
-      cpuSamplingUs: this.purpose !== 'measure' ? DEFAULT_SAMPLING_INTERVAL_US : null,
-      allocSamplingBytes: this.purpose !== 'measure' ? LAB_ALLOC_SAMPLING_BYTES : null,
+      ...runSampling(this.purpose),
       run,
       pid: this.target.pid,
       exit,
