@@ -105,17 +105,20 @@ export async function runCommand(page, label, { timeout = 60_000 } = {}) {
     await page.keyboard.press('Escape');
     await page.keyboard.press('F1');
     const input = page.locator(`${QUICK_INPUT} input`);
-    await input.waitFor({ timeout: 10_000 });
-    await input.fill('>' + label);
     const row = page.locator(QUICK_OPTION).filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escaped}$`) }) }).first();
     try {
+      // The palette closes when it loses focus: a webview that has just loaded (a report) can take
+      // focus between F1 and the typing, and an unbounded fill then waits on a hidden input for
+      // Playwright's 30 s. Bounded, and the whole open-type-pick is retried.
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill('>' + label, { timeout: 5_000 });
       await row.waitFor({ timeout: 2_000 });
       await row.click();
       return;
     } catch (e) {
       await page.keyboard.press('Escape');
       if (Date.now() > deadline) {
-        throw new Error(`command "${label}" not found in the palette within ${timeout / 1000} s`);
+        throw new Error(`command "${label}" not run from the palette within ${timeout / 1000} s: ${String(e?.message ?? e).split('\n')[0]}`);
       }
       await sleep(500);
     }
