@@ -15,7 +15,8 @@ export const https = (): typeof import('node:https') => require('node:https') as
 /**
  * `node:v8` loads perf_hooks and every stream module with it (41 modules): in a target started with
  * any V8 flag, whose built-ins then compile without Node's code cache, about 5 ms of its start-up.
- * The preload reads it when it first needs it (a flag to set, a heap reading on its first tick).
+ * The preload reads it when it first needs it (a heap reading on its first tick), or, when it must set
+ * V8 flags before the app runs, first thing, while Node's code cache still applies.
  */
 export const v8 = (): typeof import('node:v8') => require('node:v8') as typeof import('node:v8');
 export const crypto = (): typeof import('node:crypto') => require('node:crypto') as typeof import('node:crypto');
