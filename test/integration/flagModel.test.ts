@@ -72,7 +72,7 @@ describe('validating user flags', () => {
 describe('launch plans', () => {
   const layout = runLayout('/tmp/run with space');
 
-  it('direct: every capture flag on the command line, the redirect to a real file, the preload last', () => {
+  it('direct: Node\'s own capture flags and the user\'s on the command line, no V8 trace flag of ours (the preload sets them), the preload last', () => {
     const plan = planDirectLaunch(node, options({ stableDeopts: true, extraFlags: ['--max-old-space-size=256'] }), layout, '/x/preload.js', '/app/server.js', ['--port', '1']);
     assert.deepEqual(plan.args, [
       '--max-old-space-size=256',
@@ -80,13 +80,10 @@ describe('launch plans', () => {
       '--cpu-prof',
       '--cpu-prof-dir=/tmp/run with space/cpu',
       '--cpu-prof-interval=500',
-      '--trace-gc',
-      // V8's pretenuring decisions beside the GC trace (see gc/pretenuring.ts).
-      '--trace-pretenuring-statistics',
       // No V8 log beside a CPU profile: V8 writes none of the app's code or deopts there while the
-      // profiler runs; the deopts and optimizations come from the code traces.
-      '--redirect-code-traces',
-      '--redirect-code-traces-to=/tmp/run with space/v8/code-startup.asm',
+      // profiler runs; the deopts and optimizations come from the code traces. Neither the GC trace
+      // nor the code traces' flags: any V8 flag here makes Node load every built-in without its
+      // code cache, the preload's included (preloadStartup.test.ts).
       '--no-concurrent-recompilation',
       '--require',
       '/x/preload.js',
@@ -95,6 +92,9 @@ describe('launch plans', () => {
       '1',
     ]);
     assert.equal(plan.env.V8_LENS_AGENT_DIR, '/tmp/run with space/agent');
+    // The preload switches --trace-gc and --trace-pretenuring-statistics on before the app's first line.
+    assert.equal(plan.env.V8_LENS_TRACE_GC, '1');
+    assert.equal(planDirectLaunch(node, options({ gcPhases: true }), layout, '/x/preload.js', '/app/server.js', []).env.V8_LENS_TRACE_GC, 'nvp');
     // Each process and thread writes its own code trace there: the preload redirects it, then
     // switches --trace-deopt-verbose and --trace-opt on (see codeTraceRedirect.ts).
     assert.equal(plan.env.V8_LENS_CODE_TRACE_DIR, '/tmp/run with space/v8');

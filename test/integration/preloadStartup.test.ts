@@ -2,7 +2,8 @@
  * What the preload puts into the app's start-up, in real Node. `node:v8` loads perf_hooks and every
  * stream module (41 modules, about 5 ms in a process started with V8 flags, whose built-ins compile
  * without Node's code cache): the preload leaves it until its first tick or the exit, unless a flag
- * must be set before the app runs (the code traces of a run with deopts).
+ * must be set before the app runs (the GC trace, the code traces of a run with deopts); then it
+ * loads it first, while no V8 flag is set and the cache still applies.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -36,6 +37,31 @@ function runProbe(nodePath: string, env: Record<string, string>, flags: string[]
   return { stdout: r.stdout, record: JSON.parse(readFileSync(join(agentDir, file!), 'utf8')) as AgentRecord };
 }
 
+/**
+ * Which built-ins Node compiled with and without its embedded code cache before the app's first
+ * line (Node's own counters, behind --expose-internals, a Node option that leaves V8's flags alone).
+ */
+function cacheUsage(nodePath: string, env: Record<string, string>, flags: string[]): { withCache: string[]; withoutCache: string[] } {
+  const dir = tempDir();
+  const agentDir = join(dir, 'agent');
+  mkdirSync(agentDir);
+  const probe = join(dir, 'cache-probe.js');
+  writeFileSync(
+    probe,
+    "const { internalBinding } = require('internal/test/binding');\n" +
+      "const u = internalBinding('builtins').getCacheUsage();\n" +
+      "require('fs').writeSync(3, JSON.stringify({ withCache: [...u.compiledWithCache], withoutCache: [...u.compiledWithoutCache].filter((m) => m !== 'internal/test/binding') }));\n",
+  );
+  const r = spawnSync(nodePath, ['--expose-internals', ...flags, '--require', PRELOAD, probe], {
+    env: { ...process.env, V8_LENS_AGENT_DIR: agentDir, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    timeout: 30_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(String(r.output[3])) as { withCache: string[]; withoutCache: string[] };
+}
+
 describe("the preload's part of the app's start-up", () => {
   for (const node of NODES) {
     it(`${node.label}: node:v8 is not loaded before the app runs; the heap is read at the exit all the same`, { timeout: 60_000 }, () => {
@@ -61,6 +87,18 @@ describe("the preload's part of the app's start-up", () => {
       assert.match(stdout, /^v8 loaded before the app: true$/m);
       assert.deepEqual(record.errors, []);
       assert.equal(record.codeTrace?.own, true, JSON.stringify(record.codeTrace));
+    });
+
+    it(`${node.label}: the default preset's preload loads its built-ins from Node's code cache: it sets the GC and code traces itself, after loading them`, { timeout: 60_000 }, () => {
+      const traces = tempDir();
+      const heap = tempDir();
+      // What planDirectLaunch gives the default preset: no V8 flag on the command line.
+      const fromPreload = cacheUsage(node.path, { V8_LENS_TRACE_GC: '1', V8_LENS_CODE_TRACE_DIR: traces, V8_LENS_ALLOC_DIR: heap }, []);
+      for (const m of ['v8', 'inspector']) assert.ok(fromPreload.withCache.includes(m), `${m} compiled from the code cache (${JSON.stringify(fromPreload)})`);
+      assert.deepEqual(fromPreload.withoutCache, [], 'nothing the preload loads is compiled from source');
+      // The control: a V8 flag on the command line, as the GC trace was, and no built-in uses the cache.
+      const fromCommandLine = cacheUsage(node.path, { V8_LENS_CODE_TRACE_DIR: traces, V8_LENS_ALLOC_DIR: heap }, ['--trace-gc']);
+      assert.ok(fromCommandLine.withoutCache.includes('v8') && fromCommandLine.withoutCache.includes('inspector'), JSON.stringify(fromCommandLine));
     });
 
     it(`${node.label}: a code-trace folder that is not there is made (V8 aborts on a trace file it cannot open), and no trace line reaches the app's stdout`, { timeout: 60_000 }, () => {

@@ -1,8 +1,10 @@
 /**
  * Where V8 writes the code traces (`--redirect-code-traces-to`): the deopts and optimizations of a run
  * with a CPU profile come only from there. Each process and thread writes its own file in this folder
- * (the preload points V8 at `code-<pid>-<threadId>.asm`, see preload/codeTraceRedirect.ts); the
- * command line names `code-startup.asm`, which only an isolate that traced before its preload ran uses.
+ * (the preload points V8 at `code-<pid>-<threadId>.asm`, see preload/codeTraceRedirect.ts; no V8 flag
+ * of ours is on the command line). `code-startup.asm` is made empty beside them, so a run that wrote
+ * no trace at all is told from one whose traces were lost; only a run without a CPU profile (whose
+ * deopts come from the V8 log) names it on the command line.
  *
  * Why a folder may be staged: V8 copies the path into a 128-byte buffer (CodeTracer's `filename_`) and
  * cuts a longer one without a word, so the trace lands in a file nobody reads and the run shows no
@@ -19,7 +21,7 @@ import { errorMessage } from '../util/errors';
 export const V8_CODE_TRACE_PATH_MAX_BYTES = 127;
 /** Room for the longest name written in the folder: `code-<pid>-<threadId>.asm`, `code-<pid>-threads.asm`. */
 const TRACE_NAME_MAX_BYTES = 32;
-/** What the command line names: used only by an isolate that traced before its preload ran. */
+/** The empty marker made beside the traces (and the V8 log run's `--redirect-code-traces-to`). */
 export const STARTUP_TRACE_NAME = 'code-startup.asm';
 
 export function fitsV8CodeTracePath(path: string): boolean {

@@ -93,18 +93,25 @@ export function planDirectLaunch(
     ...flags.map((f) => f.raw),
     ...(options.semiSpaceMB !== null ? [`--max-semi-space-size=${options.semiSpaceMB}`] : []),
     ...(capture.cpu ? ['--cpu-prof', `--cpu-prof-dir=${layout.cpuDir}`, `--cpu-prof-interval=${options.samplingIntervalUs}`] : []),
-    ...(capture.gc ? [options.gcPhases ? TRACE_GC_NVP_FLAG : '--trace-gc', TRACE_PRETENURING_FLAG] : []),
-    ...(capture.deopts
+    // No V8 flag of ours on the command line (but the V8 log's, without a CPU profile): the preload
+    // sets the GC trace and the code traces (AGENT_ENV.traceGc, AGENT_ENV.codeTraceDir) before the app's first line, after
+    // it has loaded the built-ins it needs. Any V8 flag makes Node compile its built-ins without
+    // their embedded code cache from then on, so on the command line it slowed the preload's own
+    // loading too: the default preset's start-up took 10 ms more than with the flags set there
+    // (first line of a script, medians of 30 runs on a 2-core VM). No GC happens in Node's own
+    // start-up before the preload (`node --trace-gc -e 0` prints none), so the trace loses nothing.
+    ...(capture.deopts && !capture.cpu
       ? [
           // A running CPU profiler stops V8 from logging code-deopt events and JS code-creation (seen
           // on Node 18-26: with --cpu-prof the log holds only builtins and bytecode handlers), so
           // with a profile the deopts are read from the code traces, which have their positions,
-          // and the optimizations from --trace-opt's lines, in order; the log would only cost the
-          // app's start-up (about 5 ms: V8 logs its 2,000 builtins first) and is not asked for.
-          // The preload switches both traces on in each process once it has pointed V8 at that
-          // process's own trace: on the command line, Node 24 would trace its own start-up (Maglev
-          // marks path helpers hot while a deep path is resolved) into the shared start-up file first.
-          ...(capture.cpu ? [] : ['--log-deopt', '--log-code', `--logfile=${layout.v8LogFile}`]),
+          // and the optimizations from --trace-opt's lines, in order; the preload points each
+          // process and thread at its own trace and only then switches both traces on (on the
+          // command line, Node 24 would trace its own start-up into a shared file first). Without a
+          // profile they come from the V8 log.
+          '--log-deopt',
+          '--log-code',
+          `--logfile=${layout.v8LogFile}`,
           // Both flags are needed to keep `[bailout …]` lines out of the app's stdout, and the target
           // must be a real file: /dev/null makes V8 abort.
           '--redirect-code-traces',
@@ -117,6 +124,7 @@ export function planDirectLaunch(
     ...preloadThenScript(preloadPath, script, scriptArgs),
   ];
   const env: Record<string, string> = { [AGENT_ENV.dir]: layout.agentDir };
+  if (capture.gc) env[AGENT_ENV.traceGc] = options.gcPhases ? 'nvp' : '1';
   // The code trace is read only with a CPU profile; then every process and thread needs its own file.
   if (capture.deopts && capture.cpu) env[AGENT_ENV.codeTraceDir] = codeTraces.dir;
   Object.assign(env, allocationEnv(options, layout));

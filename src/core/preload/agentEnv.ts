@@ -19,8 +19,10 @@ export const AGENT_ENV = {
   /** How long an app's own SIGINT/SIGTERM handler may take before the agent exits for it. */
   exitGraceMs: 'V8_LENS_EXIT_GRACE_MS',
   /**
-   * Set when `--trace-gc` cannot be on the command line (NODE_OPTIONS refuses it): '1' for
-   * `--trace-gc`, 'nvp' for V8's phases (`--trace-gc-nvp`).
+   * The GC trace, switched on by the preload: '1' for `--trace-gc`, 'nvp' for V8's phases
+   * (`--trace-gc-nvp`), with V8's pretenuring decisions either way. Every launch but the lab's: NODE_OPTIONS
+   * refuses the flag, and on a direct launch's command line it would cost the start-up Node's code
+   * cache (see planDirectLaunch).
    */
   traceGc: 'V8_LENS_TRACE_GC',
   /** Set when `--cpu-prof` cannot be on the command line: the agent profiles in-process instead. */
