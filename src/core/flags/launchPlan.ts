@@ -94,12 +94,12 @@ export function planDirectLaunch(
     ...(options.semiSpaceMB !== null ? [`--max-semi-space-size=${options.semiSpaceMB}`] : []),
     ...(capture.cpu ? ['--cpu-prof', `--cpu-prof-dir=${layout.cpuDir}`, `--cpu-prof-interval=${options.samplingIntervalUs}`] : []),
     // No V8 flag of ours on the command line (but the V8 log's, without a CPU profile): the preload
-    // sets the GC trace and the code traces (AGENT_ENV.traceGc, AGENT_ENV.codeTraceDir) before the app's first line, after
-    // it has loaded the built-ins it needs. Any V8 flag makes Node compile its built-ins without
-    // their embedded code cache from then on, so on the command line it slowed the preload's own
-    // loading too: the default preset's start-up took 10 ms more than with the flags set there
-    // (first line of a script, medians of 30 runs on a 2-core VM). No GC happens in Node's own
-    // start-up before the preload (`node --trace-gc -e 0` prints none), so the trace loses nothing.
+    // sets the GC trace and the code traces (AGENT_ENV.traceGc, AGENT_ENV.codeTraceDir) before the
+    // app's first line, once it has loaded the built-ins it needs. Any V8 flag makes Node compile its
+    // built-ins without their embedded code cache from then on, so on the command line the flags
+    // slowed the preload's own loading too: the default preset reached a script's first line 13 ms
+    // later (medians of 30 runs on a 2-core VM). No GC happens in Node's own start-up before the
+    // preload (`node --trace-gc -e 0` prints none), so the trace loses nothing.
     ...(capture.deopts && !capture.cpu
       ? [
           // A running CPU profiler stops V8 from logging code-deopt events and JS code-creation (seen
