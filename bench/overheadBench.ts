@@ -13,7 +13,7 @@
  * default preset at most 3 points below `--cpu-prof` alone, GC-only at most 2 below `--trace-gc`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startLoad } from '../src/core/load/loadGenerator';
@@ -122,6 +122,22 @@ async function throughput(kind: Kind, arm: ArmSpec): Promise<number> {
   return 1000 / workMs(arm, PROGRAMS[kind]);
 }
 
+/**
+ * BENCH_OVERHEAD_RAW=DIR: every run's throughput as it is measured, one JSON line each in
+ * DIR/overhead-<kind>.jsonl (round -1 is the warm-up), so a long run can be read again with another
+ * estimator, or in part if it is stopped.
+ */
+function rawKept(kind: Kind, arm: string, run: () => Promise<number>): () => Promise<number> {
+  const rawDir = process.env.BENCH_OVERHEAD_RAW;
+  if (!rawDir) return run;
+  let round = -1;
+  return async () => {
+    const throughput = await run();
+    appendFileSync(join(rawDir, `overhead-${kind}.jsonl`), `${JSON.stringify({ arm, round: round++, throughput, at: Date.now(), load1: loadavg()[0] })}\n`);
+    return throughput;
+  };
+}
+
 const KIND_LABEL: Record<Kind, string> = {
   http: 'demo HTTP service under load (req/s)',
   cpu: 'CPU-bound script, fixed work (its own time)',
@@ -145,7 +161,7 @@ export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind
     const kindRounds = kind === 'http' ? rounds.http : rounds.fixedWork;
     console.log(`overhead on the ${KIND_LABEL[kind]}: ${ARMS.length} arms × ${kindRounds} rotated rounds${kind === 'http' ? ` of ${HTTP.seconds} s after ${HTTP.warmupSeconds} s warm-up, ${HTTP.connections} connections` : ''}`);
     const t = await interleave(
-      ARMS.map((arm) => ({ name: arm.name, run: () => throughput(kind, arm) })),
+      ARMS.map((arm) => ({ name: arm.name, run: rawKept(kind, arm.name, () => throughput(kind, arm)) })),
       kindRounds,
     );
     const bare = t.node!;
