@@ -6,6 +6,8 @@
  *           runner: 10 connections, 2 s warm-up, then the measured window): req/s;
  *  - cpu:   a fixed amount of CPU work (bench/programs/cpu-work.js);
  *  - alloc: a fixed amount of allocation with survivors (bench/programs/alloc-work.js);
+ *  - startup: when a script's first line runs (bench/programs/first-line.js), in ms, no budget:
+ *           the README's start-up figures;
  * the fixed-work programs time themselves, from their process's start to the end of the work (so a
  * preload's start-up counts, the CLI's own time does not). A figure is the arm's throughput as a
  * share of bare node's (1.00 = free): its median over bare node's median, with the range of the
@@ -27,8 +29,9 @@ const CLI = join(REPO, 'dist', 'cli.js');
 const LOAD_RUNNER = join(REPO, 'dist', 'load-runner.js');
 const SERVICE = join(REPO, 'examples', 'http-service', 'server.js');
 const PROGRAMS = { cpu: join(__dirname, 'programs', 'cpu-work.js'), alloc: join(__dirname, 'programs', 'alloc-work.js') } as const;
+const FIRST_LINE = join(__dirname, 'programs', 'first-line.js');
 
-type Kind = 'http' | 'cpu' | 'alloc';
+export type Kind = 'http' | 'cpu' | 'alloc' | 'startup';
 /** An arm: plain Node with these flags, or V8 Lens with this preset. */
 type ArmSpec = { name: string; node: string[] } | { name: string; preset: string; extra?: string[] };
 
@@ -63,13 +66,18 @@ let serial = 0;
 
 /** A fixed-work program's own time (ms from its process's start to the end of its work). */
 function workMs(arm: ArmSpec, program: string): number {
+  return programMs(arm, program, /bench-work-done ([\d.]+) ms/);
+}
+
+/** What a program printed as `marker`'s ms, run bare or under V8 Lens. */
+function programMs(arm: ArmSpec, program: string, marker: RegExp): number {
   const out = join(dir, `run-${serial++}`);
   const args =
     'preset' in arm
       ? [CLI, 'profile', '--preset', arm.preset, ...(arm.extra ?? []), '--out', out, '--', program]
       : [...arm.node.map((f) => (f === '--cpu-prof' ? `--cpu-prof-dir=${out}` : f)), ...(arm.node.includes('--cpu-prof') ? ['--cpu-prof'] : []), program];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
-  const m = /bench-work-done ([\d.]+) ms/.exec(r.stdout);
+  const m = marker.exec(r.stdout);
   if (r.status !== 0 || !m) throw new Error(`${arm.name} on ${program} failed: ${r.stderr.slice(-400)}`);
   return Number(m[1]);
 }
@@ -117,24 +125,24 @@ function profiledServiceRps(preset: string): number {
 }
 
 /** Throughput of one arm: req/s, or 1000 / ms of the fixed work. */
-async function throughput(kind: Kind, arm: ArmSpec): Promise<number> {
+async function throughput(kind: Exclude<Kind, 'startup'>, arm: ArmSpec): Promise<number> {
   if (kind === 'http') return 'preset' in arm ? profiledServiceRps(arm.preset) : plainServiceRps(arm.node);
   return 1000 / workMs(arm, PROGRAMS[kind]);
 }
 
 /**
- * BENCH_OVERHEAD_RAW=DIR: every run's throughput as it is measured, one JSON line each in
+ * BENCH_OVERHEAD_RAW=DIR: every run's figure as it is measured (a throughput, or the start-up's ms), one JSON line each in
  * DIR/overhead-<kind>.jsonl (round -1 is the warm-up), so a long run can be read again with another
  * estimator, or in part if it is stopped.
  */
-function rawKept(kind: Kind, arm: string, run: () => Promise<number>): () => Promise<number> {
+function rawKept(kind: Kind, arm: string, run: () => Promise<number> | number): () => Promise<number> {
   const rawDir = process.env.BENCH_OVERHEAD_RAW;
-  if (!rawDir) return run;
+  if (!rawDir) return async () => run();
   let round = -1;
   return async () => {
-    const throughput = await run();
-    appendFileSync(join(rawDir, `overhead-${kind}.jsonl`), `${JSON.stringify({ arm, round: round++, throughput, at: Date.now(), load1: loadavg()[0] })}\n`);
-    return throughput;
+    const value = await run();
+    appendFileSync(join(rawDir, `overhead-${kind}.jsonl`), `${JSON.stringify({ arm, round: round++, value, at: Date.now(), load1: loadavg()[0] })}\n`);
+    return value;
   };
 }
 
@@ -142,6 +150,7 @@ const KIND_LABEL: Record<Kind, string> = {
   http: 'demo HTTP service under load (req/s)',
   cpu: 'CPU-bound script, fixed work (its own time)',
   alloc: 'allocation-heavy script, fixed work (its own time)',
+  startup: "start-up (when a script's first line runs)",
 };
 
 /**
@@ -155,8 +164,12 @@ export interface OverheadRounds {
   fixedWork: number;
 }
 
-export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind[] = ['http', 'cpu', 'alloc']): Promise<void> {
+export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind[] = ['http', 'cpu', 'alloc', 'startup']): Promise<void> {
   for (const kind of kinds) {
+    if (kind === 'startup') {
+      await benchStartup(rounds.fixedWork);
+      continue;
+    }
     const before = loadavg()[0]!;
     const kindRounds = kind === 'http' ? rounds.http : rounds.fixedWork;
     console.log(`overhead on the ${KIND_LABEL[kind]}: ${ARMS.length} arms × ${kindRounds} rotated rounds${kind === 'http' ? ` of ${HTTP.seconds} s after ${HTTP.warmupSeconds} s warm-up, ${HTTP.connections} connections` : ''}`);
@@ -200,6 +213,40 @@ export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind
       result: `gc preset keeps ${keptText('v8-lens gc')}: **${gcCost.toFixed(1)} points** more ${within(gcInterval)}`,
       target: '≤ 2 points',
       ...intervalVerdict(gcCost, gcInterval, 2),
+      load,
+    });
+  }
+}
+
+/**
+ * When a script's first line runs, from its process's start (the CLI's own start-up is not in it),
+ * for every arm: what the preload adds before the app runs. No budget; the README quotes it. A
+ * difference is the medians' difference, with the range of the rounds' own differences.
+ */
+async function benchStartup(rounds: number): Promise<void> {
+  const before = loadavg()[0]!;
+  console.log(`overhead on the ${KIND_LABEL.startup}: ${ARMS.length} arms × ${rounds} rotated rounds`);
+  const t = await interleave(
+    ARMS.map((arm) => ({ name: arm.name, run: rawKept('startup', arm.name, () => programMs(arm, FIRST_LINE, /bench-first-line ([\d.]+) ms/)) })),
+    rounds,
+  );
+  for (const arm of ARMS) console.log(`  ${arm.name.padEnd(20)} ${fmtSpread(t[arm.name]!, 'ms', 1)}`);
+  const load: [number, number] = [before, loadavg()[0]!];
+  const later = (arm: string, baseline: string) => {
+    const each = t[arm]!.map((v, i) => v - t[baseline]![i]!);
+    return `**${(median(t[arm]!) - median(t[baseline]!)).toFixed(1)} ms** later [${Math.min(...each).toFixed(1)} to ${Math.max(...each).toFixed(1)}]`;
+  };
+  const pairs: Array<[string, string]> = [
+    ['v8-lens default', 'node --cpu-prof'],
+    ['v8-lens gc', 'node --trace-gc'],
+  ];
+  for (const [arm, baseline] of pairs.filter((p) => ran(...p))) {
+    report({
+      what: `start-up: ${arm.replace('v8-lens ', '')} preset vs \`${baseline}\`, when a script's first line runs (${rounds} rotated rounds)`,
+      baseline: `${baseline} ${fmtSpread(t[baseline]!, 'ms', 1)}, bare node ${fmtSpread(t.node!, 'ms', 1)}`,
+      result: `${fmtSpread(t[arm]!, 'ms', 1)}: ${later(arm, baseline)}`,
+      target: 'none (the README quotes it)',
+      met: null,
       load,
     });
   }

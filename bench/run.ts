@@ -35,7 +35,7 @@ import { generateCpuProfile } from './generateCpuProfile';
 import { benchReportJsonProcess, benchReportPage } from './pageBench';
 import { benchCliTail } from './cliBench';
 import { benchGcTrace } from './gcBench';
-import { benchOverhead } from './overheadBench';
+import { benchOverhead, type Kind } from './overheadBench';
 import { benchPackage } from './packageBench';
 import { beginSection, fmtSpread, loadLine, machineLine, MAX_LOAD, MAX_OTHER_CORES, report, rotated, spread, underLoadWatch } from './measure';
 import { writeMarkdown } from './markdown';
@@ -215,7 +215,7 @@ const BENCHES: Record<string, () => void | Promise<void>> = {
   overhead: () =>
     benchOverhead(
       { http: Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5), fixedWork: Number(process.env.BENCH_OVERHEAD_FIXED_ROUNDS ?? 31) },
-      (process.env.BENCH_OVERHEAD_KINDS?.split(',') as Array<'http' | 'cpu' | 'alloc'> | undefined) ?? undefined,
+      (process.env.BENCH_OVERHEAD_KINDS?.split(',') as Kind[] | undefined) ?? undefined,
     ),
   // Both on the production build npm run package makes (once per run).
   activation: () => benchPackage(Math.max(7, ROUNDS)),
