@@ -85,6 +85,8 @@ describe('launch plans', () => {
       // nor the code traces' flags: any V8 flag here makes Node load every built-in without its
       // code cache, the preload's included (preloadStartup.test.ts).
       '--no-concurrent-recompilation',
+      // The preload's settings, for a child the app forks with an environment of its own.
+      '--env-file=/tmp/run with space/agent.env',
       '--require',
       '/x/preload.js',
       '/app/server.js',
@@ -98,6 +100,17 @@ describe('launch plans', () => {
     // Each process and thread writes its own code trace there: the preload redirects it, then
     // switches --trace-deopt-verbose and --trace-opt on (see codeTraceRedirect.ts).
     assert.equal(plan.env.V8_LENS_CODE_TRACE_DIR, '/tmp/run with space/v8');
+    assert.equal(plan.envFile, '/tmp/run with space/agent.env');
+    assert.ok(node.nodeFlags.has('env-file'), 'every Node tested has --env-file (20.6+)');
+  });
+
+  it("direct: no --env-file when a path cannot be written in one, or the target's Node lacks it", () => {
+    const odd = planDirectLaunch(node, options(), runLayout(`/tmp/it's a "run"`), '/x/preload.js', '/app/server.js', []);
+    assert.equal(odd.envFile, null);
+    assert.equal(odd.args.some((a) => a.startsWith('--env-file')), false);
+    const old = planDirectLaunch({ ...node, nodeFlags: new Set([...node.nodeFlags].filter((f) => f !== 'env-file')) }, options(), layout, '/x/preload.js', '/app/server.js', []);
+    assert.equal(old.envFile, null);
+    assert.equal(old.args.some((a) => a.startsWith('--env-file')), false);
   });
 
   it('direct, deopts without a CPU profile: the V8 log, where V8 then writes every deopt and code object', () => {

@@ -4,6 +4,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { stringDecoder } from '../util/lazyBuiltins';
 import type { CaptureOptions } from '../flags/captureOptions';
+import { envFileText } from '../flags/envFile';
 import { planDirectLaunch, planNodeOptionsLaunch, type LaunchPlan } from '../flags/launchPlan';
 import { probeNodeRuntime } from '../flags/nodeRuntime';
 import type { PresetId } from '../flags/presets';
@@ -169,6 +170,9 @@ export class ProfileRun {
       // Under load only the measured window's allocations count: the sampler starts when it opens.
       if (request.load && plan.capture.alloc) plan.env[AGENT_ENV.allocFromWindow] = '1';
       await prepareRunFolder(layout);
+      // Written whole before Node starts: Node reads it first thing, in the target and in every child.
+      // Empty (nothing given back) in the one case planDirectLaunch could not foresee.
+      if (plan.envFile !== null) await writeFile(plan.envFile, envFileText(plan.env) ?? '');
       // V8 creates a trace only when it first has something to say; an empty start-up file tells a
       // run that wrote no trace at all from one whose traces were lost (see analyzeRun).
       if (codeTrace) await writeFile(codeTrace.startupPath, '', { flag: 'a' });

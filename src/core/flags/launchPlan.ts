@@ -6,6 +6,7 @@ import { STABLE_DEOPTS_FLAG, type CaptureOptions } from './captureOptions';
 import type { NodeRuntime } from './nodeRuntime';
 import { EXACT_ALLOC_SITES_FLAGS } from '../preload/allocationSampler';
 import { ALLOC_SAMPLING_BYTES_RANGE, type CaptureSet } from './presets';
+import { envFileText } from './envFile';
 import { validateUserFlags, type UserFlag } from './userFlags';
 
 /**
@@ -30,6 +31,11 @@ export interface LaunchPlan extends LaunchCommand {
   capture: CaptureSet;
   /** What this plan cannot collect, and why; shown to the user, never silently empty. */
   limitations: string[];
+  /**
+   * Node's `--env-file` on the command line: the launch must write `envFileText(env)` there before
+   * it starts Node (envFile.ts says why); null: none.
+   */
+  envFile: string | null;
 }
 
 export function validateCaptureOptions(options: CaptureOptions, runtime: NodeRuntime): UserFlag[] {
@@ -75,6 +81,8 @@ export interface CapturePaths {
   agentDir: string;
   /** The allocation sampler's heap profiles */
   heapDir: string;
+  /** The preload's settings for `--env-file` (see envFile.ts) */
+  agentEnvFile: string;
 }
 
 export function planDirectLaunch(
@@ -89,6 +97,14 @@ export function planDirectLaunch(
 ): LaunchPlan {
   const flags = validateCaptureOptions(options, runtime);
   const { capture } = options;
+  const env: Record<string, string> = { [AGENT_ENV.dir]: layout.agentDir };
+  if (capture.gc) env[AGENT_ENV.traceGc] = options.gcPhases ? 'nvp' : '1';
+  // The code trace is read only with a CPU profile; then every process and thread needs its own file.
+  if (capture.deopts && capture.cpu) env[AGENT_ENV.codeTraceDir] = codeTraces.dir;
+  Object.assign(env, allocationEnv(options, layout));
+  // The preload's settings also travel on the command line, which a child the app forks with an
+  // environment of its own keeps (Node 20.6+; a path Node's --env-file cannot hold goes without).
+  const envFile = runtime.nodeFlags.has('env-file') && envFileText(env) !== null ? layout.agentEnvFile : null;
   const args = [
     ...flags.map((f) => f.raw),
     ...(options.semiSpaceMB !== null ? [`--max-semi-space-size=${options.semiSpaceMB}`] : []),
@@ -121,14 +137,10 @@ export function planDirectLaunch(
     // Once, even when the user's own flags (launch.json runtimeArgs) already say it.
     ...(options.stableDeopts && !flags.some((f) => f.raw === STABLE_DEOPTS_FLAG) ? [STABLE_DEOPTS_FLAG] : []),
     ...(options.exactAllocSites ? EXACT_ALLOC_SITES_FLAGS.filter((x) => !flags.some((f) => f.raw === x)) : []),
+    ...(envFile !== null ? [`--env-file=${envFile}`] : []),
     ...preloadThenScript(preloadPath, script, scriptArgs),
   ];
-  const env: Record<string, string> = { [AGENT_ENV.dir]: layout.agentDir };
-  if (capture.gc) env[AGENT_ENV.traceGc] = options.gcPhases ? 'nvp' : '1';
-  // The code trace is read only with a CPU profile; then every process and thread needs its own file.
-  if (capture.deopts && capture.cpu) env[AGENT_ENV.codeTraceDir] = codeTraces.dir;
-  Object.assign(env, allocationEnv(options, layout));
-  return { mode: 'direct', command: runtime.command, args, env, flags, capture: { ...capture }, limitations: [] };
+  return { mode: 'direct', command: runtime.command, args, env, flags, capture: { ...capture }, limitations: [], envFile };
 }
 
 /** Allocations are sampled in-process by the preload, the same for every kind of launch. */
@@ -225,7 +237,7 @@ export function planNodeOptionsLaunch(
   if (options.capture.gc) limitations.push(NODE_OPTIONS_LIMITS.gcStartup);
   // Deopts cannot be asked for through NODE_OPTIONS at all: the run records that it did not collect them.
   const capture = { ...options.capture, deopts: false };
-  return { mode: 'node-options', command, args: [...commandArgs], env, flags, capture, limitations };
+  return { mode: 'node-options', command, args: [...commandArgs], env, flags, capture, limitations, envFile: null };
 }
 
 /** What a launch through NODE_OPTIONS (an npm script, a framework CLI) cannot collect, said once per run. */

@@ -50,6 +50,7 @@ export function runLayout(dir: string): RunLayout {
     v8LogFile: join(dir, 'v8', 'v8.log'),
     codeTraces: join(dir, 'v8', 'code-startup.asm'),
     agentDir: join(dir, 'agent'),
+    agentEnvFile: join(dir, 'agent.env'),
     threads: join(dir, 'threads.json'),
     heapDir: join(dir, 'heap'),
     survivorsDir: join(dir, 'survivors'),
