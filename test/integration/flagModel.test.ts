@@ -144,7 +144,7 @@ describe('launch plans', () => {
     assert.equal(direct.env.V8_LENS_ALLOC_DIR, '/tmp/run with space/heap');
     assert.equal(direct.env.V8_LENS_ALLOC_INTERVAL_BYTES, '4096');
     const at = direct.args.indexOf('--require');
-    assert.deepEqual(direct.args.slice(at - 2, at), ['--no-turbo-inlining', '--no-maglev-inlining']);
+    assert.deepEqual(direct.args.slice(at - 3, at), ['--no-turbo-inlining', '--no-maglev-inlining', '--env-file=/tmp/run with space/agent.env']);
     const typed = planDirectLaunch(node, options({ exactAllocSites: true, extraFlags: ['--no-turbo-inlining'] }), layout, 'p', 's', []);
     assert.equal(typed.args.filter((a) => a === '--no-turbo-inlining').length, 1, 'said once even when typed too');
     // NODE_OPTIONS refuses V8's inlining flags: the preload sets them before the app runs.
