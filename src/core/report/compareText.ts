@@ -5,7 +5,7 @@
  */
 import { fmtBytes } from '../../shared/formatBytes';
 import { describeMove, type CompareModel, type FunctionChange, type MetricRow } from '../../shared/model/compareModel';
-import { formatLocation, table } from './textReport';
+import { fmtNum, formatLocation, table } from './textReport';
 
 export interface CompareTextOptions {
   /** Paths under this folder are shown relative to it. */
@@ -194,6 +194,3 @@ function fmtMs(ms: number): string {
   return `${fmtNum(ms, abs >= 1000 ? 0 : abs >= 100 ? 1 : abs >= 1 ? 2 : 3)} ms`;
 }
 
-function fmtNum(value: number, decimals: number): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}

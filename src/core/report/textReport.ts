@@ -253,7 +253,8 @@ export function table(header: string[], rows: string[][], rightAligned: boolean[
   return ['  ' + fmt(header), ...rows.map((r) => '  ' + fmt(r))].join('\n');
 }
 
-function fmtNum(value: number, decimals: number): string {
+/** `1,234.5` with exactly `decimals` digits after the point. */
+export function fmtNum(value: number, decimals: number): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
