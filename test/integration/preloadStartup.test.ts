@@ -6,10 +6,11 @@
  * loads it first, while no V8 flag is set and the cache still applies.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { envFileText } from '../../src/core/flags/envFile';
 import type { AgentRecord } from '../../src/core/preload/agentRecord';
 import { NODES, REPO, tempDir } from './cliHarness';
 
@@ -23,16 +24,26 @@ function writeProbe(dir: string): string {
   return path;
 }
 
-function runProbe(nodePath: string, env: Record<string, string>, flags: string[] = [], preload = PRELOAD): { stdout: string; record: AgentRecord } {
+/** Runs a script the caller writes into a fresh folder under the preload, with an agent folder there, as a launch does. */
+function spawnWithPreload(
+  nodePath: string,
+  { flags, env, preload = PRELOAD, script, fd3 = false }: { flags: string[]; env: Record<string, string>; preload?: string; script: (dir: string) => string; fd3?: boolean },
+): { r: SpawnSyncReturns<string>; agentDir: string } {
   const dir = tempDir();
   const agentDir = join(dir, 'agent');
   mkdirSync(agentDir); // the launcher makes it (the lab's agent expects it there)
-  const r = spawnSync(nodePath, ['--trace-gc', ...flags, '--require', preload, writeProbe(dir)], {
+  const r = spawnSync(nodePath, [...flags, '--require', preload, script(dir)], {
     env: { ...process.env, V8_LENS_AGENT_DIR: agentDir, ...env },
     encoding: 'utf8',
+    stdio: fd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : 'pipe',
     timeout: 30_000,
   });
   assert.equal(r.status, 0, r.stderr);
+  return { r, agentDir };
+}
+
+function runProbe(nodePath: string, env: Record<string, string>, flags: string[] = [], preload = PRELOAD): { stdout: string; record: AgentRecord } {
+  const { r, agentDir } = spawnWithPreload(nodePath, { flags: ['--trace-gc', ...flags], env, preload, script: writeProbe });
   const [file] = readdirSync(agentDir).filter((f) => /^\d+\.json$/.test(f));
   return { stdout: r.stdout, record: JSON.parse(readFileSync(join(agentDir, file!), 'utf8')) as AgentRecord };
 }
@@ -42,23 +53,21 @@ function runProbe(nodePath: string, env: Record<string, string>, flags: string[]
  * line (Node's own counters, behind --expose-internals, a Node option that leaves V8's flags alone).
  */
 function cacheUsage(nodePath: string, env: Record<string, string>, flags: string[]): { withCache: string[]; withoutCache: string[] } {
-  const dir = tempDir();
-  const agentDir = join(dir, 'agent');
-  mkdirSync(agentDir);
-  const probe = join(dir, 'cache-probe.js');
-  writeFileSync(
-    probe,
-    "const { internalBinding } = require('internal/test/binding');\n" +
-      "const u = internalBinding('builtins').getCacheUsage();\n" +
-      "require('fs').writeSync(3, JSON.stringify({ withCache: [...u.compiledWithCache], withoutCache: [...u.compiledWithoutCache].filter((m) => m !== 'internal/test/binding') }));\n",
-  );
-  const r = spawnSync(nodePath, ['--expose-internals', ...flags, '--require', PRELOAD, probe], {
-    env: { ...process.env, V8_LENS_AGENT_DIR: agentDir, ...env },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    timeout: 30_000,
+  const { r } = spawnWithPreload(nodePath, {
+    flags: ['--expose-internals', ...flags],
+    env,
+    fd3: true,
+    script: (dir) => {
+      const probe = join(dir, 'cache-probe.js');
+      writeFileSync(
+        probe,
+        "const { internalBinding } = require('internal/test/binding');\n" +
+          "const u = internalBinding('builtins').getCacheUsage();\n" +
+          "require('fs').writeSync(3, JSON.stringify({ withCache: [...u.compiledWithCache], withoutCache: [...u.compiledWithoutCache].filter((m) => m !== 'internal/test/binding') }));\n",
+      );
+      return probe;
+    },
   });
-  assert.equal(r.status, 0, r.stderr);
   return JSON.parse(String(r.output[3])) as { withCache: string[]; withoutCache: string[] };
 }
 
@@ -92,8 +101,12 @@ describe("the preload's part of the app's start-up", () => {
     it(`${node.label}: the default preset's preload loads its built-ins from Node's code cache: it sets the GC and code traces itself, after loading them`, { timeout: 60_000 }, () => {
       const traces = tempDir();
       const heap = tempDir();
-      // What planDirectLaunch gives the default preset: no V8 flag on the command line.
-      const fromPreload = cacheUsage(node.path, { V8_LENS_TRACE_GC: '1', V8_LENS_CODE_TRACE_DIR: traces, V8_LENS_ALLOC_DIR: heap }, []);
+      // What planDirectLaunch gives the default preset: no V8 flag on the command line, the settings
+      // in the environment and in Node's --env-file (a Node option).
+      const settings = { V8_LENS_TRACE_GC: '1', V8_LENS_CODE_TRACE_DIR: traces, V8_LENS_ALLOC_DIR: heap };
+      const envFile = join(tempDir(), 'agent.env');
+      writeFileSync(envFile, envFileText(settings)!);
+      const fromPreload = cacheUsage(node.path, settings, [`--env-file=${envFile}`]);
       for (const m of ['v8', 'inspector']) assert.ok(fromPreload.withCache.includes(m), `${m} compiled from the code cache (${JSON.stringify(fromPreload)})`);
       assert.deepEqual(fromPreload.withoutCache, [], 'nothing the preload loads is compiled from source');
       // The control: a V8 flag on the command line, as the GC trace was, and no built-in uses the cache.

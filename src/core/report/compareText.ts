@@ -193,4 +193,3 @@ function fmtMs(ms: number): string {
   const abs = Math.abs(ms);
   return `${fmtNum(ms, abs >= 1000 ? 0 : abs >= 100 ? 1 : abs >= 1 ? 2 : 3)} ms`;
 }
-
