@@ -2,7 +2,7 @@
  * What activating the extension costs: dist/extension.js (the production build, from
  * packageBench.ts) loaded in a fresh Node with `vscode`
  * stubbed, against the same fresh Node with the stub alone (the baseline). Each round is a new
- * process, interleaved with the baseline in rotated order; medians
+ * process, interleaved with the baseline in roundOrder order; medians
  * (the `ws` client is loaded when an attach connects, not while the bundle is evaluated). The
  * entry loads the extension from its V8 code cache, written by the warm-up as by a user's first
  * activation of a build; that first activation, without the cache, is a third arm.
@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { median } from '../src/core/util/stats';
-import { fmtSpread, report, rotated } from './measure';
+import { fmtSpread, report, roundOrder } from './measure';
 
 /**
  * Node modules VS Code's extension host has loaded before any extension runs (its IPC socket and
@@ -49,7 +49,7 @@ export function benchActivation(rounds: number, bundle = join(__dirname, '..', '
   fresh(bundle);
   const before = loadavg()[0]!;
   for (let i = 0; i < rounds; i++) {
-    for (const arm of rotated(['base', 'ext', 'cold'] as const, i)) {
+    for (const arm of roundOrder(['base', 'ext', 'cold'] as const, i)) {
       if (arm === 'base') base.push(fresh(null).total);
       else if (arm === 'cold') cold.push(fresh(bundle, true).ms);
       else {
@@ -59,7 +59,7 @@ export function benchActivation(rounds: number, bundle = join(__dirname, '..', '
       }
     }
   }
-  console.log(`extension activation: ${bundle} loaded in a fresh Node (vscode stubbed), ${rounds} rotated rounds`);
+  console.log(`extension activation: ${bundle} loaded in a fresh Node (vscode stubbed), ${rounds} roundOrder rounds`);
   console.log(`  fresh Node, stub only        ${fmtSpread(base, 'ms', 1)} to the end of the script`);
   console.log(`  fresh Node + extension.js    ${fmtSpread(ext, 'ms', 1)}; the bundle's evaluation ${fmtSpread(load, 'ms', 1)}`);
   console.log(`  the same without its code cache (the first activation of a build): ${fmtSpread(cold, 'ms', 1)}`);

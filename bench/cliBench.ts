@@ -1,7 +1,7 @@
 /**
  * What a CLI run costs beyond the program: `v8-lens profile` of a script that does nothing (the
  * default preset: CPU profile, GC trace, deopts) against `node --cpu-prof` of the same script, each
- * a whole process, interleaved in rotated order. V8 Lens pays a second Node start-up, the probe of
+ * a whole process, interleaved in a balanced order. V8 Lens pays a second Node start-up, the probe of
  * the target's Node, the preload agent and the analysis; it must not wait for anything after the
  * program ends (test/integration/cliExitTail.test.ts checks that structurally).
  */
@@ -27,7 +27,7 @@ export async function benchCliTail(rounds: number): Promise<void> {
     if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
     return ms;
   };
-  console.log(`CLI: a no-op script, ${rounds} rotated rounds of whole processes`);
+  console.log(`CLI: a no-op script, ${rounds} balanced rounds of whole processes`);
   const before = loadavg()[0]!;
   const t = await interleave(
     [

@@ -16,7 +16,7 @@ import { GcTraceCollector } from '../src/core/gc/gcTraceCollector';
 import { GcEventTable } from '../src/core/gc/gcEventTable';
 import { scanTraceGcLine } from '../src/core/gc/traceGcLine';
 import { median } from '../src/core/util/stats';
-import { fmtSpread, report, rotated } from './measure';
+import { fmtSpread, report, roundOrder } from './measure';
 import { wholeProcess, type ProcessFigures } from './wholeProcess';
 import { tempDir } from '../scripts/tempDirs';
 
@@ -63,7 +63,7 @@ export async function benchGcTrace(rounds: number): Promise<void> {
   for (const name of names) arms[name](); // warm-up
   const before = loadavg()[0]!;
   for (let i = 0; i < rounds; i++) {
-    for (const name of rotated(names, i)) {
+    for (const name of roundOrder(names, i)) {
       const t = performance.now();
       arms[name]();
       ms[name]!.push(performance.now() - t);
@@ -91,7 +91,7 @@ function benchReportGcLog(bytes: Buffer, rounds: number): void {
   const names = Object.keys(arms) as Array<keyof typeof arms>;
   const got: Record<string, ProcessFigures[]> = { split: [], report: [] };
   const before = loadavg()[0]!;
-  for (let i = 0; i < rounds; i++) for (const name of rotated(names, i)) got[name]!.push(arms[name]());
+  for (let i = 0; i < rounds; i++) for (const name of roundOrder(names, i)) got[name]!.push(arms[name]());
   const load: [number, number] = [before, loadavg()[0]!];
   rmSync(dir, { recursive: true, force: true });
   const split = got.split!.map((r) => r.ms);

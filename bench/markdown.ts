@@ -38,7 +38,7 @@ export function writeMarkdown(run: { startLoad: string; endLoad: string; rounds:
   const date = new Date().toISOString().slice(0, 10);
   const lines = [
     START,
-    `Measured ${date} by \`npm run bench -- --markdown\` on ${machineLine()}, Linux, Node ${process.version}, ${chromiumVersion()}; load average (1/5/15 min) ${run.startLoad} at the start, ${run.endLoad} at the end. Each figure against its baseline in the same rounds (${run.rounds} or as stated), in an order rotated each round; medians with [min–max] of the rounds. The load column: the 1-minute load average before and after (the bench's own processes count in it: on 2 cores it is 1-2 by itself) and the CPU other processes used meanwhile, which must stay under ${MAX_OTHER_CORES} of a core for a verdict.`,
+    `Measured ${date} by \`npm run bench -- --markdown\` on ${machineLine()}, Linux, Node ${process.version}, ${chromiumVersion()}; load average (1/5/15 min) ${run.startLoad} at the start, ${run.endLoad} at the end. Each figure against its baseline in the same rounds (${run.rounds} or as stated), in an order that changes each round so that every arm runs in every position and after every other equally often; medians with [min–max] of the rounds. The load column: the 1-minute load average before and after (the bench's own processes count in it: on 2 cores it is 1-2 by itself) and the CPU other processes used meanwhile, which must stay under ${MAX_OTHER_CORES} of a core for a verdict.`,
     '',
     '| what | baseline | V8 Lens | target | load · other work |',
     '| --- | --- | --- | --- | --- |',

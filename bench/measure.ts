@@ -1,7 +1,8 @@
 /**
  * How `npm run bench` measures and reports, so that anyone can rerun a figure and get it within
  * its printed range: every figure is timed against its baseline in the same rounds, in an order
- * rotated each round (drift and warm caches hit every arm alike), and printed as a median with
+ * that changes each round so every arm runs in every position and after every other arm equally
+ * often (drift, warm caches and what a run leaves behind hit every arm alike), and printed as a median with
  * [min–max] and the load while it was measured. A quiet machine is one where other processes than
  * the bench's own used little CPU while a figure was measured: the load average cannot say it, since
  * on 2 cores the bench's own target and load generator (or Chromium) make it 1-2 by themselves. So
@@ -36,17 +37,30 @@ export interface Arm {
   run(): number | Promise<number>;
 }
 
-/** `arms` rotated by `round`: round 0 runs a, b, c; round 1 b, c, a; … */
-export function rotated<T>(arms: readonly T[], round: number): T[] {
-  const k = round % arms.length;
-  return [...arms.slice(k), ...arms.slice(0, k)];
+/**
+ * The order of `arms` in round `round`: a Williams design, so over every block of rounds (n of
+ * them for an even number of arms, 2n for an odd one) each arm runs in each position and follows
+ * every other arm equally often. A plain rotation (a, b, c; b, c, a; …) keeps the cycle: b would
+ * always follow a, and whatever a run leaves behind would weigh on the same arm in every round (seen
+ * in the overhead bench: bare node ran about 5% sooner after a V8 Lens run than after another).
+ */
+export function roundOrder<T>(arms: readonly T[], round: number): T[] {
+  const n = arms.length;
+  if (n <= 1) return [...arms];
+  // The first row is 0, 1, n-1, 2, n-2, …; row k adds k to each (mod n); for an odd n the same
+  // rows reversed follow, so that each ordered pair of arms occurs as often as every other.
+  const first: number[] = [0];
+  for (let lo = 1, hi = n - 1; first.length < n; ) first.push(first.length % 2 === 1 ? lo++ : hi--);
+  const r = round % (n % 2 === 0 ? n : 2 * n);
+  const row = first.map((i) => (i + r) % n);
+  return (r >= n ? row.reverse() : row).map((i) => arms[i]!);
 }
 
-/** Each arm `rounds` times, interleaved in rotated order, after one unmeasured warm-up round. */
+/** Each arm `rounds` times, interleaved in a balanced order (roundOrder), after one unmeasured warm-up round. */
 export async function interleave(arms: readonly Arm[], rounds: number, warmup = true): Promise<Record<string, number[]>> {
   if (warmup) for (const arm of arms) await arm.run();
   const out: Record<string, number[]> = Object.fromEntries(arms.map((a) => [a.name, [] as number[]]));
-  for (let i = 0; i < rounds; i++) for (const arm of rotated(arms, i)) out[arm.name]!.push(await arm.run());
+  for (let i = 0; i < rounds; i++) for (const arm of roundOrder(arms, i)) out[arm.name]!.push(await arm.run());
   return out;
 }
 

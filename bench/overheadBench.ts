@@ -1,7 +1,7 @@
 /**
  * What each preset costs the program it observes (issue 20, item 5), measured on three kinds of
  * program against bare `node`, `node --cpu-prof` and `node --trace-gc`, every arm in the same
- * rounds, interleaved in rotated order:
+ * rounds, interleaved in a balanced order (roundOrder):
  *  - http:  the demo HTTP service (examples/http-service) under the same load (the lab's load
  *           runner: 10 connections, 2 s warm-up, then the measured window): req/s;
  *  - cpu:   a fixed amount of CPU work (bench/programs/cpu-work.js);
@@ -172,7 +172,7 @@ export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind
     }
     const before = loadavg()[0]!;
     const kindRounds = kind === 'http' ? rounds.http : rounds.fixedWork;
-    console.log(`overhead on the ${KIND_LABEL[kind]}: ${ARMS.length} arms × ${kindRounds} rotated rounds${kind === 'http' ? ` of ${HTTP.seconds} s after ${HTTP.warmupSeconds} s warm-up, ${HTTP.connections} connections` : ''}`);
+    console.log(`overhead on the ${KIND_LABEL[kind]}: ${ARMS.length} arms × ${kindRounds} balanced rounds${kind === 'http' ? ` of ${HTTP.seconds} s after ${HTTP.warmupSeconds} s warm-up, ${HTTP.connections} connections` : ''}`);
     const t = await interleave(
       ARMS.map((arm) => ({ name: arm.name, run: rawKept(kind, arm.name, () => throughput(kind, arm)) })),
       kindRounds,
@@ -196,7 +196,7 @@ export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind
       const defaultCost = points('v8-lens default', 'node --cpu-prof');
       const defaultInterval = pointsInterval(t, 'v8-lens default', 'node --cpu-prof');
       report({
-        what: `default preset vs \`node --cpu-prof\` alone: ${KIND_LABEL[kind]} (${kindRounds} rotated rounds)`,
+        what: `default preset vs \`node --cpu-prof\` alone: ${KIND_LABEL[kind]} (${kindRounds} balanced rounds)`,
         baseline: `--cpu-prof keeps ${keptText('node --cpu-prof')} of bare node`,
         result: `default keeps ${keptText('v8-lens default')}: **${defaultCost.toFixed(1)} points** more ${within(defaultInterval)}${ran('v8-lens cpu-gc') ? `; cpu-gc ${keptText('v8-lens cpu-gc')}` : ''}`,
         target: '≤ 3 points',
@@ -225,7 +225,7 @@ export async function benchOverhead(rounds: OverheadRounds, kinds: readonly Kind
  */
 async function benchStartup(rounds: number): Promise<void> {
   const before = loadavg()[0]!;
-  console.log(`overhead on the ${KIND_LABEL.startup}: ${ARMS.length} arms × ${rounds} rotated rounds`);
+  console.log(`overhead on the ${KIND_LABEL.startup}: ${ARMS.length} arms × ${rounds} balanced rounds`);
   const t = await interleave(
     ARMS.map((arm) => ({ name: arm.name, run: rawKept('startup', arm.name, () => programMs(arm, FIRST_LINE, /bench-first-line ([\d.]+) ms/)) })),
     rounds,
@@ -242,7 +242,7 @@ async function benchStartup(rounds: number): Promise<void> {
   ];
   for (const [arm, baseline] of pairs.filter((p) => ran(...p))) {
     report({
-      what: `start-up: ${arm.replace('v8-lens ', '')} preset vs \`${baseline}\`, when a script's first line runs (${rounds} rotated rounds)`,
+      what: `start-up: ${arm.replace('v8-lens ', '')} preset vs \`${baseline}\`, when a script's first line runs (${rounds} balanced rounds)`,
       baseline: `${baseline} ${fmtSpread(t[baseline]!, 'ms', 1)}, bare node ${fmtSpread(t.node!, 'ms', 1)}`,
       result: `${fmtSpread(t[arm]!, 'ms', 1)}: ${later(arm, baseline)}`,
       target: 'none (the README quotes it)',

@@ -2,7 +2,7 @@
 /**
  * The report page in headless Chromium (Debian's), the same page the webview shows, exported with
  * `report --html`, for two profiles: a real `tsc` profile (this repository's type check) and a
- * 47 MB generated one. For each, interleaved in rotated order:
+ * 47 MB generated one. For each, interleaved in roundOrder order:
  *  - first paint of the flame graph, against a bare page that embeds the same data in the same
  *    places (the packed model, then its script, then the samples in time order) and only parses
  *    the model (both mark the first task after the frame that painted);
@@ -21,7 +21,7 @@ import { buildReportModel } from '../src/core/report/reportModel';
 import { readReportAssets, standaloneReportHtml } from '../src/core/report/reportPage';
 import { median } from '../src/core/util/stats';
 import { generateCpuProfile } from './generateCpuProfile';
-import { fmtSpread, report, rotated } from './measure';
+import { fmtSpread, report, roundOrder } from './measure';
 import { wholeProcess, type ProcessFigures } from './wholeProcess';
 import { tempDir } from '../scripts/tempDirs';
 
@@ -113,14 +113,14 @@ export async function benchReportPage(rounds: number): Promise<void> {
   const tscWhat = `a real \`tsc\` profile (${(text.length / 2 ** 20).toFixed(1)} MB, ${parsed.nodes.length.toLocaleString('en-US')} nodes)`;
   console.log(`report page: ${tscWhat}`);
 
-  // report --html in process, against JSON.parse of the same text, in rotated order.
+  // report --html in process, against JSON.parse of the same text, in roundOrder order.
   const assets = await readReportAssets(join(__dirname, '..', 'dist', 'webview'));
   let html = '';
   const parse: number[] = [];
   const reportMs: number[] = [];
   let before = loadavg()[0]!;
   for (let i = 0; i < rounds; i++) {
-    for (const arm of rotated(['parse', 'report'] as const, i)) {
+    for (const arm of roundOrder(['parse', 'report'] as const, i)) {
       const t = performance.now();
       if (arm === 'parse') {
         JSON.parse(text);
@@ -159,7 +159,7 @@ export async function benchReportPage(rounds: number): Promise<void> {
       await paintAt(page, files.page); // warm-up
       before = loadavg()[0]!;
       for (let i = 0; i < rounds; i++) {
-        for (const arm of rotated(['bare', 'page'] as const, i)) {
+        for (const arm of roundOrder(['bare', 'page'] as const, i)) {
           if (arm === 'bare') {
             bare.push(await paintAt(page, files.bare));
             continue;
@@ -186,7 +186,7 @@ export async function benchReportPage(rounds: number): Promise<void> {
 /**
  * `report --json` and `report --html` of the tsc profile and the 47 MB one as whole processes,
  * against a process that only reads and parses the same file: time and peak memory
- * (bench/wholeProcess.ts), interleaved in rotated order.
+ * (bench/wholeProcess.ts), interleaved in roundOrder order.
  */
 export function benchReportJsonProcess(rounds: number): void {
   const dir = tempDir('v8-lens-json-');
@@ -205,7 +205,7 @@ export function benchReportJsonProcess(rounds: number): void {
     const names = Object.keys(arms) as Array<keyof typeof arms>;
     const got: Record<string, ProcessFigures[]> = { bare: [], json: [], html: [] };
     const before = loadavg()[0]!;
-    for (let i = 0; i < rounds; i++) for (const name of rotated(names, i)) got[name]!.push(arms[name]());
+    for (let i = 0; i < rounds; i++) for (const name of roundOrder(names, i)) got[name]!.push(arms[name]());
     const load: [number, number] = [before, loadavg()[0]!];
     const bare = got.bare!;
     const size = `${(statSync(profile.path).size / 2 ** 20).toFixed(1)} MB`;

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: each figure measured against its baseline in the same run, interleaved in
- * rotated order, printed as a median with [min–max] and the load average (bench/measure.ts); never
+ * roundOrder order, printed as a median with [min–max] and the load average (bench/measure.ts); never
  * as a timed test. `npm run bench -- --markdown` also writes the README's table (bench/markdown.ts),
  * refusing figures measured above the load threshold. BENCH_ONLY=name,… runs some of them:
  *  profile     a ~50 MB generated .cpuprofile → summary, against a bare JSON.parse of the same text
@@ -37,7 +37,7 @@ import { benchCliTail } from './cliBench';
 import { benchGcTrace } from './gcBench';
 import { benchOverhead, type Kind } from './overheadBench';
 import { benchPackage } from './packageBench';
-import { beginSection, fmtSpread, loadLine, machineLine, MAX_LOAD, MAX_OTHER_CORES, report, rotated, spread, underLoadWatch } from './measure';
+import { beginSection, fmtSpread, loadLine, machineLine, MAX_LOAD, MAX_OTHER_CORES, report, roundOrder, spread, underLoadWatch } from './measure';
 import { writeMarkdown } from './markdown';
 import { tempDir } from '../scripts/tempDirs';
 
@@ -56,7 +56,7 @@ function sideBySide(a: () => void, b: () => void): { a: number[]; b: number[] } 
   b(); // warm-up: JIT and first-touch page faults
   const result = { a: [] as number[], b: [] as number[] };
   for (let i = 0; i < ROUNDS; i++) {
-    for (const arm of rotated(['a', 'b'] as const, i)) result[arm].push(time(arm === 'a' ? a : b));
+    for (const arm of roundOrder(['a', 'b'] as const, i)) result[arm].push(time(arm === 'a' ? a : b));
   }
   return result;
 }
@@ -133,7 +133,7 @@ async function benchAnnotations(): Promise<void> {
   const model: number[] = [];
   const before = loadavg()[0]!;
   for (let i = 0; i < ROUNDS; i++) {
-    for (const arm of rotated(['parse', 'model'] as const, i)) {
+    for (const arm of roundOrder(['parse', 'model'] as const, i)) {
       if (arm === 'parse') parse.push(await timeAsync(async () => (sink += (JSON.parse(text) as Summary).deopts.length)));
       else model.push(await timeAsync(async () => (sink += (await build()).files.size)));
     }
@@ -193,7 +193,7 @@ function benchAllocationOverhead(): void {
     const ratio = median(paired);
     console.log(`  ${arm.label.padEnd(18)}  ${range}  ratio (paired, median) ${ratio.toFixed(3)} = ${((1 - ratio) * 100).toFixed(1)}% fewer req/s`);
     report({
-      what: a === 1 ? `req/s of the demo HTTP service under the same load with allocation sampling (every 32 KB) vs without (${rounds} rotated rounds of ${seconds} s)` : 'the same with exact allocation sites (inlining off)',
+      what: a === 1 ? `req/s of the demo HTTP service under the same load with allocation sampling (every 32 KB) vs without (${rounds} roundOrder rounds of ${seconds} s)` : 'the same with exact allocation sites (inlining off)',
       baseline: `CPU + GC: ${fmtSpread(base, 'req/s')}`,
       result: `${fmtSpread(runs, 'req/s')}: paired ratio **${fmtSpread(paired, '', 3)}**`,
       target: a === 1 ? '≥ 0.95 (≤ 5 % fewer)' : 'opt-in',
@@ -225,7 +225,7 @@ const BENCHES: Record<string, () => void | Promise<void>> = {
 async function main(): Promise<void> {
   const markdown = process.argv.includes('--markdown');
   const startLoad = loadLine();
-  console.log(`V8 Lens benchmarks · Node ${process.version} · ${machineLine()} · ${ROUNDS} rounds, interleaved in rotated order, medians [min–max]`);
+  console.log(`V8 Lens benchmarks · Node ${process.version} · ${machineLine()} · ${ROUNDS} rounds, interleaved in roundOrder order, medians [min–max]`);
   console.log(`load average (1/5/15 min) at the start: ${startLoad}; figures measured while other processes used more than ${MAX_OTHER_CORES} of a core get no verdict (BENCH_MAX_OTHER_CORES; without /proc, a load above ${MAX_LOAD}, BENCH_MAX_LOAD)\n`);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   for (const [name, bench] of Object.entries(BENCHES)) {
