@@ -124,8 +124,24 @@ function profiledServiceRps(preset: string): number {
   return rps;
 }
 
+/**
+ * BENCH_SETTLE_MB (default 768): before every run a throwaway process writes this much memory and
+ * exits, so every arm starts with the same free memory. On this VM a process that allocates ran
+ * about 10% sooner right after a V8 Lens run (whose CLI had just used and freed a few hundred MB)
+ * than right after a plain Node run, and 8% sooner after the same throwaway process: what the
+ * previous run left weighed more than most budgets. 0 turns it off.
+ */
+const SETTLE_BYTES = Number(process.env.BENCH_SETTLE_MB ?? 768) * 2 ** 20;
+
+function settleMemory(): void {
+  if (SETTLE_BYTES <= 0) return;
+  const r = spawnSync(process.execPath, ['-e', `Buffer.allocUnsafe(${SETTLE_BYTES}).fill(1)`], { stdio: 'ignore' });
+  if (r.status !== 0) throw new Error(`BENCH_SETTLE_MB: writing ${SETTLE_BYTES / 2 ** 20} MB failed (${r.signal ?? r.status})`);
+}
+
 /** Throughput of one arm: req/s, or 1000 / ms of the fixed work. */
 async function throughput(kind: Exclude<Kind, 'startup'>, arm: ArmSpec): Promise<number> {
+  settleMemory();
   if (kind === 'http') return 'preset' in arm ? profiledServiceRps(arm.preset) : plainServiceRps(arm.node);
   return 1000 / workMs(arm, PROGRAMS[kind]);
 }
@@ -227,7 +243,7 @@ async function benchStartup(rounds: number): Promise<void> {
   const before = loadavg()[0]!;
   console.log(`overhead on the ${KIND_LABEL.startup}: ${ARMS.length} arms × ${rounds} balanced rounds`);
   const t = await interleave(
-    ARMS.map((arm) => ({ name: arm.name, run: rawKept('startup', arm.name, () => programMs(arm, FIRST_LINE, /bench-first-line ([\d.]+) ms/)) })),
+    ARMS.map((arm) => ({ name: arm.name, run: rawKept('startup', arm.name, () => (settleMemory(), programMs(arm, FIRST_LINE, /bench-first-line ([\d.]+) ms/))) })),
     rounds,
   );
   for (const arm of ARMS) console.log(`  ${arm.name.padEnd(20)} ${fmtSpread(t[arm.name]!, 'ms', 1)}`);
