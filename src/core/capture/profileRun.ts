@@ -391,7 +391,6 @@ function strayWarning({ pid, command }: StrayProcess): string {
   return `process ${pid} (${command}) left the target's process group (detached), so it was not stopped with the run and is still running; end it yourself if it should not (kill ${pid})`;
 }
 
-/** A file the preloads poll for (see preload/allocationSampler.ts); a failure only costs the window's precision. */
 /** The size of each code trace in the folder now (a missing folder: none). */
 function codeTraceSizes(dir: string | null): Record<string, number> {
   const sizes: Record<string, number> = {};
