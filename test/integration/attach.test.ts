@@ -295,16 +295,23 @@ describe('attach: the GC figures cover the attached window only', () => {
   for (const node of profileNodes) {
     it(`${node.label}: a target watching its own GC: shares over the window (not the uptime), nothing begun before it counted`, { timeout: 60_000 }, async () => {
       // A small new space, so every burst of the fixture scavenges (Node 24's default is 64 MB).
-      const child = spawn(node.path, ['--inspect=127.0.0.1:0', '--max-semi-space-size=1', join(PROGRAMS, 'attach-own-gc-observer.js')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(node.path, ['--inspect=127.0.0.1:0', '--max-semi-space-size=1', join(PROGRAMS, 'attach-own-gc-observer.js')], { stdio: ['pipe', 'pipe', 'pipe'] });
       started.push(child);
+      let childOut = '';
+      child.stdout!.on('data', (d: Buffer) => (childOut += d.toString('utf8')));
       const [, url] = await waitForOutput(child, /Debugger listening on (ws:\/\/\S+)/);
       await waitForOutput(child, /running as pid \d+/);
       // Running for a while first, so its uptime (the observer's clock) is clearly longer than the window.
       await new Promise((r) => setTimeout(r, 3000));
+      // Busy, scavenging, and not yielding until the observer is in place: collections from before it are pending.
+      const holding = waitForOutput(child, /^holding$/m);
+      child.stdin!.write('hold\n');
+      await holding;
       const out = join(tempDir(), 'run');
       const r = await runCli(['attach', new URL(url!).host, '--duration', '3', '--out', out]);
       child.kill('SIGKILL');
       assert.equal(r.code, 0, r.stderr);
+      assert.match(childOut, /^observed$/m, 'the target held until the observer was installed');
 
       const window = readSession(out).attach?.window;
       assert.ok(window, 'the session records the window on the target clock');
