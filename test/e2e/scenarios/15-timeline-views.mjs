@@ -84,7 +84,11 @@ export default [
       assert.ok(await tierRows.count() >= 5, 'the tier table lists the hot functions');
       const fetchRow = squash(await frame.locator('#tier-table tbody tr[data-function="fetchOrders"]').innerText());
       t.log(`tiers of fetchOrders: ${fetchRow}`);
-      assert.match(fetchRow, /^fetchOrders [\d,.]+ (TurboFan|Maglev) [\d.]+ s /);
+      // The time is "1.10 s", or "≈ 1.10 s (± 0.11 s)" when the service's busy event loop kept the agent
+      // from reading the code trace on schedule (tierText.ts): then its error must be over the 50 ms mark.
+      const tierTime = /^fetchOrders [\d,.]+ (TurboFan|Maglev) (?:[\d.]+ s|≈ [\d.]+ s \(± ([\d.]+) s\)) /.exec(fetchRow);
+      assert.ok(tierTime, `the tier row says the tier and when: ${fetchRow}`);
+      if (tierTime[2] !== undefined) assert.ok(Number(tierTime[2]) * 1000 > 50, `an approximate time has an error over 50 ms: ${fetchRow}`);
       const states = await tierRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-tier-now')));
       assert.ok(states.every((s) => /^(TurboFan|Maglev|deoptimized|not optimized on its own|unknown \(anonymous\))$/.test(s)), states.join(', '));
       // Warm-up: optimizations per second, and the req/s of the same seconds, on one chart.
