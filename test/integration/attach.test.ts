@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import type { AttachedGcEvent } from '../../src/core/attach/attachRun';
+import { GLOBAL_PREFIX } from '../../src/core/attach/gcObserverSource';
 import { listLocalNodeProcesses } from '../../src/core/attach/localNodeProcesses';
 import { buildReportModel } from '../../src/core/report/reportModel';
 import type { FlameNode } from '../../src/shared/model/reportModel';
@@ -190,11 +191,8 @@ function assertCleanError(stderr: string, pattern: RegExp): void {
   assert.doesNotMatch(stderr, /^\s+at .+:\d+:\d+\)?$/m, 'a stack trace reached the user');
 }
 
-/** Every Node the real-Node tests run on (20, 22, 24, 26): attaching is a different path through the inspector on each. */
-const profileNodes = NODES;
-
 describe('attach: profile a running server and leave nothing behind', () => {
-  for (const node of profileNodes) {
+  for (const node of NODES) {
     it(`${node.label}: hottest function, GC count matching --trace-gc, target untouched afterwards`, { timeout: 90_000 }, async () => {
       const fixture = await startFixture(node.path, ['--inspect=127.0.0.1:0', '--trace-gc']);
       const inspector = new URL(fixture.inspectorUrl!).host;
@@ -292,10 +290,13 @@ describe('attach: allocations off', () => {
 });
 
 describe('attach: the GC figures cover the attached window only', () => {
-  for (const node of profileNodes) {
+  for (const node of NODES) {
     it(`${node.label}: a target watching its own GC: shares over the window (not the uptime), nothing begun before it counted`, { timeout: 60_000 }, async () => {
       // A small new space, so every burst of the fixture scavenges (Node 24's default is 64 MB).
-      const child = spawn(node.path, ['--inspect=127.0.0.1:0', '--max-semi-space-size=1', join(PROGRAMS, 'attach-own-gc-observer.js')], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(node.path, ['--inspect=127.0.0.1:0', '--max-semi-space-size=1', join(PROGRAMS, 'attach-own-gc-observer.js')], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...process.env, OBSERVER_GLOBAL_PREFIX: GLOBAL_PREFIX },
+      });
       started.push(child);
       let childOut = '';
       child.stdout!.on('data', (d: Buffer) => (childOut += d.toString('utf8')));
