@@ -51,7 +51,7 @@ export class ThreadPoller {
   constructor(private readonly pids: () => Iterable<number>) {}
 
   start(): void {
-    if (process.platform !== 'linux' || this.timer !== null ) return;
+    if (process.platform !== 'linux' || this.timer !== null) return;
     this.read();
     this.timer = setInterval(() => this.read(), THREAD_POLL_MS);
     this.timer.unref();

@@ -3,6 +3,7 @@
  * agent's reading: threadCpu.ts), on this test's own process and a worker thread.
  */
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, it } from 'node:test';
 import { ThreadPoller } from '../../../src/core/launcher/threadPoller';
@@ -44,5 +45,34 @@ describe('thread CPU', { skip: LINUX ? false : 'reads /proc (Linux only)' }, () 
     assert.ok(own.cpu.us > 0, `the worker ran: ${own.cpu.us} µs`);
     // One counter read a moment apart (the worker waits for its message meanwhile): the outside reading is the later one.
     assert.ok(seen.cpuMs >= own.cpu.us / 1000 - 1 && seen.cpuMs - own.cpu.us / 1000 < 50, `${seen.cpuMs} ms vs ${own.cpu.us / 1000} ms`);
+  });
+
+  it("keeps a thread's file open between readings and closes it once the thread has ended", async () => {
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const poller = new ThreadPoller(() => [process.pid]);
+    const worker = new Worker(`require('node:worker_threads').parentPort.once('message', () => process.exit(0)); require('node:worker_threads').parentPort.postMessage('up');`, { eval: true });
+    try {
+      await new Promise((resolve) => worker.once('message', resolve));
+      const before = openFiles();
+      const tids = readdirSync('/proc/self/task').length;
+      poller.read();
+      poller.read();
+      // One file per thread of this process, opened once, not once per reading.
+      assert.equal(openFiles() - before, tids, `${openFiles() - before} files open for ${tids} threads`);
+      const withWorker = poller.record()!.threads.length;
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage('done');
+      await exited;
+      const afterExit = openFiles();
+      poller.read();
+      // The worker's own descriptors went with it; of the poller's, the ended thread's goes now.
+      assert.equal(afterExit - openFiles(), 1, "the ended worker's file is closed");
+      assert.equal(poller.record()!.threads.length, withWorker, 'what was read of the ended worker is kept');
+      poller.stop();
+      assert.equal(openFiles(), afterExit - tids, 'stop closes every file');
+    } finally {
+      poller.stop();
+      await worker.terminate();
+    }
   });
 });
