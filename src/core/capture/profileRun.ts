@@ -9,6 +9,7 @@ import { planDirectLaunch, planNodeOptionsLaunch, type LaunchPlan } from '../fla
 import { probeNodeRuntime } from '../flags/nodeRuntime';
 import type { PresetId } from '../flags/presets';
 import { GcTraceCollector } from '../gc/gcTraceCollector';
+import { GcLineBatch } from '../gc/gcLineBatch';
 import { launchTarget, type TargetExit, type TargetProcess } from '../launcher/launchTarget';
 import { ThreadPoller } from '../launcher/threadPoller';
 import { readPaced, type PacedReader } from '../launcher/pacedOutput';
@@ -103,7 +104,8 @@ const OUTPUT_PACE_MS = 100;
  */
 export class ProfileRun {
   readonly done: Promise<RunResult>;
-  private readonly collector = new GcTraceCollector();
+  /** V8's lines, parsed when a figure is asked for (see gcLineBatch.ts). */
+  private readonly gcLines = new GcLineBatch(new GcTraceCollector());
   private readonly stderrTail: string[] = [];
   private stderrPartial = '';
   private stdoutPaused = false;
@@ -129,7 +131,7 @@ export class ProfileRun {
     this.gcTrace = new RunFileStream(layout.gcTrace, 'gc-trace.log', (problem) => this.writeFailed(problem));
     this.load = load
       ? new RunLoad(load, {
-          gcTally: () => this.collector.tallyByIsolate(),
+          gcTally: () => this.gcLines.parsed().tallyByIsolate(),
           codeTraceBytes: () => codeTraceSizes(this.codeTrace?.writeDir ?? null),
           windowMark: (edge) => markLoadWindow(this.layout.agentDir, edge),
           // The load is done (or could not run): stop and collect, as Stop & Collect would.
@@ -258,8 +260,8 @@ export class ProfileRun {
   }
 
   progress(): RunProgress {
-    const gcCounts = this.collector.countsByType();
-    return { elapsedMs: Date.now() - this.target.startedAt, gcCounts, gcPauseMs: this.collector.totalPauseMs, gcUnread: this.collector.unparsedLines, loadRps: this.load?.rps ?? null };
+    const gc = this.gcLines.parsed();
+    return { elapsedMs: Date.now() - this.target.startedAt, gcCounts: gc.countsByType(), gcPauseMs: gc.totalPauseMs, gcUnread: gc.unparsedLines, loadRps: this.load?.rps ?? null };
   }
 
   private pipeOutput(): void {
@@ -280,7 +282,7 @@ export class ProfileRun {
         v8Line: (line, _terminated, kind) => {
           // A deopt tail belongs to a line whose head V8 wrote to the code-trace file: not the app's.
           if (kind === 'deopt-tail') return;
-          this.collector.addLine(line);
+          this.gcLines.add(line);
           this.gcTrace.write(`${line}\n`);
         },
         app: (bytes) => {
@@ -361,7 +363,8 @@ export class ProfileRun {
     const threads = this.threads.record();
     if (threads) await save(this.layout.threads, 'threads.json', threads);
     const moveProblem = (await this.codeTrace?.collect()) ?? null;
-    const summary = await summarizeRunFolder(this.layout, this.session, { events: this.collector.events, unparsedLines: this.collector.unparsedLines, raw: this.collector.rawCounts(), pretenuring: this.collector.pretenuring.summary() });
+    const gc = this.gcLines.parsed();
+    const summary = await summarizeRunFolder(this.layout, this.session, { events: gc.events, unparsedLines: gc.unparsedLines, raw: gc.rawCounts(), pretenuring: gc.pretenuring.summary() });
     if (moveProblem) summary.warnings.push(moveProblem);
     if (exit.hardKilled) summary.warnings.unshift(`the target did not stop within the grace time and was killed; its CPU profile may be missing`);
     for (const stray of exit.strays) summary.warnings.push(strayWarning(stray));
