@@ -15,7 +15,7 @@
  * default preset at most 3 points below `--cpu-prof` alone, GC-only at most 2 below `--trace-gc`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startLoad } from '../src/core/load/loadGenerator';
@@ -147,13 +147,14 @@ async function throughput(kind: Exclude<Kind, 'startup'>, arm: ArmSpec): Promise
 }
 
 /**
- * BENCH_OVERHEAD_RAW=DIR: every run's figure as it is measured (a throughput, or the start-up's ms), one JSON line each in
- * DIR/overhead-<kind>.jsonl (round -1 is the warm-up), so a long run can be read again with another
- * estimator, or in part if it is stopped.
+ * BENCH_OVERHEAD_RAW=DIR: every run's figure as it is measured (a throughput, or the start-up's ms),
+ * one JSON line each in DIR/overhead-<kind>.jsonl (round -1 is the warm-up), so a long run can be
+ * read again with another estimator, or in part if it is stopped. DIR is made when missing.
  */
 function rawKept(kind: Kind, arm: string, run: () => Promise<number> | number): () => Promise<number> {
   const rawDir = process.env.BENCH_OVERHEAD_RAW;
   if (!rawDir) return async () => run();
+  mkdirSync(rawDir, { recursive: true });
   let round = -1;
   return async () => {
     const value = await run();
