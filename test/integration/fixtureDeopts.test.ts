@@ -61,31 +61,42 @@ const endsWith = (url: string, file: string) => url.replace(/\\/g, '/').endsWith
  * a process's threads, as on Node 24, so the file cannot tell which isolate it was).
  * Read straight from the raw traces, independently of V8 Lens's reader.
  */
-function v8Bailouts(runDir: string, e: ExpectedDeopt): { count: number; isolates: string[] | null } {
+function v8Bailouts(runDir: string, e: ExpectedDeopt): { count: number; isolates: string[] | null; evidence: string[] } {
   let count = 0;
+  // Every bailout of this kind and reason with the position it names, for the failure message: a
+  // count that differs says which record one reader took and the other did not.
+  const evidence: string[] = [];
   const isolates = new Set<string>();
   let shared = false;
   const v8Dir = join(runDir, 'v8');
   for (const file of readdirSync(v8Dir).filter((f) => f.endsWith('.asm'))) {
     let pending = false;
+    let begun = -1;
     let inFile = 0;
-    for (const line of readFileSync(join(v8Dir, file), 'utf8').split('\n')) {
+    const lines = readFileSync(join(v8Dir, file), 'utf8').split('\n');
+    lines.forEach((line, i) => {
       if (line.startsWith('[bailout (kind: ')) {
-        pending = line.startsWith(`[bailout (kind: ${e.kind}, reason: ${e.reason}): begin.`) && line.includes(`<JSFunction ${e.function === '' ? '' : `${e.function} `}(sfi = `);
+        const same = line.startsWith(`[bailout (kind: ${e.kind}, reason: ${e.reason}): begin.`);
+        pending = same && line.includes(`<JSFunction ${e.function === '' ? '' : `${e.function} `}(sfi = `);
+        begun = same ? i : -1;
+      }
+      if (begun >= 0 && line.includes(';;; deoptimize at')) {
+        evidence.push(`${file}:${begun + 1}: ${lines[begun]!.slice(0, 140)} … ${line.trim()}`);
+        begun = -1;
       }
       const at = pending ? /;;; deoptimize at <([^>]*):(\d+):(\d+)>/.exec(line) : null;
       if (at) {
         if (endsWith(at[1]!, e.file) && Number(at[2]) === e.line && Number(at[3]) === e.column) inFile++;
         pending = false;
       }
-    }
+    });
     if (inFile === 0) continue;
     count += inFile;
     const own = /^code-(\d+)-(\d+)\.asm$/.exec(file);
     if (own) isolates.add(own[2] === '0' ? own[1]! : `${own[1]}/${own[2]}`);
     else shared = true;
   }
-  return { count, isolates: shared ? null : [...isolates].sort() };
+  return { count, isolates: shared ? null : [...isolates].sort(), evidence };
 }
 
 /** The process roles V8 Lens gives the oracle's roles ("primary": the launched process). */
@@ -141,7 +152,7 @@ for (const f of fixtures) {
           // bailout in it either. So the oracle's process count is an upper bound, and at least one
           // process must show it.
           const v8 = v8Bailouts(out, e);
-          assert.equal(d.count, v8.count, `count ${d.count}, V8's own trace of this run has ${v8.count}`);
+          assert.equal(d.count, v8.count, `count ${d.count}, V8's own trace of this run has ${v8.count}; its ${e.kind} "${e.reason}" bailouts:\n${v8.evidence.join('\n')}\nV8 Lens found: ${seen}`);
           if (v8.isolates) assert.deepEqual([...d.processes!].sort(), v8.isolates, `V8's own traces of this run hold it in ${JSON.stringify(v8.isolates)}`);
           else assert.equal(where.length, expected.processes, `in ${expected.processes} process(es): ${JSON.stringify(d.processes)}`);
           assert.ok(where.length >= 1 && where.length <= expected.processes, `in ${where.length} process(es), the oracle's runs saw ${expected.processes}`);
