@@ -15,6 +15,8 @@
  *  alloc       what allocation sampling costs the demo HTTP service (req/s, paired)
  *  overhead    what each preset costs three kinds of program (HTTP under load, CPU-bound, allocation-heavy),
  *              against bare node, node --cpu-prof and node --trace-gc (bench/overheadBench.ts)
+ *  instructions the work the default and GC-only presets add to the allocation-heavy script, as instructions
+ *              counted by valgrind, at start-up and per unit of work (bench/instructionsBench.ts)
  *  activation  the production dist/extension.js evaluated in a fresh Node, against that Node alone
  *  package     the .vsix's size (npm run package; dist/ is rebuilt for development after it); with
  *              activation, one production build serves both
@@ -36,6 +38,7 @@ import { benchReportJsonProcess, benchReportPage } from './pageBench';
 import { benchCliTail } from './cliBench';
 import { benchGcTrace } from './gcBench';
 import { benchOverhead, type Kind } from './overheadBench';
+import { benchInstructions } from './instructionsBench';
 import { benchPackage } from './packageBench';
 import { beginSection, fmtSpread, loadLine, machineLine, MAX_LOAD, MAX_OTHER_CORES, report, roundOrder, spread, underLoadWatch } from './measure';
 import { writeMarkdown } from './markdown';
@@ -203,7 +206,7 @@ function benchAllocationOverhead(): void {
   });
 }
 
-/** BENCH_ONLY=profile,gc,annotations,page,json,cli,alloc,activation,package runs some of them. */
+/** BENCH_ONLY=profile,gc,annotations,page,json,cli,alloc,overhead,instructions,activation,package runs some of them. */
 const BENCHES: Record<string, () => void | Promise<void>> = {
   profile: benchCpuProfile,
   gc: () => benchGcTrace(ROUNDS),
@@ -217,6 +220,7 @@ const BENCHES: Record<string, () => void | Promise<void>> = {
       { http: Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5), fixedWork: Number(process.env.BENCH_OVERHEAD_FIXED_ROUNDS ?? 31) },
       (process.env.BENCH_OVERHEAD_KINDS?.split(',') as Kind[] | undefined) ?? undefined,
     ),
+  instructions: () => benchInstructions(Number(process.env.BENCH_INSTRUCTIONS_RUNS ?? 3)),
   // Both on the production build npm run package makes (once per run).
   activation: () => benchPackage(Math.max(7, ROUNDS)),
   package: () => benchPackage(Math.max(7, ROUNDS)),
